@@ -1,0 +1,279 @@
+//! The board: provinces, their coasts (regions), terrain, supply centres and adjacency.
+//!
+//! A `Map` is built only by `variant::load`, which validates everything first, so the
+//! queries here never fail on a well-formed map. Identifiers are small indices so that
+//! adjudication can use plain vectors instead of hash maps.
+
+use super::power::PowerId;
+use super::unit::UnitKind;
+
+/// Index of a province in `Map::provinces`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ProvinceId(pub u16);
+
+/// Index of a region in `Map::regions`: a province as a whole, or one coast of it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RegionId(pub u16);
+
+impl ProvinceId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl RegionId {
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// What kind of ground a province is, which decides the units that may stand there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Terrain {
+    /// Armies only.
+    Land,
+    /// Armies and fleets.
+    Coast,
+    /// Fleets only; fleets here may convoy.
+    Sea,
+    /// No unit may enter (Switzerland, or Dacia in Diadochi V).
+    Impassable,
+}
+
+/// A supply centre and what it is worth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SupplyCentre {
+    /// Units it supplies to an owner not listed in `value_for`: 1 on the classic map.
+    pub value: u8,
+    /// Owners for whom the centre is worth something else (Rome is worth 3 to Rome only).
+    pub value_for: Vec<(PowerId, u8)>,
+}
+
+impl SupplyCentre {
+    /// Units this centre supplies when `owner` holds it.
+    pub fn value_to(&self, owner: PowerId) -> u8 {
+        self.value_for
+            .iter()
+            .find(|(power, _)| *power == owner)
+            .map_or(self.value, |(_, value)| *value)
+    }
+}
+
+/// A province: the unit of ownership and of occupation (one unit per province).
+#[derive(Clone, Debug)]
+pub struct Province {
+    /// Lower-case identifier as in the variant file and the DATC: `lon`, `stp`.
+    pub id: String,
+    /// Full English name: `London`, `St Petersburg`.
+    pub name: String,
+    pub terrain: Terrain,
+    /// The region an army (or a fleet on a single-coast province) occupies.
+    pub region: RegionId,
+    /// Coast regions of a multi-coast province (`stp/nc`, `stp/sc`); empty otherwise.
+    pub coasts: Vec<RegionId>,
+    pub centre: Option<SupplyCentre>,
+    /// Home centre of this power, where it may build.
+    pub home_of: Option<PowerId>,
+    /// Not a centre, but whoever controls it may build there (Diadochi V's Athens).
+    pub build_site: bool,
+}
+
+/// A place a unit stands: a province, or one coast of a multi-coast province.
+#[derive(Clone, Debug)]
+pub struct Region {
+    pub province: ProvinceId,
+    /// `None` for the province as a whole; `Some("nc")` for a coast.
+    pub coast: Option<String>,
+    /// Regions a fleet here can move to.
+    pub fleet_neighbours: Vec<RegionId>,
+}
+
+/// A side of the game.
+#[derive(Clone, Debug)]
+pub struct PowerInfo {
+    /// Lower-case identifier: `england`.
+    pub id: String,
+    /// Display name: `England`.
+    pub name: String,
+    /// Adjective: `English`.
+    pub adjective: String,
+    /// One letter used in classic judge commands (`SIGNON Egame`).
+    pub letter: char,
+}
+
+/// The validated board of a variant.
+#[derive(Clone, Debug)]
+pub struct Map {
+    pub provinces: Vec<Province>,
+    pub regions: Vec<Region>,
+    pub powers: Vec<PowerInfo>,
+    /// For each province, the provinces an army can move to.
+    pub army_neighbours: Vec<Vec<ProvinceId>>,
+    /// Names players may write, lower-cased and with punctuation folded, to what they mean.
+    pub names: Vec<(String, NameTarget)>,
+}
+
+/// What a name written by a player refers to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameTarget {
+    Province(ProvinceId),
+    Region(RegionId),
+}
+
+impl Map {
+    pub fn province(&self, id: ProvinceId) -> &Province {
+        &self.provinces[id.index()]
+    }
+
+    pub fn region(&self, id: RegionId) -> &Region {
+        &self.regions[id.index()]
+    }
+
+    pub fn power(&self, id: PowerId) -> &PowerInfo {
+        &self.powers[id.index()]
+    }
+
+    /// The province a region belongs to.
+    pub fn province_of(&self, region: RegionId) -> ProvinceId {
+        self.regions[region.index()].province
+    }
+
+    /// `lon`, `stp/nc`: the identifier of a region as the DATC and the JSON interface write it.
+    pub fn region_id(&self, region: RegionId) -> String {
+        let r = self.region(region);
+        let province = &self.province(r.province).id;
+        match &r.coast {
+            Some(coast) => format!("{province}/{coast}"),
+            None => province.clone(),
+        }
+    }
+
+    /// A region's name for a report: `London`, `St Petersburg (north coast)`.
+    pub fn region_name(&self, region: RegionId) -> String {
+        let r = self.region(region);
+        let province = &self.province(r.province).name;
+        match &r.coast {
+            Some(coast) => format!("{province} ({})", coast_name(coast)),
+            None => province.clone(),
+        }
+    }
+
+    /// The province with this exact identifier (`lon`), case-insensitive.
+    pub fn province_by_id(&self, id: &str) -> Option<ProvinceId> {
+        self.provinces
+            .iter()
+            .position(|p| p.id.eq_ignore_ascii_case(id))
+            .map(|i| ProvinceId(i as u16))
+    }
+
+    /// The power with this identifier (`england`), case-insensitive.
+    pub fn power_by_id(&self, id: &str) -> Option<PowerId> {
+        self.powers
+            .iter()
+            .position(|p| p.id.eq_ignore_ascii_case(id) || p.name.eq_ignore_ascii_case(id))
+            .map(|i| PowerId(i as u8))
+    }
+
+    /// The region of `province` with this coast (`nc`), if the province has it.
+    pub fn coast_region(&self, province: ProvinceId, coast: &str) -> Option<RegionId> {
+        self.province(province)
+            .coasts
+            .iter()
+            .copied()
+            .find(|r| self.region(*r).coast.as_deref() == Some(coast))
+    }
+
+    /// Regions of a province that a unit of this kind may occupy.
+    pub fn regions_for(&self, province: ProvinceId, kind: UnitKind) -> Vec<RegionId> {
+        let p = self.province(province);
+        match (kind, p.terrain) {
+            (_, Terrain::Impassable) => vec![],
+            (UnitKind::Army, Terrain::Sea) => vec![],
+            (UnitKind::Army, _) => vec![p.region],
+            (UnitKind::Fleet, Terrain::Land) => vec![],
+            (UnitKind::Fleet, _) if !p.coasts.is_empty() => p.coasts.clone(),
+            (UnitKind::Fleet, _) => vec![p.region],
+        }
+    }
+
+    /// Whether a unit of `kind` standing in `from` may move to `to` in one step.
+    pub fn is_adjacent(&self, kind: UnitKind, from: RegionId, to: RegionId) -> bool {
+        match kind {
+            UnitKind::Army => {
+                let to = self.province_of(to);
+                self.army_neighbours[self.province_of(from).index()].contains(&to)
+            }
+            UnitKind::Fleet => self.region(from).fleet_neighbours.contains(&to),
+        }
+    }
+
+    /// Whether a unit of `kind` in `from` could move into some region of `to` (coast ignored):
+    /// the reach a supporting unit needs.
+    pub fn reaches_province(&self, kind: UnitKind, from: RegionId, to: ProvinceId) -> bool {
+        match kind {
+            UnitKind::Army => self.army_neighbours[self.province_of(from).index()].contains(&to),
+            UnitKind::Fleet => self
+                .region(from)
+                .fleet_neighbours
+                .iter()
+                .any(|r| self.province_of(*r) == to),
+        }
+    }
+
+    /// Whether any unit could pass directly between the two provinces (army or fleet border).
+    pub fn provinces_touch(&self, a: ProvinceId, b: ProvinceId) -> bool {
+        if self.army_neighbours[a.index()].contains(&b) {
+            return true;
+        }
+        let p = self.province(a);
+        std::iter::once(p.region)
+            .chain(p.coasts.iter().copied())
+            .any(|r| {
+                self.region(r)
+                    .fleet_neighbours
+                    .iter()
+                    .any(|n| self.province_of(*n) == b)
+            })
+    }
+
+    pub fn is_centre(&self, province: ProvinceId) -> bool {
+        self.province(province).centre.is_some()
+    }
+
+    pub fn n_provinces(&self) -> usize {
+        self.provinces.len()
+    }
+}
+
+/// `nc` → `north coast`, for reports.
+pub fn coast_name(coast: &str) -> String {
+    match coast {
+        "nc" => "north coast".into(),
+        "sc" => "south coast".into(),
+        "ec" => "east coast".into(),
+        "wc" => "west coast".into(),
+        other => format!("{other} coast"),
+    }
+}
+
+/// The form in which names are compared: lower case, dots dropped, `-`, `_` and runs of
+/// white space made one space. `St. Petersburg` and `st-petersburg` both give `st petersburg`.
+pub fn normalise_name(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut pending_space = false;
+    for c in name.chars() {
+        if c == '.' {
+            continue;
+        }
+        if c.is_whitespace() || c == '-' || c == '_' {
+            pending_space = !out.is_empty();
+            continue;
+        }
+        if pending_space {
+            out.push(' ');
+            pending_space = false;
+        }
+        out.extend(c.to_lowercase());
+    }
+    out
+}

@@ -1,0 +1,180 @@
+//! Rules editions as values: every point where rulebooks differ is a named switch.
+//!
+//! `Rules::edition_2000()` is the rulebook as this project's documents state it,
+//! `Rules::edition_2023()` is DATC v3.0's preferences. A variant or a game may start
+//! from either and change single switches. The DATC chapter-4 issue is named on each.
+
+/// DATC 4.A.1: when is a convoy with several routes disrupted?
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MultiRouteConvoy {
+    /// 1971: when any of its routes is disrupted.
+    AnyRouteDisrupts,
+    /// 1982 and later: only when every route is disrupted (rulebook diagram 29).
+    AllRoutesMustFail,
+}
+
+/// DATC 4.A.2: how convoy paradoxes are settled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConvoyParadox {
+    /// The Szykman rule alone: the convoying fleets in the paradox hold.
+    Szykman,
+    /// The 2000 rulebook (diagram 30): a convoyed army does not cut the support of a unit
+    /// supporting an attack on a fleet necessary for its convoy; the Szykman rule settles
+    /// whatever that leaves unresolved.
+    Rulebook2000,
+}
+
+/// DATC 4.D.8: which unit goes when a power in civil disorder must remove units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CivilDisorderRemoval {
+    /// 2023: farthest from the nearest owned centre, armies and fleets both crossing land
+    /// and sea; ties: fleets first, then alphabetical by the province's English name.
+    FarthestFromOwnedCentre,
+    /// Earlier rulebooks: farthest from a home centre, fleets by fleet moves, armies by land
+    /// or sea; same ties.
+    FarthestFromHomeCentre,
+}
+
+/// The named switches of a rules edition.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rules {
+    /// Name for reports and the JSON interface: `2000`, `2023`.
+    pub edition: String,
+    pub multi_route_convoy: MultiRouteConvoy,
+    pub convoy_paradox: ConvoyParadox,
+    /// DATC 4.A.4: a convoyed attack from the province a support is aimed at still cuts it.
+    pub convoyed_attack_cuts_support_against_itself: bool,
+    /// DATC 4.A.5: a unit dislodged by a convoyed army may retreat to the army's origin.
+    pub retreat_to_convoy_origin: bool,
+    /// DATC 4.A.7: a unit dislodged by a unit from its destination never bounces a third
+    /// unit there, even without a head-to-head battle (the literal reading).
+    pub dislodged_never_affects_attacker_origin: bool,
+    /// DATC 4.B.4: a support of a fleet move to a split-coast province must name the coast.
+    pub support_must_name_coast: bool,
+    pub civil_disorder_removal: CivilDisorderRemoval,
+    /// Most fleets a power may build in one adjustment phase (Diadochi V: 2).
+    pub max_fleet_builds: Option<u32>,
+}
+
+impl Rules {
+    /// The 2000 rulebook, as `../shared/rules-sources/000_*.txt` states it; where it is
+    /// silent, DATC v3.0's preference.
+    pub fn edition_2000() -> Rules {
+        Rules {
+            edition: "2000".into(),
+            convoy_paradox: ConvoyParadox::Rulebook2000,
+            retreat_to_convoy_origin: false,
+            civil_disorder_removal: CivilDisorderRemoval::FarthestFromHomeCentre,
+            ..Rules::edition_2023()
+        }
+    }
+
+    /// DATC v3.0's preferences throughout (written for the 2023 rulebook).
+    pub fn edition_2023() -> Rules {
+        Rules {
+            edition: "2023".into(),
+            multi_route_convoy: MultiRouteConvoy::AllRoutesMustFail,
+            convoy_paradox: ConvoyParadox::Szykman,
+            convoyed_attack_cuts_support_against_itself: false,
+            retreat_to_convoy_origin: true,
+            dislodged_never_affects_attacker_origin: false,
+            support_must_name_coast: false,
+            civil_disorder_removal: CivilDisorderRemoval::FarthestFromOwnedCentre,
+            max_fleet_builds: None,
+        }
+    }
+
+    /// The edition named `name` (`2000`, `2023`), if we know it.
+    pub fn edition(name: &str) -> Option<Rules> {
+        match name.trim() {
+            "2000" => Some(Rules::edition_2000()),
+            "2023" | "datc" => Some(Rules::edition_2023()),
+            _ => None,
+        }
+    }
+}
+
+impl Default for Rules {
+    fn default() -> Self {
+        Rules::edition_2000()
+    }
+}
+
+/// A value given to a switch in a variant file or a game's settings.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SwitchValue {
+    Bool(bool),
+    Int(i64),
+    Text(String),
+}
+
+impl Rules {
+    /// Names of the switches `set_switch` knows.
+    pub const SWITCHES: [&'static str; 8] = [
+        "multi_route_convoy",
+        "convoy_paradox",
+        "convoyed_attack_cuts_support_against_itself",
+        "retreat_to_convoy_origin",
+        "dislodged_never_affects_attacker_origin",
+        "support_must_name_coast",
+        "civil_disorder_removal",
+        "max_fleet_builds",
+    ];
+
+    /// Changes one named switch; the error says what values it takes.
+    pub fn set_switch(&mut self, name: &str, value: &SwitchValue) -> Result<(), String> {
+        let flag = |value: &SwitchValue| match value {
+            SwitchValue::Bool(b) => Ok(*b),
+            _ => Err(format!("{name} takes true or false")),
+        };
+        let text = |value: &SwitchValue, allowed: &str| match value {
+            SwitchValue::Text(t) => Ok(t.clone()),
+            _ => Err(format!("{name} takes one of: {allowed}")),
+        };
+        match name {
+            "multi_route_convoy" => {
+                self.multi_route_convoy = match text(value, "any_route, all_routes")?.as_str() {
+                    "any_route" => MultiRouteConvoy::AnyRouteDisrupts,
+                    "all_routes" => MultiRouteConvoy::AllRoutesMustFail,
+                    _ => return Err(format!("{name} takes one of: any_route, all_routes")),
+                }
+            }
+            "convoy_paradox" => {
+                self.convoy_paradox = match text(value, "szykman, rulebook_2000")?.as_str() {
+                    "szykman" => ConvoyParadox::Szykman,
+                    "rulebook_2000" => ConvoyParadox::Rulebook2000,
+                    _ => return Err(format!("{name} takes one of: szykman, rulebook_2000")),
+                }
+            }
+            "convoyed_attack_cuts_support_against_itself" => {
+                self.convoyed_attack_cuts_support_against_itself = flag(value)?
+            }
+            "retreat_to_convoy_origin" => self.retreat_to_convoy_origin = flag(value)?,
+            "dislodged_never_affects_attacker_origin" => {
+                self.dislodged_never_affects_attacker_origin = flag(value)?
+            }
+            "support_must_name_coast" => self.support_must_name_coast = flag(value)?,
+            "civil_disorder_removal" => {
+                self.civil_disorder_removal =
+                    match text(value, "owned_centre, home_centre")?.as_str() {
+                        "owned_centre" => CivilDisorderRemoval::FarthestFromOwnedCentre,
+                        "home_centre" => CivilDisorderRemoval::FarthestFromHomeCentre,
+                        _ => return Err(format!("{name} takes one of: owned_centre, home_centre")),
+                    }
+            }
+            "max_fleet_builds" => {
+                self.max_fleet_builds = match value {
+                    SwitchValue::Int(n) if *n >= 0 => Some(*n as u32),
+                    _ => return Err(format!("{name} takes a number of at least 0")),
+                }
+            }
+            _ => {
+                return Err(format!(
+                    "'{name}' is not a rules switch; the switches are {}",
+                    Rules::SWITCHES.join(", ")
+                ));
+            }
+        }
+        Ok(())
+    }
+}

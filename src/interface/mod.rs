@@ -1,0 +1,3 @@
+//! Interfaces to the outside world that are not mail: the JSON of `strategos adjudicate`.
+
+pub mod adjudicate;

@@ -1,0 +1,13 @@
+//! Strategos, a play-by-email judge for Diplomacy and its variants.
+//!
+//! - `diplomacy`: the rules core (map, orders, positions, adjudication); pure.
+//! - `variant`: variant files (TOML) loaded and validated into a `Variant`.
+//! - `text`: players' text read into orders, with diagnostics; never fails.
+//! - `interface`: the JSON interface of `strategos adjudicate`.
+//!
+//! `ARCHITECTURE.md` at the top of the repository describes how these fit together.
+
+pub mod diplomacy;
+pub mod interface;
+pub mod text;
+pub mod variant;

@@ -1,0 +1,188 @@
+//! The `strategos` command: the only place that reads files for the rules core and picks
+//! an exit code.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use strategos::diplomacy::rules::Rules;
+use strategos::interface::adjudicate::{Options, run};
+use strategos::variant::{self, Variant, load_variant};
+
+#[derive(Parser)]
+#[command(
+    name = "strategos",
+    version,
+    about = "A play-by-email judge for Diplomacy and its variants"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Adjudicate phases given as JSON (docs: adjudicate-json.md); prints results as JSON.
+    Adjudicate {
+        /// A file holding one case or a list of cases, or `-` for standard input.
+        input: String,
+        /// Rules edition for cases that name none: 2000 or 2023 (default: the variant's).
+        #[arg(long)]
+        rules: Option<String>,
+        /// A folder of variant files to use besides the built-in ones.
+        #[arg(long)]
+        variants: Option<PathBuf>,
+    },
+    /// Check variant files and list every problem found.
+    Variants {
+        /// Variant files or folders of them (default: the built-in variants).
+        paths: Vec<PathBuf>,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.command {
+        Command::Adjudicate {
+            input,
+            rules,
+            variants,
+        } => adjudicate(&input, rules.as_deref(), variants.as_deref()),
+        Command::Variants { paths } => check_variants(&paths),
+    }
+}
+
+fn adjudicate(input: &str, rules: Option<&str>, folder: Option<&Path>) -> ExitCode {
+    let rules = match rules.map(|name| (name, Rules::edition(name))) {
+        None => None,
+        Some((_, Some(rules))) => Some(rules),
+        Some((name, None)) => {
+            eprintln!("strategos: unknown rules edition '{name}' (2000 or 2023)");
+            return ExitCode::from(2);
+        }
+    };
+    let variants = match load_all(folder) {
+        Ok(v) => v,
+        Err(problems) => {
+            for p in problems {
+                eprintln!("{p}");
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let mut text = String::new();
+    let read = if input == "-" {
+        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(input).map(|t| text = t)
+    };
+    if let Err(err) = read {
+        eprintln!("strategos: cannot read {input}: {err}");
+        return ExitCode::from(2);
+    }
+    let value: serde_json::Value = match serde_json::from_str(&text) {
+        Ok(v) => v,
+        Err(err) => {
+            eprintln!("strategos: {input} is not JSON: {err}");
+            return ExitCode::from(2);
+        }
+    };
+    let report = run(&value, &variants, &Options { rules });
+    println!(
+        "{}",
+        serde_json::to_string_pretty(&report.results).expect("JSON values always serialise")
+    );
+    if report.any_error {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// The built-in variants, with those of `folder` added or replacing them by id.
+fn load_all(folder: Option<&Path>) -> Result<Vec<Variant>, Vec<String>> {
+    let mut variants =
+        variant::embedded().map_err(|e| e.iter().map(|p| p.to_string()).collect::<Vec<_>>())?;
+    if let Some(folder) = folder {
+        for loaded in load_files(&[folder.to_path_buf()])? {
+            variants.retain(|v| v.id != loaded.id);
+            variants.push(loaded);
+        }
+    }
+    Ok(variants)
+}
+
+fn load_files(paths: &[PathBuf]) -> Result<Vec<Variant>, Vec<String>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let entries =
+                std::fs::read_dir(path).map_err(|e| vec![format!("{}: {e}", path.display())])?;
+            let mut found: Vec<PathBuf> = entries
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+                .collect();
+            found.sort();
+            files.extend(found);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    let mut variants = Vec::new();
+    let mut problems = Vec::new();
+    for file in files {
+        let id = file
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        match std::fs::read_to_string(&file) {
+            Err(e) => problems.push(format!("{}: {e}", file.display())),
+            Ok(text) => match load_variant(&id, &file.display().to_string(), &text) {
+                Ok(v) => variants.push(v),
+                Err(errors) => problems.extend(errors.iter().map(|e| e.to_string())),
+            },
+        }
+    }
+    if problems.is_empty() {
+        Ok(variants)
+    } else {
+        Err(problems)
+    }
+}
+
+fn check_variants(paths: &[PathBuf]) -> ExitCode {
+    let loaded = if paths.is_empty() {
+        variant::embedded().map_err(|e| e.iter().map(|p| p.to_string()).collect())
+    } else {
+        load_files(paths)
+    };
+    match loaded {
+        Ok(variants) => {
+            for v in variants {
+                println!(
+                    "{}: {} ({} provinces, {} supply centres, {} powers, rules {})",
+                    v.id,
+                    v.name,
+                    v.map.provinces.len(),
+                    v.map
+                        .provinces
+                        .iter()
+                        .filter(|p| p.centre.is_some())
+                        .count(),
+                    v.map.powers.len(),
+                    v.rules.edition
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(problems) => {
+            for p in &problems {
+                eprintln!("{p}");
+            }
+            eprintln!("{} problem(s) found", problems.len());
+            ExitCode::from(1)
+        }
+    }
+}

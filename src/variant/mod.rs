@@ -1,0 +1,55 @@
+//! Variants as data: a TOML file per variant in `variants/`, validated into a `Variant`.
+//!
+//! This module reads text it is given; finding files is the caller's business, except for
+//! `embedded()`, the variants compiled into the binary so it runs with no files at all.
+
+pub mod file;
+pub mod load;
+
+use crate::diplomacy::map::Map;
+use crate::diplomacy::position::Position;
+use crate::diplomacy::rules::Rules;
+use crate::diplomacy::turn::Calendar;
+
+pub use load::{LoadError, load_variant};
+
+/// A validated variant: its board, rules, calendar and starting position.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// The file stem: `standard`, `diadochi-v`.
+    pub id: String,
+    pub name: String,
+    pub description: String,
+    pub map: Map,
+    /// The default rules edition and switches; a game may change them.
+    pub rules: Rules,
+    pub calendar: Calendar,
+    /// Supply centres needed to win.
+    pub victory_centres: u32,
+    pub start: Position,
+}
+
+/// The variant files compiled into the binary: `(id, file name, text)`.
+pub const EMBEDDED: &[(&str, &str, &str)] = &[(
+    "standard",
+    "variants/standard.toml",
+    include_str!("../../variants/standard.toml"),
+)];
+
+/// Loads every embedded variant; an error here is a bug in a shipped file, which the
+/// `every_variant_loads` test catches.
+pub fn embedded() -> Result<Vec<Variant>, Vec<LoadError>> {
+    let mut out = Vec::new();
+    let mut errors = Vec::new();
+    for (id, file, text) in EMBEDDED {
+        match load_variant(id, file, text) {
+            Ok(v) => out.push(v),
+            Err(e) => errors.extend(e),
+        }
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors)
+    }
+}
