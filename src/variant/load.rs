@@ -7,16 +7,16 @@ use std::fmt;
 use toml::Spanned;
 
 use super::Variant;
+use super::borders::build_adjacency;
 use super::file::{ProvinceFile, VariantFile};
+use super::start::build_start;
 use crate::diplomacy::map::{
     Map, NameTarget, PowerInfo, Province, ProvinceId, Region, RegionId, SupplyCentre, Terrain,
     normalise_name,
 };
-use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::rules::{Rules, SwitchValue};
 use crate::diplomacy::turn::{Calendar, YearDirection};
-use crate::diplomacy::unit::{Unit, UnitKind};
 
 /// One problem in a variant file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,7 +43,7 @@ impl fmt::Display for LoadError {
 }
 
 /// Collects problems while a file is checked.
-struct Problems<'a> {
+pub(super) struct Problems<'a> {
     file: &'a str,
     text: &'a str,
     list: Vec<LoadError>,
@@ -64,7 +64,12 @@ impl Problems<'_> {
         )
     }
 
-    fn at<T>(&mut self, spanned: &Spanned<T>, key: impl Into<String>, message: impl Into<String>) {
+    pub(super) fn at<T>(
+        &mut self,
+        spanned: &Spanned<T>,
+        key: impl Into<String>,
+        message: impl Into<String>,
+    ) {
         let span = spanned.span();
         let line = if span.is_empty() {
             None
@@ -74,7 +79,12 @@ impl Problems<'_> {
         self.push(line, key, message);
     }
 
-    fn push(&mut self, line: Option<usize>, key: impl Into<String>, message: impl Into<String>) {
+    pub(super) fn push(
+        &mut self,
+        line: Option<usize>,
+        key: impl Into<String>,
+        message: impl Into<String>,
+    ) {
         self.list.push(LoadError {
             file: self.file.to_string(),
             line,
@@ -215,7 +225,7 @@ fn check_id(id: &str, key: &str, problems: &mut Problems) {
     }
 }
 
-type RegionIndex = BTreeMap<String, RegionId>;
+pub(super) type RegionIndex = BTreeMap<String, RegionId>;
 
 fn parse_terrain(spanned: &Spanned<String>, key: &str, problems: &mut Problems) -> Terrain {
     match spanned.get_ref().as_str() {
@@ -391,146 +401,6 @@ fn build_centre(
     })
 }
 
-fn split_pair(text: &str) -> Option<(&str, &str)> {
-    let (a, b) = text.split_once('-')?;
-    let (a, b) = (a.trim(), b.trim());
-    (!a.is_empty() && !b.is_empty() && !b.contains('-')).then_some((a, b))
-}
-
-fn build_adjacency(
-    file: &VariantFile,
-    map: &mut Map,
-    index: &RegionIndex,
-    problems: &mut Problems,
-) {
-    let mut seen = BTreeSet::new();
-    for (i, pair) in file.adjacency.army.iter().enumerate() {
-        let key = format!("adjacency.army[{i}]");
-        let Some((a, b)) = split_pair(pair.get_ref()) else {
-            problems.at(
-                pair,
-                key,
-                format!("'{}' is not a border written as a-b", pair.get_ref()),
-            );
-            continue;
-        };
-        let (Some(ra), Some(rb)) = (
-            resolve_end(a, index, map, pair, &key, problems),
-            resolve_end(b, index, map, pair, &key, problems),
-        ) else {
-            continue;
-        };
-        let (pa, pb) = (map.province_of(ra), map.province_of(rb));
-        if map.region(ra).coast.is_some() || map.region(rb).coast.is_some() {
-            problems.at(pair, &key, "army borders join provinces, not coasts");
-            continue;
-        }
-        for p in [pa, pb] {
-            if !matches!(map.province(p).terrain, Terrain::Land | Terrain::Coast) {
-                problems.at(
-                    pair,
-                    &key,
-                    format!("an army cannot stand in {}", map.province(p).id),
-                );
-            }
-        }
-        if pa == pb {
-            problems.at(pair, &key, "a province does not border itself");
-            continue;
-        }
-        if !seen.insert(('a', pa.min(pb).0, pa.max(pb).0)) {
-            problems.at(
-                pair,
-                &key,
-                format!("the army border {} is listed twice", pair.get_ref()),
-            );
-            continue;
-        }
-        map.army_neighbours[pa.index()].push(pb);
-        map.army_neighbours[pb.index()].push(pa);
-    }
-    for (i, pair) in file.adjacency.fleet.iter().enumerate() {
-        let key = format!("adjacency.fleet[{i}]");
-        let Some((a, b)) = split_pair(pair.get_ref()) else {
-            problems.at(
-                pair,
-                key,
-                format!("'{}' is not a border written as a-b", pair.get_ref()),
-            );
-            continue;
-        };
-        let (Some(ra), Some(rb)) = (
-            resolve_end(a, index, map, pair, &key, problems),
-            resolve_end(b, index, map, pair, &key, problems),
-        ) else {
-            continue;
-        };
-        let mut ok = true;
-        for r in [ra, rb] {
-            let p = map.province(map.province_of(r));
-            if !matches!(p.terrain, Terrain::Sea | Terrain::Coast) {
-                problems.at(pair, &key, format!("a fleet cannot stand in {}", p.id));
-                ok = false;
-            } else if !p.coasts.is_empty() && map.region(r).coast.is_none() {
-                problems.at(
-                    pair,
-                    &key,
-                    format!(
-                        "{} has several coasts: name one, like {}/{}",
-                        p.id,
-                        p.id,
-                        map.region(p.coasts[0]).coast.as_deref().unwrap_or("nc")
-                    ),
-                );
-                ok = false;
-            }
-        }
-        if !ok {
-            continue;
-        }
-        if map.province_of(ra) == map.province_of(rb) {
-            problems.at(pair, &key, "a province does not border itself");
-            continue;
-        }
-        if !seen.insert(('f', ra.min(rb).0, ra.max(rb).0)) {
-            problems.at(
-                pair,
-                &key,
-                format!("the fleet border {} is listed twice", pair.get_ref()),
-            );
-            continue;
-        }
-        map.regions[ra.index()].fleet_neighbours.push(rb);
-        map.regions[rb.index()].fleet_neighbours.push(ra);
-    }
-}
-
-fn resolve_end(
-    name: &str,
-    index: &RegionIndex,
-    map: &Map,
-    pair: &Spanned<String>,
-    key: &str,
-    problems: &mut Problems,
-) -> Option<RegionId> {
-    match index.get(name) {
-        Some(r) => Some(*r),
-        None => {
-            let province = name.split('/').next().unwrap_or(name);
-            let message = if name.contains('/') && map.provinces.iter().any(|p| p.id == province) {
-                format!(
-                    "{province} has no coast '{}'",
-                    name.split('/').nth(1).unwrap_or("")
-                )
-            } else {
-                format!("'{name}' is not a province")
-            };
-            problems.at(pair, key, message);
-            None
-        }
-    }
-}
-
 fn build_names(
     file: &VariantFile,
     map: &Map,
@@ -652,158 +522,4 @@ fn build_calendar(file: &VariantFile, problems: &mut Problems) -> Calendar {
         }
     }
     calendar
-}
-
-fn build_start(
-    file: &VariantFile,
-    map: &mut Map,
-    power_index: &BTreeMap<&str, PowerId>,
-    index: &RegionIndex,
-    calendar: &Calendar,
-    problems: &mut Problems,
-) -> Position {
-    let mut position = Position::empty(map, calendar.first_turn());
-    for (key, power) in &file.powers {
-        let id = power_index[key.as_str()];
-        for home in &power.home {
-            let Some(province) = province_named(home, map, &format!("powers.{key}.home"), problems)
-            else {
-                continue;
-            };
-            let p = &mut map.provinces[province.index()];
-            if p.centre.is_none() && !p.build_site {
-                problems.at(
-                    home,
-                    format!("powers.{key}.home"),
-                    format!("{} is not a supply centre", p.id),
-                );
-            }
-            if p.home_of.is_some_and(|other| other != id) {
-                problems.at(
-                    home,
-                    format!("powers.{key}.home"),
-                    format!("{} is a home centre of another power", p.id),
-                );
-            }
-            p.home_of = Some(id);
-            claim(&mut position, province, id, home, key, map, problems);
-        }
-        for centre in &power.centres {
-            if let Some(province) =
-                province_named(centre, map, &format!("powers.{key}.centres"), problems)
-            {
-                claim(&mut position, province, id, centre, key, map, problems);
-            }
-        }
-        for unit in &power.units {
-            if let Some(u) = parse_start_unit(
-                unit,
-                id,
-                map,
-                index,
-                &format!("powers.{key}.units"),
-                problems,
-            ) {
-                let province = map.province_of(u.region);
-                if position
-                    .units
-                    .iter()
-                    .any(|o| map.province_of(o.region) == province)
-                {
-                    problems.at(
-                        unit,
-                        format!("powers.{key}.units"),
-                        format!("two units start in {}", map.province(province).id),
-                    );
-                }
-                position.units.push(u);
-            }
-        }
-    }
-    position
-}
-
-fn claim(
-    position: &mut Position,
-    province: ProvinceId,
-    power: PowerId,
-    at: &Spanned<String>,
-    key: &str,
-    map: &Map,
-    problems: &mut Problems,
-) {
-    match position.owners[province.index()] {
-        Some(other) if other != power => problems.at(
-            at,
-            format!("powers.{key}"),
-            format!(
-                "{} is owned by two powers at the start",
-                map.province(province).id
-            ),
-        ),
-        _ => position.owners[province.index()] = Some(power),
-    }
-}
-
-fn province_named(
-    name: &Spanned<String>,
-    map: &Map,
-    key: &str,
-    problems: &mut Problems,
-) -> Option<ProvinceId> {
-    let found = map.province_by_id(name.get_ref());
-    if found.is_none() {
-        problems.at(name, key, format!("'{}' is not a province", name.get_ref()));
-    }
-    found
-}
-
-fn parse_start_unit(
-    spec: &Spanned<String>,
-    power: PowerId,
-    map: &Map,
-    index: &RegionIndex,
-    key: &str,
-    problems: &mut Problems,
-) -> Option<Unit> {
-    let text = spec.get_ref().trim();
-    let (kind, place) = match text.split_once(char::is_whitespace) {
-        Some(("A" | "a", place)) => (UnitKind::Army, place.trim()),
-        Some(("F" | "f", place)) => (UnitKind::Fleet, place.trim()),
-        _ => {
-            problems.at(
-                spec,
-                key,
-                format!("'{text}' is not a unit written like 'A vie' or 'F stp/sc'"),
-            );
-            return None;
-        }
-    };
-    let Some(region) = index.get(&place.to_lowercase()).copied() else {
-        problems.at(spec, key, format!("'{place}' is not a province or coast"));
-        return None;
-    };
-    let province = map.province_of(region);
-    let allowed = map.regions_for(province, kind);
-    if !allowed.contains(&region) {
-        let message = if allowed.len() > 1 {
-            format!(
-                "a fleet in {} must name its coast",
-                map.province(province).id
-            )
-        } else {
-            format!(
-                "{} cannot start in {}",
-                kind.word(),
-                map.province(province).id
-            )
-        };
-        problems.at(spec, key, message);
-        return None;
-    }
-    Some(Unit {
-        power,
-        kind,
-        region,
-    })
 }

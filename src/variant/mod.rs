@@ -3,8 +3,10 @@
 //! This module reads text it is given; finding files is the caller's business, except for
 //! `embedded()`, the variants compiled into the binary so it runs with no files at all.
 
+mod borders;
 pub mod file;
 pub mod load;
+mod start;
 
 use crate::diplomacy::map::Map;
 use crate::diplomacy::position::Position;

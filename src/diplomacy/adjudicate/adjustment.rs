@@ -289,10 +289,10 @@ fn distance_to(map: &Map, unit: Unit, targets: &[ProvinceId], fleet_only: bool) 
         if targets.contains(&p) {
             return d;
         }
-        for q in 0..map.n_provinces() {
+        for (q, seen_q) in seen.iter_mut().enumerate() {
             let q_id = ProvinceId(q as u16);
-            if seen[q] == u32::MAX && map.provinces_touch(p, q_id) {
-                seen[q] = d + 1;
+            if *seen_q == u32::MAX && map.provinces_touch(p, q_id) {
+                *seen_q = d + 1;
                 queue.push_back(q_id);
             }
         }

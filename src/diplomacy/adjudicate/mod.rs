@@ -5,6 +5,8 @@
 //! civil-disorder rule when their power owes removals (adjustment).
 
 pub mod adjustment;
+pub mod aftermath;
+mod check;
 pub mod convoy;
 pub mod movement;
 pub mod outcome;

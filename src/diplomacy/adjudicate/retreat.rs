@@ -1,7 +1,7 @@
 //! Retreat phases: each dislodged unit retreats or is disbanded; two retreats to one
 //! place both fail and both units are disbanded.
 
-use super::movement::retreat_options;
+use super::aftermath::retreat_options;
 use super::outcome::{Illegal, Outcome};
 use super::{Resolution, Submitted};
 use crate::diplomacy::map::{Map, RegionId};

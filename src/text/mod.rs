@@ -1,0 +1,44 @@
+//! Players' text read into orders, with diagnostics a player understands; never fails.
+//!
+//! - `names`: place names normalised, looked up, and "did you mean" suggestions.
+//! - `order`: orders read from text (`parse_orders`, `parse_order`) and written back (`render`).
+//! - `table`: checks the data-driven table of order texts in `tests/data/text/orders.txt`.
+
+use std::fmt;
+
+mod lexer;
+pub mod names;
+pub mod order;
+mod parse;
+pub mod table;
+#[cfg(test)]
+mod test_map;
+#[cfg(test)]
+mod tests;
+
+/// How bad a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// The order was not read.
+    Error,
+    /// The order was read, but part of it was ignored.
+    Warning,
+}
+
+/// A problem found in a player's text, with where it is and a sentence a player understands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// 1-based line of the text.
+    pub line: usize,
+    /// 1-based column, counted in chars.
+    pub column: usize,
+    pub severity: Severity,
+    /// A plain sentence with no trailing period: `there is no province 'Lodnon'; did you mean London?`.
+    pub message: String,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.message)
+    }
+}

@@ -1,0 +1,167 @@
+//! `strategos adjudicate` run as a program, as outside tools run it.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+use crate::case::{compare, data};
+
+fn strategos(args: &[&str], stdin: Option<&str>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_strategos"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    if let Some(input) = stdin {
+        // The command may refuse its arguments before reading its input.
+        let _ = child.stdin.take().unwrap().write_all(input.as_bytes());
+    } else {
+        drop(child.stdin.take());
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// The whole DATC file through the command: every expectation holds (under 2023).
+#[test]
+fn adjudicate_the_datc_file() {
+    let out = strategos(
+        &[
+            "adjudicate",
+            "--rules",
+            "2023",
+            "tests/data/datc/cases.json",
+        ],
+        None,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let cases = data("datc/cases.json").as_array().unwrap();
+    assert_eq!(results.as_array().unwrap().len(), cases.len());
+    let mut failures = Vec::new();
+    for (case, result) in cases.iter().zip(results.as_array().unwrap()) {
+        assert_eq!(case["id"], result["id"]);
+        failures.extend(
+            compare(result, &case["expect"])
+                .into_iter()
+                .map(|d| format!("{}: {d}", case["id"])),
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn the_example_case_in_the_readme_runs() {
+    let out = strategos(&["adjudicate", "examples/pandin.json"], None);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        results[0]["result"]["orders"][3]["result"], "succeeds",
+        "2000 rulebook: the convoy stands"
+    );
+    let out = strategos(
+        &["adjudicate", "--rules", "2023", "examples/pandin.json"],
+        None,
+    );
+    let results: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        results[0]["result"]["orders"][3]["result"], "fails",
+        "Szykman: the convoy fails"
+    );
+}
+
+#[test]
+fn standard_input_and_a_single_case_object() {
+    let case = r#"{"id": "x", "phase": {"season": "spring", "year": 1901, "kind": "movement"},
+        "units": [{"power": "england", "type": "fleet", "at": "nth"}],
+        "orders": {"england": ["F North Sea - Norwegian Sea"]}}"#;
+    let out = strategos(&["adjudicate", "-"], Some(case));
+    assert_eq!(out.status.code(), Some(0));
+    let results: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(results[0]["id"], "x");
+    assert_eq!(results[0]["result"]["orders"][0]["result"], "succeeds");
+    assert_eq!(results[0]["result"]["positions_after"][0]["at"], "nwg");
+}
+
+#[test]
+fn a_bad_case_gives_an_error_and_the_others_still_run() {
+    let cases = r#"[
+        {"id": "bad variant", "variant": "nowhere", "phase": {"season": "spring", "kind": "movement"}, "units": [], "orders": {}},
+        {"id": "bad unit", "phase": {"season": "spring", "kind": "movement"}, "units": [{"power": "england", "type": "fleet", "at": "xyz"}], "orders": {}},
+        {"id": "bad power", "phase": {"season": "spring", "kind": "movement"}, "units": [], "orders": {"atlantis": ["A LON H"]}},
+        {"id": "no phase", "units": [], "orders": {}},
+        {"id": "good", "phase": {"season": "spring", "kind": "movement"},
+         "units": [{"power": "england", "type": "army", "at": "lon"}], "orders": {"england": ["A LON - Lodnon", "A LON H"]}}
+    ]"#;
+    let out = strategos(&["adjudicate", "-"], Some(cases));
+    assert_eq!(out.status.code(), Some(1));
+    let results: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        results[0]["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown variant 'nowhere'")
+    );
+    assert!(
+        results[1]["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown province 'xyz'")
+    );
+    assert!(
+        results[2]["error"]
+            .as_str()
+            .unwrap()
+            .contains("unknown power 'atlantis'")
+    );
+    assert!(results[3]["error"].as_str().unwrap().contains("phase"));
+    let good = &results[4]["result"]["orders"];
+    assert_eq!(good[0]["result"], "illegal");
+    assert_eq!(good[0]["reason"], "unreadable");
+    assert!(
+        good[0]["message"].as_str().unwrap().contains("London"),
+        "{}",
+        good[0]
+    );
+    assert_eq!(good[1]["result"], "succeeds");
+}
+
+#[test]
+fn input_that_is_not_json_exits_2() {
+    let out = strategos(&["adjudicate", "-"], Some("this is not json"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not JSON"));
+    let out = strategos(&["adjudicate", "--rules", "1066", "-"], Some("[]"));
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn variants_command_checks_files() {
+    let out = strategos(&["variants"], None);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .contains("standard: Standard (76 provinces, 34 supply centres, 7 powers, rules 2000)")
+    );
+    let out = strategos(&["variants", "tests/data/variants/bad"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("'swamp' is not one of land, coast, sea, impassable"),
+        "{err}"
+    );
+    assert!(err.contains("problem(s) found"));
+}
