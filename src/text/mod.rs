@@ -10,6 +10,7 @@ mod lexer;
 pub mod names;
 pub mod order;
 mod parse;
+mod place;
 pub mod table;
 #[cfg(test)]
 mod test_map;

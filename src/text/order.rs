@@ -9,7 +9,8 @@ use crate::diplomacy::turn::PhaseKind;
 use crate::diplomacy::unit::UnitKind;
 
 use super::lexer::{Kind, tokenise};
-use super::parse::{Lexicon, Parser};
+use super::parse::Parser;
+use super::place::Lexicon;
 pub use super::{Diagnostic, Severity};
 
 /// One order read from the text, with the text it came from.

@@ -1,20 +1,16 @@
 //! The grammar of one order: a cursor over the tokens of one order's text.
 
-use crate::diplomacy::map::{Map, NameTarget, ProvinceId, coast_name};
-use crate::diplomacy::order::{Action, Location, Order, UnitOrder};
+use crate::diplomacy::order::{Action, Order, UnitOrder};
 use crate::diplomacy::turn::PhaseKind;
-use crate::diplomacy::unit::UnitKind;
 
 use super::lexer::{Kind, Token};
-use super::names::{closest, normalise_name};
+use super::place::Lexicon;
 use super::{Diagnostic, Severity};
 
 /// Most orders one `WAIVE n` gives.
 pub(crate) const MAX_WAIVES: usize = 34;
 /// Most chars of a player's text quoted in a message.
 const QUOTE_MAX: usize = 40;
-/// Longest name looked up, in words (bounds the work on long lines).
-const MAX_NAME_WORDS: usize = 8;
 
 const HOLD: &[&str] = &["h", "hold", "holds", "stand", "stands"];
 const SUPPORT: &[&str] = &["s", "sup", "supp", "support", "supports"];
@@ -24,10 +20,8 @@ const DISBAND: &[&str] = &["d", "disband", "disbands", "remove", "removes"];
 const BUILD: &[&str] = &["b", "build", "builds"];
 const MOVE: &[&str] = &["m", "move", "moves"];
 const OTHER_KEYWORDS: &[&str] = &["to", "via", "by", "waive", "a", "army", "f", "fleet"];
-/// Coasts that may be written after a place with no `/` or brackets: `stp nc`.
-const BARE_COASTS: &[&str] = &["nc", "sc", "ec", "wc"];
 
-fn is_keyword(word: &str) -> bool {
+pub(super) fn is_keyword(word: &str) -> bool {
     [
         HOLD,
         SUPPORT,
@@ -42,56 +36,16 @@ fn is_keyword(word: &str) -> bool {
     .any(|list| list.contains(&word))
 }
 
-/// The names and power words of a map, prepared once per text.
-pub(crate) struct Lexicon<'m> {
-    pub map: &'m Map,
-    /// Most words in a name.
-    max_words: usize,
-    /// Power ids, names and adjectives, normalised.
-    powers: Vec<String>,
-    max_power_words: usize,
-}
-
-impl<'m> Lexicon<'m> {
-    pub fn new(map: &'m Map) -> Self {
-        let words = |s: &str| s.bytes().filter(|&b| b == b' ').count() + 1;
-        let max_words = map.names.iter().map(|(n, _)| words(n)).max().unwrap_or(1);
-        let powers: Vec<String> = map
-            .powers
-            .iter()
-            .flat_map(|p| [&p.id, &p.name, &p.adjective])
-            .map(|s| normalise_name(s))
-            .filter(|s| !s.is_empty())
-            .collect();
-        let max_power_words = powers.iter().map(|p| words(p)).max().unwrap_or(1);
-        Lexicon {
-            map,
-            max_words: max_words.min(MAX_NAME_WORDS),
-            powers,
-            max_power_words: max_power_words.min(MAX_NAME_WORDS),
-        }
-    }
-
-    /// What a normalised name refers to (the first entry, if a name is listed twice).
-    fn lookup(&self, key: &str) -> Option<NameTarget> {
-        self.map
-            .names
-            .iter()
-            .find(|(name, _)| name == key)
-            .map(|(_, target)| *target)
-    }
-}
-
 /// Reads the tokens of one order (one line may hold several, split at `,` and `;`).
 pub(crate) struct Parser<'a> {
-    lex: &'a Lexicon<'a>,
-    phase: PhaseKind,
+    pub(super) lex: &'a Lexicon<'a>,
+    pub(super) phase: PhaseKind,
     /// The whole line, for quoting.
-    chars: &'a [char],
+    pub(super) chars: &'a [char],
     /// This order's tokens.
-    toks: &'a [Token],
-    line: usize,
-    pos: usize,
+    pub(super) toks: &'a [Token],
+    pub(super) line: usize,
+    pub(super) pos: usize,
     /// Parts ignored in an order that was read.
     pub warnings: Vec<Diagnostic>,
 }
@@ -173,18 +127,18 @@ impl<'a> Parser<'a> {
 
     // ---- tokens ----
 
-    fn tok(&self, i: usize) -> Option<&'a Token> {
+    pub(super) fn tok(&self, i: usize) -> Option<&'a Token> {
         self.toks.get(i)
     }
 
-    fn word(&self, i: usize) -> Option<&'a str> {
+    pub(super) fn word(&self, i: usize) -> Option<&'a str> {
         self.toks
             .get(i)
             .filter(|t| t.kind == Kind::Word)
             .map(|t| t.norm.as_str())
     }
 
-    fn word_in(&self, i: usize, list: &[&str]) -> bool {
+    pub(super) fn word_in(&self, i: usize, list: &[&str]) -> bool {
         self.word(i).is_some_and(|w| list.contains(&w))
     }
 
@@ -205,7 +159,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Like `src`, shortened for a message.
-    fn quote(&self, from: usize, to: usize) -> String {
+    pub(super) fn quote(&self, from: usize, to: usize) -> String {
         let text = self.src(from, to);
         if text.chars().count() <= QUOTE_MAX {
             return text;
@@ -215,14 +169,14 @@ impl<'a> Parser<'a> {
         short
     }
 
-    fn column(&self, i: usize) -> usize {
+    pub(super) fn column(&self, i: usize) -> usize {
         match self.toks.get(i) {
             Some(t) => t.start + 1,
             None => self.toks.last().map_or(1, |t| t.end + 1),
         }
     }
 
-    fn error(&self, i: usize, message: String) -> Diagnostic {
+    pub(super) fn error(&self, i: usize, message: String) -> Diagnostic {
         Diagnostic {
             line: self.line,
             column: self.column(i),
@@ -231,7 +185,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn warn(&mut self, i: usize, message: String) {
+    pub(super) fn warn(&mut self, i: usize, message: String) {
         let column = self.column(i);
         self.warnings.push(Diagnostic {
             line: self.line,
@@ -244,7 +198,7 @@ impl<'a> Parser<'a> {
     // ---- errors ----
 
     /// `I could not understand 'x y' after 'A LON'`, about the tokens from `i` on.
-    fn not_understood(&self, i: usize) -> Diagnostic {
+    pub(super) fn not_understood(&self, i: usize) -> Diagnostic {
         let rest = self.quote(i, self.toks.len());
         let message = if i == 0 {
             format!("I could not understand '{rest}'")
@@ -253,31 +207,6 @@ impl<'a> Parser<'a> {
                 "I could not understand '{rest}' after '{}'",
                 self.quote(0, i)
             )
-        };
-        self.error(i, message)
-    }
-
-    /// `there is no province 'Lodnon'; did you mean London?`, about the word at `i`.
-    fn unknown_place(&self, i: usize) -> Diagnostic {
-        let mut best: Option<(String, usize, usize)> = None;
-        for n in 1..=3 {
-            if (i..i + n).any(|k| self.word(k).is_none()) {
-                break;
-            }
-            if let Some((name, d)) = closest(self.lex.map, &self.src(i, i + n))
-                && best.as_ref().is_none_or(|b| d <= b.1)
-            {
-                best = Some((name, d, n));
-            }
-        }
-        let message = match best {
-            Some((name, _, n)) => {
-                format!(
-                    "there is no province '{}'; did you mean {name}?",
-                    self.quote(i, i + n)
-                )
-            }
-            None => format!("there is no province '{}'", self.quote(i, i + 1)),
         };
         self.error(i, message)
     }
@@ -313,226 +242,6 @@ impl<'a> Parser<'a> {
             Err(self.not_understood(self.pos))
         } else {
             Ok(())
-        }
-    }
-
-    // ---- places and units ----
-
-    /// The longest known name starting at token `i`, and how many tokens it spans.
-    fn name_at(&self, i: usize) -> Option<(NameTarget, usize)> {
-        let mut key = String::new();
-        let mut best = None;
-        let mut k = i;
-        let mut words = 0;
-        while let Some(t) = self.toks.get(k) {
-            if t.kind != Kind::Word || words >= self.lex.max_words {
-                break;
-            }
-            if words > 0 {
-                key.push(' ');
-            }
-            key.push_str(&t.norm);
-            words += 1;
-            k += 1;
-            if let Some(target) = self.lex.lookup(&key) {
-                best = Some((target, k - i));
-            }
-            // A dash inside a name (`Mid-Atlantic`) joins its words.
-            if self
-                .toks
-                .get(k)
-                .is_some_and(|t| t.kind == Kind::Dash && t.tight)
-            {
-                k += 1;
-            }
-        }
-        best
-    }
-
-    /// How many tokens a power's id, name or adjective at `i` spans (`Austrian`, `Russia`).
-    fn power_at(&self, i: usize) -> Option<usize> {
-        let mut key = String::new();
-        for n in 1..=self.lex.max_power_words {
-            let word = self.word(i + n - 1)?;
-            if n > 1 {
-                key.push(' ');
-            }
-            key.push_str(word);
-            if self.lex.powers.contains(&key) {
-                return Some(n);
-            }
-        }
-        None
-    }
-
-    /// A unit type at `i`: `Some(None)` for `?`.
-    fn unit_kind_at(&self, i: usize) -> Option<Option<UnitKind>> {
-        if self.tok(i).is_some_and(|t| t.kind == Kind::Unknown) {
-            Some(None)
-        } else if self.word_in(i, &["a", "army"]) {
-            Some(Some(UnitKind::Army))
-        } else if self.word_in(i, &["f", "fleet"]) {
-            Some(Some(UnitKind::Fleet))
-        } else {
-            None
-        }
-    }
-
-    fn starts_unit(&self, i: usize) -> bool {
-        self.power_at(i).is_some() || self.unit_kind_at(i).is_some() || self.name_at(i).is_some()
-    }
-
-    /// Whether a leading `Build`, `Disband`... is the verb rather than a place of that name.
-    fn prefix_applies(&self) -> bool {
-        self.name_at(0).is_none() || self.starts_unit(1)
-    }
-
-    /// `[power] [type] place`: the unit type, the place, and the token the place starts at.
-    fn unit(&mut self) -> Result<(Option<UnitKind>, Location, usize), Diagnostic> {
-        if let Some(n) = self.power_at(self.pos) {
-            let mut after = self.pos + n;
-            let colon = self
-                .tok(after)
-                .is_some_and(|t| t.kind == Kind::Other && self.chars.get(t.start) == Some(&':'));
-            if colon {
-                after += 1;
-            }
-            if self.unit_kind_at(after).is_some() || self.name_at(after).is_some() {
-                self.pos = after;
-            }
-        }
-        let mut unit = None;
-        if let Some(kind) = self.unit_kind_at(self.pos)
-            && (self.name_at(self.pos).is_none() || self.name_at(self.pos + 1).is_some())
-        {
-            unit = kind;
-            self.pos += 1;
-        }
-        let start = self.pos;
-        let at = self.place()?;
-        Ok((unit, at, start))
-    }
-
-    /// A place, with its coast if one is written.
-    fn place(&mut self) -> Result<Location, Diagnostic> {
-        let i = self.pos;
-        let Some(t) = self.tok(i) else {
-            return Err(self.error(
-                i,
-                format!("a place is missing after '{}'", self.quote(0, i)),
-            ));
-        };
-        if t.kind != Kind::Word {
-            return Err(self.not_understood(i));
-        }
-        let Some((target, n)) = self.name_at(i) else {
-            return Err(self.unknown_place(i));
-        };
-        self.pos = i + n;
-        let map = self.lex.map;
-        let province = match target {
-            NameTarget::Region(r) => {
-                let region = map.region(r);
-                let coast = region.coast.is_some().then_some(r);
-                return Ok(Location {
-                    province: region.province,
-                    coast,
-                });
-            }
-            NameTarget::Province(p) => p,
-        };
-        let Some((coast, at)) = self.coast(province)? else {
-            return Ok(Location::province(province));
-        };
-        match map.coast_region(province, &coast) {
-            Some(r) => Ok(Location {
-                province,
-                coast: Some(r),
-            }),
-            None => {
-                let name = &map.province(province).name;
-                self.warn(
-                    at,
-                    format!("{name} has no {}; the coast is ignored", coast_name(&coast)),
-                );
-                Ok(Location::province(province))
-            }
-        }
-    }
-
-    /// A coast written after a place (`/nc`, `(nc)`, `(north coast)`, `nc`, `north coast`):
-    /// its id (`nc`) and the token it starts at.
-    fn coast(&mut self, province: ProvinceId) -> Result<Option<(String, usize)>, Diagnostic> {
-        let i = self.pos;
-        let Some(t) = self.tok(i) else {
-            return Ok(None);
-        };
-        match t.kind {
-            Kind::Slash => {
-                let Some((coast, n, _)) = self.coast_words(i + 1) else {
-                    let message = format!("a coast is missing after '{}'", self.quote(0, i + 1));
-                    return Err(self.error(i + 1, message));
-                };
-                self.pos = i + 1 + n;
-                Ok(Some((coast, i + 1)))
-            }
-            Kind::Open => {
-                let Some((coast, n, plain)) = self.coast_words(i + 1) else {
-                    return Ok(None);
-                };
-                if plain && !self.known_coast(province, &coast) {
-                    return Ok(None);
-                }
-                let close = i + 1 + n;
-                if self.tok(close).is_none_or(|t| t.kind != Kind::Close) {
-                    let message = format!("a ')' is missing after '{}'", self.quote(0, close));
-                    return Err(self.error(close, message));
-                }
-                self.pos = close + 1;
-                Ok(Some((coast, i + 1)))
-            }
-            Kind::Word => {
-                let Some((coast, n, plain)) = self.coast_words(i) else {
-                    return Ok(None);
-                };
-                // `north` alone only when the province has that coast and it is no name.
-                let compass = n == 1
-                    && !plain
-                    && self.lex.map.coast_region(province, &coast).is_some()
-                    && self.name_at(i).is_none();
-                if !(n == 2 || compass || plain && self.known_coast(province, &coast)) {
-                    return Ok(None);
-                }
-                self.pos = i + n;
-                Ok(Some((coast, i)))
-            }
-            _ => Ok(None),
-        }
-    }
-
-    /// Whether a coast written as an id alone (`nc`, not `north coast`) reads as one: one of
-    /// the usual four, or a coast of this province that is not also an order word.
-    fn known_coast(&self, province: ProvinceId, coast: &str) -> bool {
-        BARE_COASTS.contains(&coast)
-            || (self.lex.map.coast_region(province, coast).is_some() && !is_keyword(coast))
-    }
-
-    /// The coast named by the words at `i`: its id, the tokens used, and whether it was
-    /// written as the id itself (`nc` rather than `north`).
-    fn coast_words(&self, i: usize) -> Option<(String, usize, bool)> {
-        let word = self.word(i)?;
-        let compass = match word {
-            "n" | "north" | "northern" => Some("nc"),
-            "s" | "south" | "southern" => Some("sc"),
-            "e" | "east" | "eastern" => Some("ec"),
-            "w" | "west" | "western" => Some("wc"),
-            _ => None,
-        };
-        let coast = compass.unwrap_or(word).to_string();
-        if self.word(i + 1) == Some("coast") {
-            Some((coast, 2, false))
-        } else {
-            Some((coast, 1, compass.is_none()))
         }
     }
 
