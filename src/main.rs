@@ -18,8 +18,33 @@ use strategos::variant::{self, Variant, load_variant};
     about = "A play-by-email judge for Diplomacy and its variants"
 )]
 struct Cli {
+    /// Configuration file (default: config.toml in the current folder, if there is one).
+    #[arg(long, global = true)]
+    config: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
+}
+
+/// The settings of `config.toml` that exist so far.
+#[derive(serde::Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct Config {
+    /// Folder of variant files loaded besides the built-in ones.
+    variants_dir: Option<PathBuf>,
+}
+
+/// Reads the configuration; a bad file stops the program with a message naming the key.
+fn read_config(path: Option<&Path>) -> Result<Config, String> {
+    let (path, required) = match path {
+        Some(p) => (p.to_path_buf(), true),
+        None => (PathBuf::from("config.toml"), false),
+    };
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(_) if !required => return Ok(Config::default()),
+        Err(e) => return Err(format!("{}: {e}", path.display())),
+    };
+    toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.to_string().trim_end()))
 }
 
 #[derive(Subcommand)]
@@ -44,12 +69,22 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let config = match read_config(cli.config.as_deref()) {
+        Ok(config) => config,
+        Err(message) => {
+            eprintln!("strategos: {message}");
+            return ExitCode::from(2);
+        }
+    };
     match cli.command {
         Command::Adjudicate {
             input,
             rules,
             variants,
-        } => adjudicate(&input, rules.as_deref(), variants.as_deref()),
+        } => {
+            let folder = variants.or(config.variants_dir.filter(|d| d.is_dir()));
+            adjudicate(&input, rules.as_deref(), folder.as_deref())
+        }
         Command::Variants { paths } => check_variants(&paths),
     }
 }

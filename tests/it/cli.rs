@@ -165,3 +165,39 @@ fn variants_command_checks_files() {
     );
     assert!(err.contains("problem(s) found"));
 }
+
+#[test]
+fn a_bad_config_stops_the_program_naming_the_key() {
+    let dir = std::env::temp_dir().join(format!("strategos-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("config.toml");
+    std::fs::write(&config, "variant_dir = \"x\"\n").unwrap();
+    let out = strategos(
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "adjudicate",
+            "examples/pandin.json",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown field `variant_dir`"), "{err}");
+    std::fs::write(&config, "variants_dir = \"tests/data/variants\"\n").unwrap();
+    let case = r#"{"variant": "tiny", "phase": {"season": "spring", "year": 240, "kind": "movement"},
+        "units": [{"power": "north", "type": "fleet", "at": "nor"}], "orders": {"north": ["F Northland - Middle Sea"]}}"#;
+    let out = strategos(
+        &["--config", config.to_str().unwrap(), "adjudicate", "-"],
+        Some(case),
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let results: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(results[0]["result"]["orders"][0]["result"], "succeeds");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
