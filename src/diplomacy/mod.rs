@@ -8,6 +8,7 @@ pub mod map;
 pub mod order;
 pub mod position;
 pub mod power;
+pub mod progress;
 pub mod rules;
 pub mod turn;
 pub mod unit;

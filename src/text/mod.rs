@@ -13,8 +13,6 @@ mod parse;
 mod place;
 pub mod table;
 #[cfg(test)]
-mod test_map;
-#[cfg(test)]
 mod tests;
 
 /// How bad a diagnostic is.

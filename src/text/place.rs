@@ -260,9 +260,13 @@ impl Parser<'_> {
                 let Some((coast, n, plain)) = self.coast_words(i) else {
                     return Ok(None);
                 };
-                // `north` alone only when the province has that coast and it is no name.
+                // `north` alone only when the province has that coast and it is no name;
+                // never a single letter, which is an order word (`A BUL S ...`).
                 let compass = n == 1
                     && !plain
+                    && self
+                        .word(i)
+                        .is_some_and(|w| w.chars().count() > 1 && !is_keyword(w))
                     && self.lex.map.coast_region(province, &coast).is_some()
                     && self.name_at(i).is_none();
                 if !(n == 2 || compass || plain && self.known_coast(province, &coast)) {

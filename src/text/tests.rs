@@ -1,4 +1,5 @@
-//! Tests of order reading on the standard map: the data table, chosen cases and random text.
+//! Tests of order reading on the standard map: chosen cases and random text (the data
+//! table runs in the integration tests, `tests/it/orders.rs`).
 
 use crate::diplomacy::map::{Map, NameTarget};
 use crate::diplomacy::order::{Action, Location, Order, UnitOrder};
@@ -7,8 +8,6 @@ use crate::diplomacy::unit::UnitKind;
 
 use super::names::{lookup, normalise_name, suggest};
 use super::order::{parse_order, parse_orders, render};
-use super::table::check_table;
-use super::test_map::standard;
 use super::{Diagnostic, Severity};
 
 const PHASES: [PhaseKind; 3] = [
@@ -17,39 +16,18 @@ const PHASES: [PhaseKind; 3] = [
     PhaseKind::Adjustment,
 ];
 
+/// The standard map, as the variant loader builds it from `variants/standard.toml`.
+fn standard() -> Map {
+    let variants = crate::variant::embedded().expect("embedded variants load");
+    variants
+        .into_iter()
+        .find(|v| v.id == "standard")
+        .expect("standard")
+        .map
+}
+
 fn province(map: &Map, id: &str) -> Location {
     Location::province(map.province_by_id(id).expect("province"))
-}
-
-#[test]
-fn table() {
-    let map = standard();
-    let (cases, failures) = check_table(&map, include_str!("../../tests/data/text/orders.txt"));
-    assert!(cases > 100, "only {cases} cases");
-    assert!(
-        failures.is_empty(),
-        "{} of {cases} cases failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-}
-
-/// The same table on the map the variant loader builds from the same file.
-#[test]
-fn table_on_loaded_variant() {
-    let variants = crate::variant::embedded().expect("embedded variants load");
-    let standard = variants
-        .iter()
-        .find(|v| v.id == "standard")
-        .expect("standard");
-    let table = include_str!("../../tests/data/text/orders.txt");
-    let (cases, failures) = check_table(&standard.map, table);
-    assert!(
-        failures.is_empty(),
-        "{} of {cases} cases failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
 }
 
 #[test]
