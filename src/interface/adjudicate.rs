@@ -10,7 +10,7 @@ use crate::diplomacy::map::{Map, ProvinceId};
 use crate::diplomacy::order::Order;
 use crate::diplomacy::position::{Dislodgement, Position};
 use crate::diplomacy::power::PowerId;
-use crate::diplomacy::rules::Rules;
+use crate::diplomacy::rules::{Rules, SwitchValue};
 use crate::diplomacy::turn::{PhaseKind, Season, Turn};
 use crate::diplomacy::unit::{Unit, UnitKind};
 use crate::text::order::parse_order;
@@ -67,21 +67,11 @@ fn run_case(case: &Value, variants: &[Variant], options: &Options) -> Result<Val
         .find(|v| v.id.eq_ignore_ascii_case(variant_id))
         .ok_or_else(|| format!("unknown variant '{variant_id}'"))?;
     let map = &variant.map;
-    let rules = match case.get("rules") {
-        None | Some(Value::Null) => options
-            .rules
-            .clone()
-            .unwrap_or_else(|| variant.rules.clone()),
-        Some(value) => {
-            let name = match value {
-                Value::String(s) => s.clone(),
-                Value::Number(n) => n.to_string(),
-                _ => return Err("'rules' must be an edition such as \"2000\" or \"2023\"".into()),
-            };
-            Rules::edition(&name)
-                .ok_or_else(|| format!("unknown rules edition '{name}' (2000 or 2023)"))?
-        }
-    };
+    let default = options
+        .rules
+        .clone()
+        .unwrap_or_else(|| variant.rules.clone());
+    let rules = read_rules(case.get("rules"), default)?;
     let turn = read_turn(case.get("phase"))?;
     let position = read_position(case, variant, turn)?;
     let orders = read_orders(case.get("orders"), map, turn.kind)?;
@@ -155,6 +145,42 @@ fn run_case(case: &Value, variants: &[Variant], options: &Options) -> Result<Val
 
 fn unit_json(map: &Map, unit: &Unit) -> Value {
     json!({"power": map.power(unit.power).id, "type": unit.kind.word(), "at": map.region_id(unit.region)})
+}
+
+/// `"2000"`, or `{"edition": "2000", "retreat_to_convoy_origin": true, ...}`: an edition
+/// (by default the variant's) with single switches changed.
+fn read_rules(value: Option<&Value>, default: Rules) -> Result<Rules, String> {
+    let edition = |name: &str| {
+        Rules::edition(name).ok_or_else(|| format!("unknown rules edition '{name}' (2000 or 2023)"))
+    };
+    match value {
+        None | Some(Value::Null) => Ok(default),
+        Some(Value::String(name)) => edition(name),
+        Some(Value::Number(n)) => edition(&n.to_string()),
+        Some(Value::Object(fields)) => {
+            let mut rules = match fields.get("edition") {
+                None => default,
+                Some(Value::String(name)) => edition(name)?,
+                Some(Value::Number(n)) => edition(&n.to_string())?,
+                Some(_) => return Err("rules.edition must be a string such as \"2000\"".into()),
+            };
+            for (name, value) in fields.iter().filter(|(k, _)| *k != "edition") {
+                let value = match value {
+                    Value::Bool(b) => SwitchValue::Bool(*b),
+                    Value::Number(n) => SwitchValue::Int(n.as_i64().unwrap_or(-1)),
+                    Value::String(s) => SwitchValue::Text(s.clone()),
+                    _ => SwitchValue::Text(String::new()),
+                };
+                rules
+                    .set_switch(name, &value)
+                    .map_err(|e| format!("rules: {e}"))?;
+            }
+            Ok(rules)
+        }
+        Some(_) => {
+            Err("'rules' must be an edition such as \"2000\" or an object of switches".into())
+        }
+    }
 }
 
 fn read_turn(phase: Option<&Value>) -> Result<Turn, String> {

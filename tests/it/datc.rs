@@ -2,7 +2,7 @@
 //!
 //! `rules_2023` expects DATC v3.0's preferred answers (`tests/data/datc/cases.json`);
 //! `rules_2000` expects the same except where `tests/data/datc/rules-2000.json` gives the
-//! 2000 rulebook's answer.
+//! 2000 rulebook's answer; `switch_*` set single switches (`tests/data/datc/switches.json`).
 
 use serde_json::Value;
 
@@ -32,27 +32,34 @@ fn check_2023(id: &str) {
     );
 }
 
+/// The case's expectation with the parts named in `answer` replaced.
+fn replaced(expect: &Value, answer: &serde_json::Map<String, Value>) -> Value {
+    let mut expect = expect.clone();
+    for (key, value) in answer {
+        match key.as_str() {
+            "why" | "switch" | "case" | "rules" => {}
+            "orders" => {
+                for entry in expect["orders"].as_array_mut().unwrap() {
+                    if let Some(result) = value.get(entry["order"].as_str().unwrap()) {
+                        entry["result"] = result.clone();
+                    }
+                }
+            }
+            _ => expect[key] = value.clone(),
+        }
+    }
+    expect
+}
+
 #[track_caller]
 fn check_2000(id: &str) {
     let mut case = case(id);
     case["rules"] = Value::from("2000");
-    let mut expect = case["expect"].clone();
     let answers = data("datc/rules-2000.json");
-    if let Some(Value::Object(answer)) = answers["cases"].get(id) {
-        for (key, value) in answer {
-            match key.as_str() {
-                "why" => {}
-                "orders" => {
-                    for entry in expect["orders"].as_array_mut().unwrap() {
-                        if let Some(result) = value.get(entry["order"].as_str().unwrap()) {
-                            entry["result"] = result.clone();
-                        }
-                    }
-                }
-                _ => expect[key] = value.clone(),
-            }
-        }
-    }
+    let expect = match answers["cases"].get(id) {
+        Some(Value::Object(answer)) => replaced(&case["expect"], answer),
+        _ => case["expect"].clone(),
+    };
     let diffs = differences(&case, &expect);
     assert!(
         diffs.is_empty(),
@@ -433,4 +440,80 @@ fn every_2000_answer_is_explained() {
             "{id} needs a why"
         );
     }
+}
+
+/// Each switch alone gives the DATC's alternative answer (`tests/data/datc/switches.json`).
+#[track_caller]
+fn check_switch(switch: &str) {
+    let checks = data("datc/switches.json")["checks"].as_array().unwrap();
+    let mine: Vec<&Value> = checks.iter().filter(|c| c["switch"] == switch).collect();
+    assert!(!mine.is_empty(), "no check for {switch}");
+    for check in mine {
+        let id = check["case"].as_str().unwrap();
+        let mut case = case(id);
+        case["rules"] = check["rules"].clone();
+        let expect = replaced(&case["expect"], check.as_object().unwrap());
+        let diffs = differences(&case, &expect);
+        assert!(
+            diffs.is_empty(),
+            "{id} with {}:\n  {}",
+            check["rules"],
+            diffs.join("\n  ")
+        );
+    }
+}
+
+#[test]
+fn switch_multi_route_convoy() {
+    check_switch("multi_route_convoy");
+}
+
+#[test]
+fn switch_convoy_paradox() {
+    check_switch("convoy_paradox");
+}
+
+#[test]
+fn switch_convoyed_attack_cuts_support_against_itself() {
+    check_switch("convoyed_attack_cuts_support_against_itself");
+}
+
+#[test]
+fn switch_retreat_to_convoy_origin() {
+    check_switch("retreat_to_convoy_origin");
+}
+
+#[test]
+fn switch_dislodged_never_affects_attacker_origin() {
+    check_switch("dislodged_never_affects_attacker_origin");
+}
+
+#[test]
+fn switch_support_must_name_coast() {
+    check_switch("support_must_name_coast");
+}
+
+#[test]
+fn switch_civil_disorder_removal() {
+    check_switch("civil_disorder_removal");
+}
+
+/// Every switch of `Rules` has checks above (max_fleet_builds is tested with Diadochi V's
+/// rule in `game`), and an unknown switch is refused with the list of switches.
+#[test]
+fn every_switch_is_checked() {
+    use strategos::diplomacy::rules::{Rules, SwitchValue};
+    let checks = data("datc/switches.json")["checks"].as_array().unwrap();
+    for switch in Rules::SWITCHES {
+        if switch != "max_fleet_builds" {
+            assert!(
+                checks.iter().any(|c| c["switch"] == switch),
+                "{switch} has no check"
+            );
+        }
+    }
+    let err = Rules::edition_2000()
+        .set_switch("kidnapping", &SwitchValue::Bool(true))
+        .unwrap_err();
+    assert!(err.contains("multi_route_convoy"), "{err}");
 }

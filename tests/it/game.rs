@@ -145,3 +145,49 @@ fn a_dislodgement_brings_a_retreat_phase() {
     assert_eq!(italian.len(), 2, "{italian:?}");
     assert_eq!(variant.calendar.describe(spring.turn), "Spring 1902");
 }
+
+#[test]
+fn a_limit_on_fleet_builds() {
+    use strategos::diplomacy::adjudicate::Outcome;
+    use strategos::diplomacy::adjudicate::outcome::Allowance;
+    use strategos::diplomacy::rules::{Rules, SwitchValue};
+    use strategos::diplomacy::turn::Turn;
+    let variant = standard();
+    let map = &variant.map;
+    let england = map.power_by_id("england").unwrap();
+    let mut winter = variant.start.clone();
+    winter.turn = Turn {
+        year: 1901,
+        season: Season::Winter,
+        kind: PhaseKind::Adjustment,
+    };
+    winter.units.retain(|u| u.power != england);
+    let mut rules = Rules::edition_2000();
+    rules
+        .set_switch("max_fleet_builds", &SwitchValue::Int(1))
+        .unwrap();
+    let (orders, _) = parse_orders(
+        map,
+        PhaseKind::Adjustment,
+        "Build F Lon\nBuild F Edi\nBuild A Lvp",
+    );
+    let submitted: Vec<Submitted> = orders
+        .into_iter()
+        .map(|p| Submitted {
+            power: england,
+            order: p.order,
+        })
+        .collect();
+    let resolution = adjudicate(map, &rules, &winter, &submitted);
+    assert_eq!(
+        resolution.outcomes,
+        [
+            Outcome::Built,
+            Outcome::NotAllowed(Allowance::FleetLimit),
+            Outcome::Built
+        ]
+    );
+    // Without the limit both fleets are built.
+    let resolution = adjudicate(map, &Rules::edition_2000(), &winter, &submitted);
+    assert!(resolution.outcomes.iter().all(|o| *o == Outcome::Built));
+}
