@@ -96,3 +96,91 @@ fn random_phases_adjudicate_to_legal_boards() {
         }
     }
 }
+
+#[test]
+fn random_adjustment_phases_keep_the_books() {
+    use strategos::diplomacy::adjudicate::adjustment::adjustments;
+    use strategos::diplomacy::map::ProvinceId;
+    use strategos::diplomacy::order::Location;
+    use strategos::diplomacy::power::PowerId;
+    use strategos::diplomacy::turn::{Season, Turn};
+    let standard = variants().iter().find(|v| v.id == "standard").unwrap();
+    let map = &standard.map;
+    let mut rng = Rng::new(77);
+    for round in 0..300 {
+        let n_units = 5 + rng.below(30);
+        let (mut position, _) = random_phase(map, &mut rng, n_units);
+        position.turn = Turn {
+            year: 1901,
+            season: Season::Winter,
+            kind: PhaseKind::Adjustment,
+        };
+        for p in 0..map.n_provinces() {
+            if map.provinces[p].centre.is_some() && rng.below(3) > 0 {
+                position.owners[p] = Some(PowerId(rng.below(map.powers.len()) as u8));
+            }
+        }
+        let owed = adjustments(map, &position);
+        let mut orders = Vec::new();
+        for _ in 0..rng.below(20) {
+            let power = PowerId(rng.below(map.powers.len()) as u8);
+            let province = ProvinceId(rng.below(map.n_provinces()) as u16);
+            let kind = [
+                None,
+                Some(strategos::diplomacy::unit::UnitKind::Army),
+                Some(strategos::diplomacy::unit::UnitKind::Fleet),
+            ][rng.below(3)];
+            let action = if rng.below(2) == 0 {
+                Action::Build
+            } else {
+                Action::Disband
+            };
+            let order = if rng.below(10) == 0 {
+                Order::Waive
+            } else {
+                Order::Unit(UnitOrder {
+                    unit: kind,
+                    at: Location::province(province),
+                    action,
+                })
+            };
+            orders.push(Submitted { power, order });
+        }
+        for rules in [Rules::edition_2000(), Rules::edition_2023()] {
+            let resolution = adjudicate(map, &rules, &position, &orders);
+            assert_eq!(resolution.outcomes.len(), orders.len());
+            let mut places = HashSet::new();
+            for unit in &resolution.after.units {
+                assert!(
+                    places.insert(map.province_of(unit.region)),
+                    "round {round}: two units in one province"
+                );
+            }
+            for (p, owed) in owed.iter().enumerate() {
+                let power = PowerId(p as u8);
+                let before = position.units.iter().filter(|u| u.power == power).count() as i32;
+                let after = resolution
+                    .after
+                    .units
+                    .iter()
+                    .filter(|u| u.power == power)
+                    .count() as i32;
+                if *owed < 0 {
+                    assert_eq!(
+                        after,
+                        before + owed,
+                        "round {round}: {} must remove {}",
+                        map.power(power).id,
+                        -owed
+                    );
+                } else {
+                    assert!(
+                        after >= before && after <= before + owed,
+                        "round {round}: {} built too many",
+                        map.power(power).id
+                    );
+                }
+            }
+        }
+    }
+}
