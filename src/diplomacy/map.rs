@@ -109,7 +109,8 @@ pub struct Map {
     pub powers: Vec<PowerInfo>,
     /// For each province, the provinces an army can move to.
     pub army_neighbours: Vec<Vec<ProvinceId>>,
-    /// Names players may write, lower-cased and with punctuation folded, to what they mean.
+    /// Names players may write, folded by `normalise_name`, to what they mean; sorted by
+    /// name, so it can be searched by halves.
     pub names: Vec<(String, NameTarget)>,
 }
 

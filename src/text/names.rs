@@ -11,9 +11,9 @@ pub use crate::diplomacy::map::normalise_name;
 pub fn lookup(map: &Map, name: &str) -> Option<NameTarget> {
     let key = normalise_name(name);
     map.names
-        .iter()
-        .find(|(known, _)| *known == key)
-        .map(|(_, target)| *target)
+        .binary_search_by(|(known, _)| known.as_str().cmp(&key))
+        .ok()
+        .map(|i| map.names[i].1)
 }
 
 /// The full name of the place whose name is closest to `name`, when it is close enough to be

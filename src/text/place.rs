@@ -44,13 +44,13 @@ impl<'m> Lexicon<'m> {
         }
     }
 
-    /// What a normalised name refers to (the first entry, if a name is listed twice).
+    /// What a normalised name refers to (`Map::names` is sorted and has no repeats).
     pub(super) fn lookup(&self, key: &str) -> Option<NameTarget> {
         self.map
             .names
-            .iter()
-            .find(|(name, _)| name == key)
-            .map(|(_, target)| *target)
+            .binary_search_by(|(name, _)| name.as_str().cmp(key))
+            .ok()
+            .map(|i| self.map.names[i].1)
     }
 }
 
