@@ -5,10 +5,11 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
-use strategos::diplomacy::adjudicate::adjudicate;
+use strategos::diplomacy::adjudicate::{Submitted, adjudicate};
+use strategos::diplomacy::power::PowerId;
 use strategos::diplomacy::turn::PhaseKind;
 use strategos::interface::adjudicate::{Options, run};
-use strategos::text::order::{parse_order, render};
+use strategos::text::order::{parse_orders, render};
 use strategos::variant;
 
 #[path = "phase_gen.rs"]
@@ -33,32 +34,37 @@ fn movement_phases(c: &mut Criterion) {
             black_box(adjudicate(map, &standard.rules, position, orders))
         })
     });
-    // As a judge meets them: order texts read, then adjudicated.
-    let texts: Vec<Vec<(strategos::diplomacy::power::PowerId, String)>> = phases
+    // As a judge meets them: each power's orders arrive as one letter, read, then adjudicated.
+    let letters: Vec<Vec<(PowerId, String)>> = phases
         .iter()
         .map(|(_, orders)| {
-            orders
-                .iter()
-                .map(|s| (s.power, render(map, &s.order)))
-                .collect()
+            let mut by_power: Vec<(PowerId, String)> = Vec::new();
+            for s in orders {
+                let line = render(map, &s.order);
+                match by_power.iter_mut().find(|(p, _)| *p == s.power) {
+                    Some((_, text)) => {
+                        text.push('\n');
+                        text.push_str(&line);
+                    }
+                    None => by_power.push((s.power, line)),
+                }
+            }
+            by_power
         })
         .collect();
     let mut j = 0;
-    c.bench_function("parse and adjudicate 34-unit movement phase", |b| {
+    c.bench_function("read letters and adjudicate 34-unit movement phase", |b| {
         b.iter(|| {
             let k = j % phases.len();
             j += 1;
-            let orders: Vec<_> = texts[k]
-                .iter()
-                .filter_map(|(power, text)| {
-                    parse_order(map, PhaseKind::Movement, text).0.map(|order| {
-                        strategos::diplomacy::adjudicate::Submitted {
-                            power: *power,
-                            order,
-                        }
-                    })
-                })
-                .collect();
+            let mut orders = Vec::new();
+            for (power, text) in &letters[k] {
+                let (parsed, _) = parse_orders(map, PhaseKind::Movement, text);
+                orders.extend(parsed.into_iter().map(|p| Submitted {
+                    power: *power,
+                    order: p.order,
+                }));
+            }
             black_box(adjudicate(map, &standard.rules, &phases[k].0, &orders))
         })
     });

@@ -2,7 +2,8 @@
 //!
 //! - `datc`: every DATC v3.0 case (`tests/data/datc/cases.json`) under both rules editions.
 //! - `game`: phases played one after another: skipped phases, ownership, builds.
-//! - `rulebook`: the 2000 rulebook's diagrams 28 to 32 (`tests/data/rulebook/`).
+//! - `rulebook`: the 2000 rulebook's diagrams 28 to 32 (`tests/data/rulebook/`) and our own
+//!   cases beyond the DATC (`tests/data/cases/own.json`).
 //! - `cli`: `strategos adjudicate` run as a program: its JSON, errors and exit codes.
 //! - `variants`: shipped variant files load; bad files give every problem, never a panic.
 //! - `orders`: the order-parsing table (`tests/data/text/orders.txt`) and property tests.

@@ -51,3 +51,18 @@ fn every_diagram_has_a_test() {
     let cases = data("rulebook/diagrams.json");
     assert_eq!(cases.as_array().unwrap().len(), 6);
 }
+
+/// Our own cases beyond the DATC (`tests/data/cases/own.json`), in the same format.
+#[test]
+fn own_cases() {
+    let cases = data("cases/own.json").as_array().unwrap();
+    let mut failures = Vec::new();
+    for case in cases {
+        let diffs = differences(case, &case["expect"]);
+        if !diffs.is_empty() {
+            failures.push(format!("{}:\n  {}", case["id"], diffs.join("\n  ")));
+        }
+    }
+    assert!(cases.len() >= 7);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

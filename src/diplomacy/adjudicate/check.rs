@@ -318,7 +318,9 @@ impl<'a> Board<'a> {
                         to: dest, region, ..
                     } = self.command[m]
                     {
-                        let coast_matches = coast.is_none_or(|c| c == region);
+                        // DATC 4.B.6: a coast written for an army is ignored.
+                        let coast_matches = self.units[m].kind == UnitKind::Army
+                            || coast.is_none_or(|c| c == region);
                         if dest == to && coast_matches {
                             self.move_support[m].push(s);
                         }
