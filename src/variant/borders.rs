@@ -14,6 +14,24 @@ fn split_pair(text: &str) -> Option<(&str, &str)> {
     (!a.is_empty() && !b.is_empty() && !b.contains('-')).then_some((a, b))
 }
 
+/// The two regions a border `a-b` joins, or `None` with the problem reported.
+fn border_ends(
+    pair: &Spanned<String>,
+    key: &str,
+    index: &RegionIndex,
+    map: &Map,
+    problems: &mut Problems,
+) -> Option<(RegionId, RegionId)> {
+    let Some((a, b)) = split_pair(pair.get_ref()) else {
+        let message = format!("'{}' is not a border written as a-b", pair.get_ref());
+        problems.at(pair, key, message);
+        return None;
+    };
+    let ra = resolve_end(a, index, map, pair, key, problems);
+    let rb = resolve_end(b, index, map, pair, key, problems);
+    Some((ra?, rb?))
+}
+
 pub(super) fn build_adjacency(
     file: &VariantFile,
     map: &mut Map,
@@ -23,18 +41,7 @@ pub(super) fn build_adjacency(
     let mut seen = BTreeSet::new();
     for (i, pair) in file.adjacency.army.iter().enumerate() {
         let key = format!("adjacency.army[{i}]");
-        let Some((a, b)) = split_pair(pair.get_ref()) else {
-            problems.at(
-                pair,
-                key,
-                format!("'{}' is not a border written as a-b", pair.get_ref()),
-            );
-            continue;
-        };
-        let (Some(ra), Some(rb)) = (
-            resolve_end(a, index, map, pair, &key, problems),
-            resolve_end(b, index, map, pair, &key, problems),
-        ) else {
+        let Some((ra, rb)) = border_ends(pair, &key, index, map, problems) else {
             continue;
         };
         let (pa, pb) = (map.province_of(ra), map.province_of(rb));
@@ -68,18 +75,7 @@ pub(super) fn build_adjacency(
     }
     for (i, pair) in file.adjacency.fleet.iter().enumerate() {
         let key = format!("adjacency.fleet[{i}]");
-        let Some((a, b)) = split_pair(pair.get_ref()) else {
-            problems.at(
-                pair,
-                key,
-                format!("'{}' is not a border written as a-b", pair.get_ref()),
-            );
-            continue;
-        };
-        let (Some(ra), Some(rb)) = (
-            resolve_end(a, index, map, pair, &key, problems),
-            resolve_end(b, index, map, pair, &key, problems),
-        ) else {
+        let Some((ra, rb)) = border_ends(pair, &key, index, map, problems) else {
             continue;
         };
         let mut ok = true;
