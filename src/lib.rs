@@ -4,10 +4,14 @@
 //! - `variant`: variant files (TOML) loaded and validated into a `Variant`.
 //! - `text`: players' text read into orders, with diagnostics; never fails.
 //! - `interface`: the JSON interface of `strategos adjudicate`.
+//! - `letter`: incoming and outgoing letters, plain data.
+//! - `mail`: reading, writing, fetching and sending mail.
 //!
 //! `ARCHITECTURE.md` at the top of the repository describes how these fit together.
 
 pub mod diplomacy;
 pub mod interface;
+pub mod letter;
+pub mod mail;
 pub mod text;
 pub mod variant;
