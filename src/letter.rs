@@ -15,7 +15,10 @@ pub struct Address {
 
 impl Address {
     pub fn new(email: impl Into<String>) -> Address {
-        Address { email: email.into(), name: None }
+        Address {
+            email: email.into(),
+            name: None,
+        }
     }
 }
 

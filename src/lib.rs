@@ -9,9 +9,14 @@
 //!
 //! `ARCHITECTURE.md` at the top of the repository describes how these fit together.
 
+pub mod config;
+pub mod daemon;
 pub mod diplomacy;
 pub mod interface;
+pub mod judge;
 pub mod letter;
 pub mod mail;
+pub mod report;
+pub mod store;
 pub mod text;
 pub mod variant;

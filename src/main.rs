@@ -7,6 +7,11 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
+use strategos::daemon::Clock;
+
+mod setup;
+
+use strategos::config::{Config, ProcessEnvironment};
 use strategos::diplomacy::rules::Rules;
 use strategos::interface::adjudicate::{Options, run};
 use strategos::variant::{self, Variant, load_variant};
@@ -23,28 +28,6 @@ struct Cli {
     config: Option<PathBuf>,
     #[command(subcommand)]
     command: Command,
-}
-
-/// The settings of `config.toml` that exist so far.
-#[derive(serde::Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct Config {
-    /// Folder of variant files loaded besides the built-in ones.
-    variants_dir: Option<PathBuf>,
-}
-
-/// Reads the configuration; a bad file stops the program with a message naming the key.
-fn read_config(path: Option<&Path>) -> Result<Config, String> {
-    let (path, required) = match path {
-        Some(p) => (p.to_path_buf(), true),
-        None => (PathBuf::from("config.toml"), false),
-    };
-    let text = match std::fs::read_to_string(&path) {
-        Ok(text) => text,
-        Err(_) if !required => return Ok(Config::default()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
-    };
-    toml::from_str(&text).map_err(|e| format!("{}: {}", path.display(), e.to_string().trim_end()))
 }
 
 #[derive(Subcommand)]
@@ -65,11 +48,26 @@ enum Command {
         /// Variant files or folders of them (default: the built-in variants).
         paths: Vec<PathBuf>,
     },
+    /// Run the judge: read mail, process deadlines, send letters, until SIGTERM or SIGINT.
+    Run {
+        /// Handle what is there and what is due, then exit.
+        #[arg(long)]
+        once: bool,
+        /// The time to act at (RFC 3339, e.g. 2027-01-05T12:00:00Z) instead of the clock.
+        #[arg(long)]
+        now: Option<String>,
+    },
+    /// Handle one message read from standard input (for an MTA to pipe mail in), then send
+    /// what is due.
+    Deliver {
+        #[arg(long)]
+        now: Option<String>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let config = match read_config(cli.config.as_deref()) {
+    let config = match Config::load(cli.config.as_deref(), &ProcessEnvironment) {
         Ok(config) => config,
         Err(message) => {
             eprintln!("strategos: {message}");
@@ -82,9 +80,15 @@ fn main() -> ExitCode {
             rules,
             variants,
         } => {
-            let folder = variants.or(config.variants_dir.filter(|d| d.is_dir()));
+            let folder = variants.or(Some(config.paths.variants.clone()).filter(|d| d.is_dir()));
             adjudicate(&input, rules.as_deref(), folder.as_deref())
         }
+        Command::Run { once, now } => judge_command(
+            config,
+            now.as_deref(),
+            if once { Mode::Once } else { Mode::Forever },
+        ),
+        Command::Deliver { now } => judge_command(config, now.as_deref(), Mode::Deliver),
         Command::Variants { paths } => check_variants(&paths),
     }
 }
@@ -218,6 +222,84 @@ fn check_variants(paths: &[PathBuf]) -> ExitCode {
             }
             eprintln!("{} problem(s) found", problems.len());
             ExitCode::from(1)
+        }
+    }
+}
+
+/// How `run` and `deliver` go about their work.
+enum Mode {
+    Forever,
+    Once,
+    Deliver,
+}
+
+fn judge_command(config: Config, now: Option<&str>, mode: Mode) -> ExitCode {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
+    let clock = match now.map(chrono::DateTime::parse_from_rfc3339) {
+        None => Clock::System,
+        Some(Ok(t)) => Clock::Fixed(t.with_timezone(&chrono::Utc)),
+        Some(Err(e)) => {
+            eprintln!("strategos: --now: {e}; write a time like 2027-01-05T12:00:00Z");
+            return ExitCode::from(2);
+        }
+    };
+    let variants = match load_all(Some(config.paths.variants.as_path()).filter(|d| d.is_dir())) {
+        Ok(v) => v,
+        Err(problems) => {
+            for p in problems {
+                eprintln!("{p}");
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let with_inbox = !matches!(mode, Mode::Deliver);
+    let mut daemon = match setup::daemon(config, variants, clock, with_inbox) {
+        Ok(d) => d,
+        Err(message) => {
+            eprintln!("strategos: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    match mode {
+        Mode::Deliver => {
+            let mut raw = Vec::new();
+            if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
+                eprintln!("strategos: cannot read the message: {e}");
+                return ExitCode::from(75);
+            }
+            daemon.accept(&raw, "stdin");
+            daemon.round();
+            ExitCode::SUCCESS
+        }
+        Mode::Once => {
+            let round = daemon.round();
+            tracing::info!(
+                letters_in = round.letters_in,
+                letters_out = round.letters_out,
+                "done"
+            );
+            ExitCode::SUCCESS
+        }
+        Mode::Forever => {
+            let stop = setup::stop_signal();
+            let poll = std::time::Duration::from_secs(daemon.judge.config.inbox.poll_seconds);
+            let stopping = || stop.load(std::sync::atomic::Ordering::SeqCst);
+            tracing::info!("the judge is running");
+            while !stopping() {
+                daemon.round();
+                let next_round = std::time::Instant::now() + poll;
+                while !stopping() {
+                    let left = next_round.saturating_duration_since(std::time::Instant::now());
+                    if left.is_zero() || daemon.wait(left.min(std::time::Duration::from_secs(1))) {
+                        break;
+                    }
+                }
+            }
+            tracing::info!("stopped");
+            ExitCode::SUCCESS
         }
     }
 }

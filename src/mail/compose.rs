@@ -1,1 +1,153 @@
-//! (being written)
+//! Writing an `OutgoingLetter` as RFC 5322 bytes with lettre's builder: encoded words for
+//! non-ASCII headers, a safe transfer encoding for the UTF-8 text, CRLF line ends, and the
+//! headers that keep robots and other judges from answering (`Auto-Submitted`, the marker).
+//!
+//! Nothing here can inject a header: CR, LF and other control characters in subjects and
+//! names become spaces, and message ids keep only visible ASCII.
+
+use std::time::SystemTime;
+
+use chrono::{DateTime, Utc};
+use lettre::address::Envelope;
+use lettre::message::header::{ContentType, HeaderName, HeaderValue};
+use lettre::message::{Mailbox, SinglePart};
+
+use crate::letter::{Address, OutgoingLetter};
+use crate::mail::read::MARKER_HEADER;
+
+/// The subject of an answer: `Re: ` before the trimmed subject, unless it already starts with
+/// `Re:` in any case; `Re: your letter` when the subject is empty. Control characters become
+/// spaces.
+pub fn reply_subject(subject: &str) -> String {
+    let subject = one_line(subject);
+    let already = subject
+        .get(..3)
+        .is_some_and(|start| start.eq_ignore_ascii_case("re:"));
+    if subject.is_empty() {
+        "Re: your letter".to_string()
+    } else if already {
+        subject
+    } else {
+        format!("Re: {subject}")
+    }
+}
+
+/// The letter as RFC 5322 bytes, sent from `from`, with Message-ID `<message_id>`.
+///
+/// Recipients whose address lettre cannot parse are left out (they could not be sent to
+/// anyway); with no recipient left the message still has its From and everything else.
+/// The body's line ends become CRLF and lettre picks 7bit, quoted-printable or base64.
+/// The result is empty only if lettre refuses a message built this way, which the checks
+/// above are there to prevent.
+pub fn compose(
+    letter: &OutgoingLetter,
+    from: &Address,
+    message_id: &str,
+    date: DateTime<Utc>,
+) -> Vec<u8> {
+    let from_mailbox = sender_mailbox(from);
+    let recipients: Vec<Mailbox> = letter.to.iter().filter_map(mailbox).collect();
+    let envelope_to: Vec<lettre::Address> = if recipients.is_empty() {
+        vec![from_mailbox.email.clone()]
+    } else {
+        recipients.iter().map(|r| r.email.clone()).collect()
+    };
+    let Ok(envelope) = Envelope::new(Some(from_mailbox.email.clone()), envelope_to) else {
+        return Vec::new();
+    };
+
+    let mut builder = lettre::Message::builder()
+        .from(from_mailbox)
+        .subject(one_line(&letter.subject))
+        .date(SystemTime::from(date))
+        .message_id(Some(angle(message_id)))
+        .envelope(envelope);
+    for recipient in recipients {
+        builder = builder.to(recipient);
+    }
+    if let Some(id) = letter.in_reply_to.as_deref().and_then(clean_id) {
+        builder = builder.in_reply_to(format!("<{id}>"));
+    }
+    let references: Vec<String> = letter
+        .references
+        .iter()
+        .filter_map(|id| clean_id(id))
+        .map(|id| format!("<{id}>"))
+        .collect();
+    if !references.is_empty() {
+        builder = builder.references(references.join(" "));
+    }
+    builder = builder
+        .raw_header(raw_header("Auto-Submitted", "auto-replied"))
+        .raw_header(raw_header(MARKER_HEADER, "yes"));
+
+    let body = SinglePart::builder()
+        .header(ContentType::TEXT_PLAIN)
+        .body(letter.body.clone());
+    match builder.singlepart(body) {
+        Ok(message) => message.formatted(),
+        Err(_) => Vec::new(),
+    }
+}
+
+fn raw_header(name: &'static str, value: &str) -> HeaderValue {
+    HeaderValue::new(HeaderName::new_from_ascii_str(name), value.to_string())
+}
+
+/// A recipient as lettre's mailbox, `None` if lettre cannot parse the address.
+fn mailbox(address: &Address) -> Option<Mailbox> {
+    let email = address.email.trim().parse::<lettre::Address>().ok()?;
+    Some(Mailbox::new(display_name(address), email))
+}
+
+/// The judge's own mailbox. Its address comes from the configuration; if lettre will not
+/// parse it, it is used as it stands with everything that could break a header removed.
+fn sender_mailbox(address: &Address) -> Mailbox {
+    mailbox(address).unwrap_or_else(|| {
+        let kept: String = address
+            .email
+            .chars()
+            .filter(|c| !c.is_whitespace() && !c.is_control() && !"<>,;:\"()[]\\".contains(*c))
+            .collect();
+        let (user, domain) = kept
+            .rsplit_once('@')
+            .unwrap_or((kept.as_str(), "strategos.invalid"));
+        Mailbox::new(
+            display_name(address),
+            lettre::Address::new_dangerous(user, domain),
+        )
+    })
+}
+
+fn display_name(address: &Address) -> Option<String> {
+    address
+        .name
+        .as_deref()
+        .map(one_line)
+        .filter(|name| !name.is_empty())
+}
+
+/// Control characters (CR and LF among them) become spaces; ends trimmed.
+fn one_line(text: &str) -> String {
+    let line: String = text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    line.trim().to_string()
+}
+
+/// A message id of visible ASCII only, without angle brackets; `None` if nothing is left.
+fn clean_id(id: &str) -> Option<String> {
+    let id: String = id
+        .chars()
+        .filter(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>'))
+        .collect();
+    (!id.is_empty()).then_some(id)
+}
+
+fn angle(id: &str) -> String {
+    format!(
+        "<{}>",
+        clean_id(id).unwrap_or_else(|| "no-id@strategos.invalid".to_string())
+    )
+}

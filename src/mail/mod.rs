@@ -7,4 +7,5 @@ pub mod compose;
 pub mod imap;
 pub mod maildir;
 pub mod read;
+pub mod security;
 pub mod send;

@@ -1,1 +1,488 @@
-//! (being written)
+//! Reading a raw message into an `IncomingLetter`: headers decoded, the text found and made
+//! plain, and automatic mail (bounces, lists, robots, other judges) recognised so it is never answered.
+//!
+//! mail-parser does the MIME work; this module picks the text, repairs raw 8-bit headers that
+//! mail-parser reads as UTF-8, and never panics on any bytes.
+
+mod html;
+
+use std::fmt;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use mail_parser::decoders::charsets::map::charset_decoder;
+use mail_parser::{Addr, Header, HeaderValue, Message, MessageParser, MessagePart, PartType};
+
+use crate::letter::{Address, IncomingLetter};
+
+/// Messages with more `multipart/*` or `message/*` parts than this are refused before parsing:
+/// mail-parser keeps nested messages as nested values, and dropping thousands of them
+/// recurses as deep. Real letters have a handful.
+pub const MAX_NESTED_PARTS: usize = 200;
+
+/// The judge's own marker header, put on every letter it sends.
+pub const MARKER_HEADER: &str = "X-Strategos-Judge";
+
+/// Why a message could not be read at all. Missing headers are not a reason: they are `None`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unreadable {
+    pub reason: String,
+}
+
+impl Unreadable {
+    fn new(reason: impl Into<String>) -> Unreadable {
+        Unreadable {
+            reason: reason.into(),
+        }
+    }
+}
+
+impl fmt::Display for Unreadable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unreadable message: {}", self.reason)
+    }
+}
+
+impl std::error::Error for Unreadable {}
+
+/// The reason given if reading panicked after all (a bug in this module or in mail-parser).
+pub const READER_FAILED: &str = "the reader failed on this message";
+
+/// Reads a raw RFC 5322 message. `own_addresses` are the judge's addresses: mail from them
+/// is marked automatic so the judge never answers itself.
+///
+/// Returns `Unreadable` only when nothing usable can be got: empty input, no header at all,
+/// or MIME nested deeper than [`MAX_NESTED_PARTS`].
+pub fn read_letter(raw: &[u8], own_addresses: &[String]) -> Result<IncomingLetter, Unreadable> {
+    if raw.iter().all(u8::is_ascii_whitespace) {
+        return Err(Unreadable::new("the message is empty"));
+    }
+    if nested_parts(raw) > MAX_NESTED_PARTS {
+        return Err(Unreadable::new(format!(
+            "too deeply nested: more than {MAX_NESTED_PARTS} multipart or message parts"
+        )));
+    }
+    // mail-parser promises not to panic, but has debug assertions and index arithmetic on
+    // hostile input; a panic here must not take the daemon down.
+    catch_unwind(AssertUnwindSafe(|| read_parsed(raw, own_addresses)))
+        .unwrap_or_else(|_| Err(Unreadable::new(READER_FAILED)))
+}
+
+fn read_parsed(raw: &[u8], own_addresses: &[String]) -> Result<IncomingLetter, Unreadable> {
+    let not_mail = || Unreadable::new("not a mail message: no header found");
+    let message = MessageParser::default().parse(raw).ok_or_else(not_mail)?;
+    let root = message.parts.first().ok_or_else(not_mail)?;
+    if !root.headers.iter().any(|h| is_field_name(h.name())) {
+        return Err(not_mail());
+    }
+    let mut warnings = Vec::new();
+    let text = find_text(&message);
+    let body = match &text {
+        Some(found) => {
+            check_charset(found, &mut warnings);
+            if found.part.is_encoding_problem {
+                warnings.push(
+                    "part of the message could not be decoded (its base64 or quoted-printable \
+                     is broken); it was read as it stood"
+                        .to_string(),
+                );
+            }
+            clean_body(&found.text)
+        }
+        None => String::new(),
+    };
+    if body.trim().is_empty() {
+        warnings.push("the message has no text (nothing, or only attachments)".to_string());
+    }
+    let charset = text
+        .as_ref()
+        .and_then(|found| found.charset.clone())
+        .or_else(|| content_charset(root))
+        .and_then(|label| encoding_rs::Encoding::for_label(label.trim().as_bytes()));
+    let headers = HeaderReader { raw, root, charset };
+
+    let from = headers.addresses("From").into_iter().next();
+    let letter = IncomingLetter {
+        message_id: message_id(root, raw),
+        reply_to: headers.addresses("Reply-To").into_iter().next(),
+        to: headers.addresses("To"),
+        subject: headers.subject(),
+        body,
+        automatic: automatic(&headers, from.as_ref(), own_addresses),
+        references: references(root),
+        size: raw.len(),
+        warnings,
+        from,
+    };
+    Ok(letter)
+}
+
+/// The text part chosen as the body.
+struct FoundText<'m> {
+    part: &'m MessagePart<'m>,
+    text: String,
+    /// The part's declared charset, if any.
+    charset: Option<String>,
+}
+
+/// The first text/plain part that is not an attachment, else the first HTML part made text.
+fn find_text<'m>(message: &'m Message<'m>) -> Option<FoundText<'m>> {
+    let part_at = |id: &u32| message.parts.get(*id as usize);
+    let found = |part: &'m MessagePart<'m>, text: String| FoundText {
+        part,
+        text,
+        charset: content_charset(part),
+    };
+    let plain = message
+        .text_body
+        .iter()
+        .filter_map(part_at)
+        .find_map(|part| match &part.body {
+            PartType::Text(text) if !is_attachment(part) => Some(found(part, text.to_string())),
+            _ => None,
+        });
+    plain.or_else(|| {
+        let html_ids = message.html_body.iter().chain(&message.text_body);
+        html_ids
+            .filter_map(part_at)
+            .find_map(|part| match &part.body {
+                PartType::Html(text) if !is_attachment(part) => {
+                    Some(found(part, html::html_to_text(text)))
+                }
+                _ => None,
+            })
+    })
+}
+
+fn is_attachment(part: &MessagePart<'_>) -> bool {
+    part.headers.iter().any(|h| {
+        h.name().eq_ignore_ascii_case("Content-Disposition")
+            && h.value()
+                .as_content_type()
+                .is_some_and(|d| d.is_attachment())
+    })
+}
+
+/// The `charset` parameter of a part's Content-Type, if it has one.
+fn content_charset(part: &MessagePart<'_>) -> Option<String> {
+    part.headers
+        .iter()
+        .filter(|h| h.name().eq_ignore_ascii_case("Content-Type"))
+        .find_map(|h| h.value().as_content_type()?.attribute("charset"))
+        .map(|c| c.trim().to_string())
+        .filter(|c| !c.is_empty())
+}
+
+fn check_charset(found: &FoundText<'_>, warnings: &mut Vec<String>) {
+    let label = found.charset.as_deref().unwrap_or("utf-8");
+    let is_utf8 = encoding_rs::Encoding::for_label(label.as_bytes()) == Some(encoding_rs::UTF_8);
+    if !is_utf8 && charset_decoder(label.as_bytes()).is_none() {
+        let shown: String = label.chars().filter(|c| !c.is_control()).take(40).collect();
+        warnings.push(format!(
+            "the message's charset '{shown}' is unknown; it was read as UTF-8"
+        ));
+    } else if found.text.contains('\u{FFFD}') {
+        warnings.push(format!(
+            "some characters of the message could not be read in its charset ({label}); \
+             they show as \u{FFFD}"
+        ));
+    }
+}
+
+/// Line ends made `\n`; NULs and other control characters except tab dropped; no leading BOM.
+fn clean_body(text: &str) -> String {
+    let text = text.strip_prefix('\u{FEFF}').unwrap_or(text);
+    let mut body = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\r' => {
+                if chars.peek() != Some(&'\n') {
+                    body.push('\n');
+                }
+            }
+            '\n' | '\t' => body.push(c),
+            c if c.is_control() => {}
+            c => body.push(c),
+        }
+    }
+    body
+}
+
+/// One line of header text: control characters become spaces, ends trimmed.
+fn one_line(text: &str) -> String {
+    let line: String = text
+        .chars()
+        .filter(|&c| c != '\0')
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    line.trim().to_string()
+}
+
+/// Reads the top-level headers, repairing raw 8-bit ones in the message's charset.
+struct HeaderReader<'a, 'm> {
+    raw: &'a [u8],
+    root: &'m MessagePart<'m>,
+    charset: Option<&'static encoding_rs::Encoding>,
+}
+
+impl HeaderReader<'_, '_> {
+    fn all<'s>(&'s self, name: &str) -> impl Iterator<Item = &'s Header<'s>> {
+        self.root
+            .headers
+            .iter()
+            .filter(move |h| h.name().eq_ignore_ascii_case(name))
+    }
+
+    fn first(&self, name: &str) -> Option<&Header<'_>> {
+        self.all(name).next()
+    }
+
+    fn has(&self, name: &str) -> bool {
+        self.first(name).is_some()
+    }
+
+    /// The bytes of a header's value as they stand in the message.
+    fn raw_bytes(&self, header: &Header<'_>) -> &[u8] {
+        let (start, end) = (header.offset_start as usize, header.offset_end as usize);
+        self.raw.get(start..end).unwrap_or_default()
+    }
+
+    /// A header's raw value unfolded and trimmed, for simple headers such as Precedence.
+    fn raw_text(&self, header: &Header<'_>) -> String {
+        one_line(&String::from_utf8_lossy(self.raw_bytes(header)))
+    }
+
+    /// The header re-read from its raw bytes decoded in the message's charset, when those
+    /// bytes are not UTF-8 (old clients send raw KOI8-R or windows-1251 subjects).
+    fn repaired(&self, header: &Header<'_>) -> Option<Message<'static>> {
+        let bytes = self.raw_bytes(header);
+        let charset = self.charset.filter(|&c| c != encoding_rs::UTF_8)?;
+        if std::str::from_utf8(bytes).is_ok() {
+            return None;
+        }
+        let (decoded, _, _) = charset.decode(bytes);
+        let mini = format!("{}: {}\r\n\r\n", header.name(), decoded.trim_end());
+        MessageParser::default()
+            .parse_headers(mini.as_bytes())
+            .map(Message::into_owned)
+    }
+
+    fn subject(&self) -> String {
+        let Some(header) = self.first("Subject") else {
+            return String::new();
+        };
+        let repaired = self.repaired(header);
+        let value = match &repaired {
+            Some(message) => message
+                .parts
+                .first()
+                .and_then(|p| p.headers.first())
+                .map(Header::value),
+            None => Some(header.value()),
+        };
+        match value {
+            Some(HeaderValue::Text(text)) => one_line(text),
+            Some(HeaderValue::TextList(list)) => one_line(&list.join(" ")),
+            _ => String::new(),
+        }
+    }
+
+    /// Every mailbox of the first header of that name (groups flattened).
+    fn addresses(&self, name: &str) -> Vec<Address> {
+        let Some(header) = self.first(name) else {
+            return Vec::new();
+        };
+        let repaired = self.repaired(header);
+        let value = match &repaired {
+            Some(message) => message
+                .parts
+                .first()
+                .and_then(|p| p.headers.first())
+                .map(Header::value),
+            None => Some(header.value()),
+        };
+        match value.and_then(HeaderValue::as_address) {
+            Some(list) => list.iter().filter_map(to_address).collect(),
+            None => Vec::new(),
+        }
+    }
+}
+
+fn to_address(addr: &Addr<'_>) -> Option<Address> {
+    let email = normal_email(addr.address()?)?;
+    let name = addr
+        .name()
+        .map(one_line)
+        .filter(|n| !n.is_empty() && *n != email);
+    Some(Address { email, name })
+}
+
+/// Trimmed, without angle brackets, domain lower-cased; `None` if nothing is left.
+fn normal_email(text: &str) -> Option<String> {
+    let text: String = one_line(text)
+        .chars()
+        .filter(|c| !matches!(c, '<' | '>'))
+        .collect();
+    let text = text.trim();
+    if text.is_empty() {
+        return None;
+    }
+    Some(match text.rsplit_once('@') {
+        Some((local, domain)) => format!("{local}@{}", domain.to_lowercase()),
+        None => text.to_string(),
+    })
+}
+
+fn local_part(email: &str) -> &str {
+    email.rsplit_once('@').map_or(email, |(local, _)| local)
+}
+
+/// A message id without angle brackets, spaces or control characters; `None` if empty.
+fn clean_id(text: &str) -> Option<String> {
+    let id: String = text
+        .chars()
+        .filter(|c| !c.is_whitespace() && !c.is_control() && !matches!(c, '<' | '>'))
+        .collect();
+    (!id.is_empty()).then_some(id)
+}
+
+fn message_id(root: &MessagePart<'_>, raw: &[u8]) -> String {
+    root.headers
+        .iter()
+        .find(|h| h.name().eq_ignore_ascii_case("Message-ID"))
+        .and_then(|h| match h.value() {
+            HeaderValue::Text(text) => clean_id(text),
+            HeaderValue::TextList(list) => list.first().and_then(|t| clean_id(t)),
+            _ => None,
+        })
+        .unwrap_or_else(|| format!("missing-{:016x}@strategos.invalid", fnv1a64(raw)))
+}
+
+/// FNV-1a, 64 bits: a stable stand-in Message-ID for a message that has none.
+fn fnv1a64(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |hash, &b| {
+        (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+    })
+}
+
+/// In-Reply-To ids, then References ids, each once.
+fn references(root: &MessagePart<'_>) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for name in ["In-Reply-To", "References"] {
+        for header in root
+            .headers
+            .iter()
+            .filter(|h| h.name().eq_ignore_ascii_case(name))
+        {
+            let found: Vec<&str> = match header.value() {
+                HeaderValue::Text(text) => vec![text.as_ref()],
+                HeaderValue::TextList(list) => list.iter().map(AsRef::as_ref).collect(),
+                _ => Vec::new(),
+            };
+            for id in found.into_iter().filter_map(clean_id) {
+                if !ids.contains(&id) {
+                    ids.push(id);
+                }
+            }
+        }
+    }
+    ids
+}
+
+/// Why this message is automatic mail that must never be answered, if it is.
+fn automatic(
+    headers: &HeaderReader<'_, '_>,
+    from: Option<&Address>,
+    own_addresses: &[String],
+) -> Option<String> {
+    if let Some(from) = from
+        && own_addresses
+            .iter()
+            .any(|own| own.trim().eq_ignore_ascii_case(&from.email))
+    {
+        return Some("our own letter".to_string());
+    }
+    if headers.has(MARKER_HEADER) {
+        return Some(format!("a judge's letter ({MARKER_HEADER})"));
+    }
+    let senders = ["From", "Sender", "Return-Path"]
+        .into_iter()
+        .flat_map(|name| {
+            headers
+                .all(name)
+                .map(|h| headers.raw_text(h))
+                .collect::<Vec<_>>()
+        });
+    for sender in senders {
+        let email = sender.rsplit('<').next().unwrap_or_default();
+        let local = local_part(email.trim_end_matches('>').trim());
+        for robot in ["mailer-daemon", "postmaster"] {
+            if local.eq_ignore_ascii_case(robot) {
+                return Some(format!("from {robot}"));
+            }
+        }
+    }
+    if let Some(path) = headers.first("Return-Path") {
+        let path = headers.raw_text(path);
+        if path.is_empty() || path.replace(' ', "") == "<>" {
+            return Some("empty Return-Path (a bounce or report)".to_string());
+        }
+    }
+    if let Some(auto) = headers.first("Auto-Submitted") {
+        let value = headers.raw_text(auto);
+        let kind = value
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .to_ascii_lowercase();
+        if kind != "no" {
+            return Some(format!("Auto-Submitted: {kind}"));
+        }
+    }
+    if let Some(precedence) = headers.first("Precedence") {
+        let value = headers.raw_text(precedence).to_ascii_lowercase();
+        if matches!(value.as_str(), "bulk" | "junk" | "list") {
+            return Some(format!("Precedence: {value}"));
+        }
+    }
+    ["List-Id", "List-Unsubscribe"]
+        .into_iter()
+        .find(|name| headers.has(name))
+        .map(|name| format!("mailing list ({name})"))
+}
+
+/// RFC 5322 field name: printable ASCII except colon.
+fn is_field_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| (33..=126).contains(&b) && b != b':')
+}
+
+/// How many `Content-Type: multipart/...` or `message/...` header lines the raw bytes hold.
+fn nested_parts(raw: &[u8]) -> usize {
+    const FIELD: &[u8] = b"content-type:";
+    let mut count = 0;
+    let mut line_start = 0;
+    while line_start < raw.len() {
+        let line_end = raw[line_start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(raw.len(), |at| line_start + at);
+        let line = &raw[line_start..line_end];
+        if line.len() >= FIELD.len() && line[..FIELD.len()].eq_ignore_ascii_case(FIELD) {
+            let rest = &raw[line_start + FIELD.len()..];
+            let skip = rest.iter().take_while(|b| b" \t\r\n".contains(b)).count();
+            let value = &rest[skip..];
+            if starts_with_ignore_case(value, b"multipart")
+                || starts_with_ignore_case(value, b"message")
+            {
+                count += 1;
+            }
+        }
+        line_start = line_end + 1;
+    }
+    count
+}
+
+fn starts_with_ignore_case(text: &[u8], prefix: &[u8]) -> bool {
+    text.len() >= prefix.len() && text[..prefix.len()].eq_ignore_ascii_case(prefix)
+}

@@ -6,13 +6,22 @@
 //!   cases beyond the DATC (`tests/data/cases/own.json`).
 //! - `cli`: `strategos adjudicate` run as a program: its JSON, errors and exit codes.
 //! - `variants`: shipped variant files load; bad files give every problem, never a panic.
+//! - `commands`: the letter-command table (`tests/data/text/commands.txt`) and property tests.
 //! - `orders`: the order-parsing table (`tests/data/text/orders.txt`) and property tests.
 //! - `random`: random phases adjudicate without panics to legal boards.
+//! - `mail_read`: raw messages read into letters (`tests/data/mail/*.eml` against `*.expect`),
+//!   hostile mail read without panics, composed letters read back with no injected headers.
+//! - `mail_transport`: Maildir, sendmail, SMTP and IMAP (IDLE too) against real servers.
+//! - `mailserver`: the real test mail servers (`../shared/tools/mailserver`), or a SKIPPED line.
 
 mod case;
 mod cli;
+mod commands;
 mod datc;
 mod game;
+mod mail_read;
+mod mail_transport;
+mod mailserver;
 mod orders;
 mod random;
 mod rulebook;

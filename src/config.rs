@@ -1,0 +1,371 @@
+//! The judge's configuration (`config.toml`): every key has a default that works on a
+//! machine with nothing installed. A bad file is refused with a message naming the key.
+//!
+//! Secrets may come from the environment: `STRATEGOS_IMAP_PASSWORD` and
+//! `STRATEGOS_SMTP_PASSWORD` override the file, or name a password file.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+/// Everything `config.toml` can say.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct Config {
+    pub judge: JudgeConfig,
+    pub paths: PathsConfig,
+    pub inbox: InboxConfig,
+    pub outbox: OutboxConfig,
+    pub imap: ImapConfig,
+    pub smtp: SmtpConfig,
+    pub deadlines: DeadlineConfig,
+    pub limits: LimitsConfig,
+}
+
+/// Who the judge is.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct JudgeConfig {
+    /// The judge's name in From lines and reports.
+    pub name: String,
+    /// The judge's address: players write here.
+    pub address: String,
+    /// The keeper (administrator), told about failures that need a person.
+    pub keeper: String,
+    /// Time zone of new games (IANA name).
+    pub time_zone: String,
+}
+
+/// Where files live.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct PathsConfig {
+    pub database: PathBuf,
+    /// Letter templates; the built-in ones are used for any file missing here.
+    pub templates: PathBuf,
+    /// Variant files loaded besides the built-in ones.
+    pub variants: PathBuf,
+}
+
+/// Where mail comes in.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct InboxConfig {
+    /// `maildir` or `imap`.
+    pub kind: String,
+    /// The inbox Maildir (kind = maildir).
+    pub maildir: PathBuf,
+    /// Seconds between polls (IMAP IDLE wakes earlier when the server offers it).
+    pub poll_seconds: u64,
+}
+
+/// Where mail goes out.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct OutboxConfig {
+    /// `maildir` (write into a Maildir of sent mail), `smtp` or `sendmail`.
+    pub kind: String,
+    /// The Maildir of sent mail (kind = maildir).
+    pub maildir: PathBuf,
+    /// The command mail is piped to (kind = sendmail); recipients are added as arguments.
+    pub sendmail: Vec<String>,
+    /// Attempts before a letter is given up as failed.
+    pub max_attempts: u32,
+}
+
+/// How connections are secured.
+#[derive(Clone, Copy, Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SecurityConfig {
+    None,
+    Starttls,
+    Tls,
+}
+
+/// IMAP inbox settings (inbox.kind = imap).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct ImapConfig {
+    pub host: String,
+    pub port: u16,
+    pub security: SecurityConfig,
+    pub user: String,
+    pub password: Option<String>,
+    /// A file holding the password (first line), instead of `password`.
+    pub password_file: Option<PathBuf>,
+    pub folder: String,
+    /// Move handled mail here; when absent it is marked seen.
+    pub done_folder: Option<String>,
+    /// Wait with IDLE between polls when the server offers it.
+    pub idle: bool,
+    /// An extra root certificate (PEM) to trust, for private servers and tests.
+    pub ca_pem: Option<PathBuf>,
+}
+
+/// SMTP settings (outbox.kind = smtp).
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct SmtpConfig {
+    pub host: String,
+    pub port: u16,
+    pub security: SecurityConfig,
+    pub user: Option<String>,
+    pub password: Option<String>,
+    pub password_file: Option<PathBuf>,
+    pub ca_pem: Option<PathBuf>,
+}
+
+/// Deadlines of new games, in hours from the start of a phase.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct DeadlineConfig {
+    pub movement_hours: u32,
+    pub retreat_hours: u32,
+    pub adjustment_hours: u32,
+    /// Hours before a deadline when players who owe orders are reminded.
+    pub reminder_hours: u32,
+}
+
+/// Protection against floods and oversized mail.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct LimitsConfig {
+    /// Largest message read, in bytes; larger ones get a polite refusal.
+    pub max_message_bytes: usize,
+    /// Letters from one sender answered per hour; beyond that one notice, then silence.
+    pub letters_per_hour: u32,
+}
+
+impl Default for JudgeConfig {
+    fn default() -> Self {
+        JudgeConfig {
+            name: "Strategos".into(),
+            address: "judge@localhost".into(),
+            keeper: "keeper@localhost".into(),
+            time_zone: "UTC".into(),
+        }
+    }
+}
+
+impl Default for PathsConfig {
+    fn default() -> Self {
+        PathsConfig {
+            database: "var/strategos.db".into(),
+            templates: "templates".into(),
+            variants: "variants".into(),
+        }
+    }
+}
+
+impl Default for InboxConfig {
+    fn default() -> Self {
+        InboxConfig {
+            kind: "maildir".into(),
+            maildir: "var/inbox".into(),
+            poll_seconds: 60,
+        }
+    }
+}
+
+impl Default for OutboxConfig {
+    fn default() -> Self {
+        OutboxConfig {
+            kind: "maildir".into(),
+            maildir: "var/sent".into(),
+            sendmail: vec!["/usr/sbin/sendmail".into(), "-i".into()],
+            max_attempts: 20,
+        }
+    }
+}
+
+impl Default for ImapConfig {
+    fn default() -> Self {
+        ImapConfig {
+            host: "localhost".into(),
+            port: 993,
+            security: SecurityConfig::Tls,
+            user: String::new(),
+            password: None,
+            password_file: None,
+            folder: "INBOX".into(),
+            done_folder: None,
+            idle: true,
+            ca_pem: None,
+        }
+    }
+}
+
+impl Default for SmtpConfig {
+    fn default() -> Self {
+        SmtpConfig {
+            host: "localhost".into(),
+            port: 587,
+            security: SecurityConfig::Starttls,
+            user: None,
+            password: None,
+            password_file: None,
+            ca_pem: None,
+        }
+    }
+}
+
+impl Default for DeadlineConfig {
+    fn default() -> Self {
+        DeadlineConfig {
+            movement_hours: 48,
+            retreat_hours: 24,
+            adjustment_hours: 24,
+            reminder_hours: 12,
+        }
+    }
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        LimitsConfig {
+            max_message_bytes: 1 << 20,
+            letters_per_hour: 60,
+        }
+    }
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            judge: JudgeConfig::default(),
+            paths: PathsConfig::default(),
+            inbox: InboxConfig::default(),
+            outbox: OutboxConfig::default(),
+            imap: ImapConfig::default(),
+            smtp: SmtpConfig::default(),
+            deadlines: DeadlineConfig::default(),
+            limits: LimitsConfig::default(),
+        }
+    }
+}
+
+/// The environment a configuration reads secrets from (injected, so tests set their own).
+pub trait Environment {
+    fn var(&self, name: &str) -> Option<String>;
+}
+
+/// The process environment.
+pub struct ProcessEnvironment;
+
+impl Environment for ProcessEnvironment {
+    fn var(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok()
+    }
+}
+
+impl Config {
+    /// Reads `text` (the contents of `file`), checks every value and applies the environment.
+    pub fn from_toml(file: &str, text: &str, env: &dyn Environment) -> Result<Config, String> {
+        let mut config: Config = toml::from_str(text).map_err(|e| {
+            let message = e.message().trim_end().to_string();
+            let line = e
+                .span()
+                .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
+            match line {
+                Some(line) => format!("{file}:{line}: {message}"),
+                None => format!("{file}: {message}"),
+            }
+        })?;
+        if let Some(p) = env.var("STRATEGOS_IMAP_PASSWORD") {
+            config.imap.password = Some(p);
+        }
+        if let Some(p) = env.var("STRATEGOS_SMTP_PASSWORD") {
+            config.smtp.password = Some(p);
+        }
+        config
+            .check()
+            .map_err(|(key, why)| format!("{file}: {key}: {why}"))?;
+        Ok(config)
+    }
+
+    /// Reads the configuration from `path`, or the defaults when `path` is None and there is
+    /// no `config.toml` in the current folder.
+    pub fn load(path: Option<&Path>, env: &dyn Environment) -> Result<Config, String> {
+        let (path, required) = match path {
+            Some(p) => (p.to_path_buf(), true),
+            None => (PathBuf::from("config.toml"), false),
+        };
+        match std::fs::read_to_string(&path) {
+            Ok(text) => Config::from_toml(&path.display().to_string(), &text, env),
+            Err(_) if !required => Ok(Config::default()),
+            Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// Checks values serde cannot: the key at fault and why.
+    fn check(&self) -> Result<(), (&'static str, String)> {
+        if !self.judge.address.contains('@') {
+            return Err((
+                "judge.address",
+                format!("'{}' is not a mail address", self.judge.address),
+            ));
+        }
+        if !self.judge.keeper.contains('@') {
+            return Err((
+                "judge.keeper",
+                format!("'{}' is not a mail address", self.judge.keeper),
+            ));
+        }
+        if self.judge.time_zone.parse::<chrono_tz::Tz>().is_err() {
+            return Err((
+                "judge.time_zone",
+                format!(
+                    "'{}' is not an IANA time zone such as Europe/Moscow",
+                    self.judge.time_zone
+                ),
+            ));
+        }
+        if !matches!(self.inbox.kind.as_str(), "maildir" | "imap") {
+            return Err((
+                "inbox.kind",
+                format!("'{}' is not maildir or imap", self.inbox.kind),
+            ));
+        }
+        if !matches!(self.outbox.kind.as_str(), "maildir" | "smtp" | "sendmail") {
+            return Err((
+                "outbox.kind",
+                format!("'{}' is not maildir, smtp or sendmail", self.outbox.kind),
+            ));
+        }
+        if self.inbox.poll_seconds == 0 {
+            return Err(("inbox.poll_seconds", "must be at least 1".into()));
+        }
+        if self.outbox.kind == "sendmail" && self.outbox.sendmail.is_empty() {
+            return Err(("outbox.sendmail", "needs a command".into()));
+        }
+        if self.inbox.kind == "imap" && self.imap.user.is_empty() {
+            return Err(("imap.user", "is needed when inbox.kind = \"imap\"".into()));
+        }
+        if self.deadlines.movement_hours == 0
+            || self.deadlines.retreat_hours == 0
+            || self.deadlines.adjustment_hours == 0
+        {
+            return Err(("deadlines", "every phase needs at least one hour".into()));
+        }
+        if self.limits.max_message_bytes < 1024 {
+            return Err(("limits.max_message_bytes", "must be at least 1024".into()));
+        }
+        Ok(())
+    }
+
+    /// A password given directly or in a file (first line).
+    pub fn secret(
+        password: &Option<String>,
+        file: &Option<PathBuf>,
+    ) -> Result<Option<String>, String> {
+        if password.is_some() {
+            return Ok(password.clone());
+        }
+        match file {
+            None => Ok(None),
+            Some(path) => std::fs::read_to_string(path)
+                .map(|t| t.lines().next().map(str::to_string))
+                .map_err(|e| format!("{}: {e}", path.display())),
+        }
+    }
+}

@@ -1,0 +1,462 @@
+//! The daemon: the only loop and the only clock. Mail in is stored raw, then handled in
+//! the same transaction as the state it changes and the letters it queues; deadlines are
+//! processed; the outbox is flushed with retries. One letter or one game failing is logged
+//! and kept, never fatal.
+
+use std::time::Duration as StdDuration;
+
+use chrono::{DateTime, Utc};
+use tracing::{info, warn};
+
+use crate::judge::Judge;
+use crate::letter::{Address, OutgoingLetter};
+use crate::mail::compose::compose;
+use crate::mail::imap::{ImapInbox, ImapSettings};
+use crate::mail::maildir::Maildir;
+use crate::mail::read::read_letter;
+use crate::mail::send::{SendError, Transport};
+use crate::store::{MessageState, Store, Tx};
+
+/// Where the time comes from: the system, or a time tests (and `--now`) set.
+#[derive(Clone, Copy, Debug)]
+pub enum Clock {
+    System,
+    Fixed(DateTime<Utc>),
+}
+
+impl Clock {
+    pub fn now(&self) -> DateTime<Utc> {
+        match self {
+            Clock::System => Utc::now(),
+            Clock::Fixed(t) => *t,
+        }
+    }
+}
+
+/// Where mail comes from.
+pub enum Inbox {
+    Maildir(Maildir),
+    Imap {
+        settings: ImapSettings,
+        connection: Option<ImapInbox>,
+        idle: bool,
+    },
+    /// No mailbox: letters come only through `accept` (`strategos deliver`).
+    None,
+}
+
+/// What one round did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Round {
+    pub letters_in: usize,
+    pub letters_out: usize,
+    pub phases: usize,
+}
+
+/// The running judge.
+pub struct Daemon {
+    pub judge: Judge,
+    pub store: Store,
+    pub inbox: Inbox,
+    pub transport: Box<dyn Transport>,
+    pub clock: Clock,
+}
+
+impl Daemon {
+    /// One round: stored letters left unhandled by a crash, new mail, deadlines, outbox.
+    pub fn round(&mut self) -> Round {
+        let mut round = Round::default();
+        round.letters_in += self.recover();
+        round.letters_in += self.poll_inbox();
+        round.phases += self.tick();
+        round.letters_out += self.flush();
+        round
+    }
+
+    /// Waits up to `max` for new mail (IMAP IDLE when the server offers it, else a plain
+    /// wait); returns whether mail arrived.
+    pub fn wait(&mut self, max: StdDuration) -> bool {
+        if let Inbox::Imap {
+            connection: Some(c),
+            idle: true,
+            ..
+        } = &mut self.inbox
+            && c.can_idle()
+        {
+            return match c.wait_for_mail(max) {
+                Ok(arrived) => arrived,
+                Err(_) => {
+                    self.drop_imap();
+                    false
+                }
+            };
+        }
+        std::thread::sleep(max);
+        false
+    }
+
+    fn drop_imap(&mut self) {
+        if let Inbox::Imap { connection, .. } = &mut self.inbox {
+            *connection = None;
+        }
+    }
+
+    /// Handles one raw message (from any source). Returns whether it was new.
+    pub fn accept(&mut self, raw: &[u8], source: &str) -> bool {
+        let now = self.clock.now();
+        let limit = self.judge.config.limits.max_message_bytes;
+        let own = vec![self.judge.config.judge.address.to_lowercase()];
+        let read = read_letter(&raw[..raw.len().min(limit.saturating_mul(2))], &own);
+        let message_id = match &read {
+            Ok(letter) => letter.message_id.clone(),
+            Err(_) => format!("unreadable-{:016x}@strategos.invalid", fnv(raw)),
+        };
+        let stored = &raw[..raw.len().min(limit)];
+        let result = (|| -> rusqlite::Result<bool> {
+            let tx = self.store.begin()?;
+            let Some(id) = tx.record_message(&message_id, source, stored, now)? else {
+                tx.commit()?;
+                return Ok(false);
+            };
+            Self::handle_stored(&self.judge, &tx, id, raw.len(), read, now)?;
+            tx.commit()?;
+            Ok(true)
+        })();
+        match result {
+            Ok(new) => new,
+            Err(e) => {
+                warn!(%message_id, error = %e, "could not store or handle a letter; it stays in the inbox");
+                false
+            }
+        }
+    }
+
+    fn handle_stored(
+        judge: &Judge,
+        tx: &Tx,
+        id: i64,
+        size: usize,
+        read: Result<crate::letter::IncomingLetter, crate::mail::read::Unreadable>,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        let letter = match read {
+            Ok(letter) => letter,
+            Err(why) => {
+                info!(id, reason = %why, "letter quarantined");
+                return tx.settle_message(
+                    id,
+                    MessageState::Quarantined,
+                    None,
+                    Some(&why.to_string()),
+                    now,
+                );
+            }
+        };
+        let sender = letter.from.as_ref().map(|a| a.email.to_lowercase());
+        if let Some(reason) = &letter.automatic {
+            return tx.settle_message(
+                id,
+                MessageState::Ignored,
+                sender.as_deref(),
+                Some(reason),
+                now,
+            );
+        }
+        let Some(sender) = sender else {
+            return tx.settle_message(
+                id,
+                MessageState::Quarantined,
+                None,
+                Some("the letter has no sender"),
+                now,
+            );
+        };
+        let limit = judge.config.limits.max_message_bytes;
+        if size > limit {
+            let refusal = OutgoingLetter {
+                to: vec![Address::new(&sender)],
+                subject: format!(
+                    "{} [Error Flag]",
+                    crate::mail::compose::reply_subject(&letter.subject)
+                ),
+                body: format!(
+                    "Your letter of {size} bytes is larger than the {limit} bytes this judge reads, so it was not read.\n\
+                     Please send your commands as plain text without attachments.\n"
+                ),
+                in_reply_to: Some(letter.message_id.clone()),
+                references: vec![letter.message_id.clone()],
+            };
+            Self::queue(judge, tx, &refusal, Some(id), now)?;
+            return tx.settle_message(
+                id,
+                MessageState::Quarantined,
+                Some(&sender),
+                Some("larger than the size limit"),
+                now,
+            );
+        }
+        let per_hour = judge.config.limits.letters_per_hour;
+        let count = tx.count_letter(&sender, now)?;
+        if count > per_hour {
+            if count == per_hour + 1 {
+                let notice = OutgoingLetter {
+                    to: vec![Address::new(&sender)],
+                    subject: crate::mail::compose::reply_subject(&letter.subject),
+                    body: format!(
+                        "You have sent more than {per_hour} letters within the hour. The judge keeps them but does not \
+                         read or answer any more from you until the next hour.\n"
+                    ),
+                    in_reply_to: Some(letter.message_id.clone()),
+                    references: vec![letter.message_id.clone()],
+                };
+                Self::queue(judge, tx, &notice, Some(id), now)?;
+            }
+            return tx.settle_message(
+                id,
+                MessageState::Ignored,
+                Some(&sender),
+                Some("rate limit"),
+                now,
+            );
+        }
+        for out in judge.handle_letter(tx, &letter, now)? {
+            Self::queue(judge, tx, &out, Some(id), now)?;
+        }
+        tx.settle_message(id, MessageState::Handled, Some(&sender), None, now)
+    }
+
+    /// Composes a letter and puts it in the outbox.
+    pub fn queue(
+        judge: &Judge,
+        tx: &Tx,
+        letter: &OutgoingLetter,
+        caused_by: Option<i64>,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        let judge = &judge.config.judge;
+        let domain = judge.address.rsplit('@').next().unwrap_or("localhost");
+        let serial = tx.outbox_count()? + 1;
+        let message_id = format!("{}.{serial}.strategos@{domain}", now.format("%Y%m%d%H%M%S"));
+        let from = Address {
+            email: judge.address.clone(),
+            name: Some(judge.name.clone()),
+        };
+        let raw = compose(letter, &from, &message_id, now);
+        let recipients: Vec<String> = letter.to.iter().map(|a| a.email.clone()).collect();
+        tx.enqueue(&message_id, &recipients, &raw, caused_by, now)
+    }
+
+    /// Handles messages stored but not settled (the judge stopped in between).
+    fn recover(&mut self) -> usize {
+        let pending = match self.store.begin().and_then(|tx| tx.unhandled_messages()) {
+            Ok(p) => p,
+            Err(e) => {
+                warn!(error = %e, "could not read unhandled letters");
+                return 0;
+            }
+        };
+        let mut n = 0;
+        for (id, raw) in pending {
+            let now = self.clock.now();
+            let own = vec![self.judge.config.judge.address.to_lowercase()];
+            let read = read_letter(&raw, &own);
+            let result = self.store.begin().and_then(|tx| {
+                Self::handle_stored(&self.judge, &tx, id, raw.len(), read, now)?;
+                tx.commit()
+            });
+            match result {
+                Ok(()) => n += 1,
+                Err(e) => warn!(id, error = %e, "could not handle a stored letter"),
+            }
+        }
+        n
+    }
+
+    /// Reads new mail from the inbox; each message is marked at the source only after its
+    /// handling has committed.
+    fn poll_inbox(&mut self) -> usize {
+        let mut n = 0;
+        match &mut self.inbox {
+            Inbox::None => {}
+            Inbox::Maildir(maildir) => {
+                let maildir = maildir.clone();
+                let messages = match maildir.pending() {
+                    Ok(m) => m,
+                    Err(e) => {
+                        warn!(error = %e, "cannot list the inbox Maildir");
+                        return 0;
+                    }
+                };
+                for message in messages {
+                    let raw = match maildir.read(&message) {
+                        Ok(raw) => raw,
+                        Err(e) => {
+                            warn!(id = %message.id, error = %e, "cannot read a message from the inbox");
+                            continue;
+                        }
+                    };
+                    if self.accept(&raw, &format!("maildir:{}", message.id)) {
+                        n += 1;
+                    }
+                    if self.is_stored(&raw)
+                        && let Err(e) = maildir.mark_handled(&message)
+                    {
+                        warn!(id = %message.id, error = %e, "cannot mark a message handled");
+                    }
+                }
+            }
+            Inbox::Imap {
+                settings,
+                connection,
+                ..
+            } => {
+                if connection.is_none() {
+                    match ImapInbox::connect(settings) {
+                        Ok(c) => *connection = Some(c),
+                        Err(e) => {
+                            warn!(error = %e, "cannot connect to the IMAP server");
+                            return 0;
+                        }
+                    }
+                }
+                let Some(c) = connection.as_mut() else {
+                    return 0;
+                };
+                let messages = match c.pending() {
+                    Ok(m) => m,
+                    Err(e) => {
+                        warn!(error = %e, "IMAP fetch failed; reconnecting next round");
+                        *connection = None;
+                        return 0;
+                    }
+                };
+                for (uid, raw) in messages {
+                    if self.accept(&raw, &format!("imap:{uid}")) {
+                        n += 1;
+                    }
+                    if self.is_stored(&raw) {
+                        let done = match &mut self.inbox {
+                            Inbox::Imap {
+                                connection: Some(c),
+                                ..
+                            } => c.mark_handled(uid),
+                            _ => Ok(()),
+                        };
+                        if let Err(e) = done {
+                            warn!(uid, error = %e, "cannot mark an IMAP message handled");
+                            self.drop_imap();
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+        n
+    }
+
+    /// Whether a raw message is safely in the database (so its source copy may be marked).
+    fn is_stored(&mut self, raw: &[u8]) -> bool {
+        let own = vec![self.judge.config.judge.address.to_lowercase()];
+        let id = match read_letter(raw, &own) {
+            Ok(letter) => letter.message_id,
+            Err(_) => format!("unreadable-{:016x}@strategos.invalid", fnv(raw)),
+        };
+        self.store
+            .begin()
+            .and_then(|tx| tx.has_message(&id))
+            .unwrap_or(false)
+    }
+
+    /// Reminders and phases due now; each game in its own transaction.
+    fn tick(&mut self) -> usize {
+        let now = self.clock.now();
+        let result = (|| -> rusqlite::Result<usize> {
+            let tx = self.store.begin()?;
+            let letters = self.judge.tick(&tx, now)?;
+            let n = letters.len();
+            for letter in &letters {
+                Self::queue(&self.judge, &tx, letter, None, now)?;
+            }
+            tx.commit()?;
+            Ok(n)
+        })();
+        result.unwrap_or_else(|e| {
+            warn!(error = %e, "processing deadlines failed; trying again next round");
+            0
+        })
+    }
+
+    /// Sends what the outbox holds that is due; returns how many went out.
+    pub fn flush(&mut self) -> usize {
+        let now = self.clock.now();
+        let from = self.judge.config.judge.address.clone();
+        let max_attempts = self.judge.config.outbox.max_attempts;
+        let due = match self.store.begin().and_then(|tx| tx.due_letters(now, 500)) {
+            Ok(d) => d,
+            Err(e) => {
+                warn!(error = %e, "cannot read the outbox");
+                return 0;
+            }
+        };
+        let mut sent = 0;
+        for letter in due {
+            let outcome = self.transport.send(&from, &letter.recipients, &letter.raw);
+            let result = self.store.begin().and_then(|tx| {
+                match &outcome {
+                    Ok(()) => tx.mark_sent(letter.id, now)?,
+                    Err(SendError::Transient(e)) => {
+                        tx.mark_retry(letter.id, e, max_attempts, now)?;
+                    }
+                    Err(SendError::Permanent(e)) => {
+                        tx.mark_failed(letter.id, e, now)?;
+                        Self::tell_keeper(&self.judge, &tx, &letter.recipients, e, now)?;
+                    }
+                }
+                tx.commit()
+            });
+            match (&outcome, result) {
+                (Ok(()), Ok(())) => sent += 1,
+                (_, Err(e)) => {
+                    warn!(message_id = %letter.message_id, error = %e, "cannot record a sending")
+                }
+                (Err(e), Ok(())) => {
+                    warn!(message_id = %letter.message_id, error = %e, "a letter was not sent")
+                }
+            }
+        }
+        sent
+    }
+
+    /// Tells the keeper that a letter could not be delivered (never about letters to the
+    /// keeper, so a broken keeper address does not loop).
+    fn tell_keeper(
+        judge: &Judge,
+        tx: &Tx,
+        recipients: &[String],
+        error: &str,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        let keeper = judge.config.judge.keeper.to_lowercase();
+        if recipients.iter().any(|r| r.to_lowercase() == keeper) {
+            return Ok(());
+        }
+        let letter = OutgoingLetter {
+            to: vec![Address::new(&keeper)],
+            subject: format!("Undeliverable: a letter to {}", recipients.join(", ")),
+            body: format!(
+                "A letter to {} was refused for good: {error}\nThe games go on.\n",
+                recipients.join(", ")
+            ),
+            in_reply_to: None,
+            references: Vec::new(),
+        };
+        Self::queue(judge, tx, &letter, None, now)
+    }
+}
+
+/// FNV-1a, to name a message that has no Message-ID and cannot be read.
+fn fnv(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}

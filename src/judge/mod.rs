@@ -1,0 +1,78 @@
+//! The game master: a letter in gives state changes and letters out; time passing gives
+//! reminders and processed phases. Everything happens inside one store transaction, which
+//! the caller commits together with the letters it queues.
+//!
+//! - `letter.rs`: one incoming letter, command by command, and its answer.
+//! - `orders.rs`: orders read, checked, merged and judged complete.
+//! - `phase.rs`: starting a game, processing a phase, reports and reminders.
+//! - `password.rs`: argon2id hashes.
+
+mod letter;
+pub mod orders;
+pub mod password;
+mod phase;
+
+use chrono::{DateTime, Utc};
+use chrono_tz::Tz;
+
+use crate::config::Config;
+use crate::letter::{IncomingLetter, OutgoingLetter};
+use crate::report::Templates;
+use crate::store::{GameRow, Tx};
+use crate::variant::Variant;
+
+/// The judge: its configuration, variants and templates.
+pub struct Judge {
+    pub config: Config,
+    pub variants: Vec<Variant>,
+    pub templates: Templates,
+}
+
+/// A game's deadline as its players read it, in the game's time zone.
+pub fn deadline_text(game: &GameRow) -> String {
+    let Some(deadline) = game.deadline_at else {
+        return "none".into();
+    };
+    match game.time_zone.parse::<Tz>() {
+        Ok(tz) => deadline
+            .with_timezone(&tz)
+            .format("%a %d %b %Y %H:%M %Z")
+            .to_string(),
+        Err(_) => deadline.format("%a %d %b %Y %H:%M UTC").to_string(),
+    }
+}
+
+impl Judge {
+    /// The variant with this id.
+    pub fn variant(&self, id: &str) -> Option<&Variant> {
+        self.variants.iter().find(|v| v.id.eq_ignore_ascii_case(id))
+    }
+
+    /// Handles one letter; returns the letters it causes (an answer, start notices,
+    /// reports). Automatic mail gets no answer.
+    pub fn handle_letter(
+        &self,
+        tx: &Tx,
+        letter: &IncomingLetter,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
+        letter::handle(self, tx, letter, now)
+    }
+
+    /// Does what time asks of every running game: reminders before deadlines, phases at
+    /// their deadlines. Returns the letters caused.
+    pub fn tick(&self, tx: &Tx, now: DateTime<Utc>) -> rusqlite::Result<Vec<OutgoingLetter>> {
+        let mut letters = Vec::new();
+        for mut game in tx.games_due(now)? {
+            let Some(deadline) = game.deadline_at else {
+                continue;
+            };
+            if deadline <= now {
+                letters.extend(self.process_phase(tx, &mut game, now)?);
+            } else if !game.reminded {
+                letters.extend(self.remind(tx, &mut game)?);
+            }
+        }
+        Ok(letters)
+    }
+}

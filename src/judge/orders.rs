@@ -1,0 +1,182 @@
+//! Orders by mail: read, checked against the board, merged with the orders already in
+//! force (the last order to a unit replaces the earlier one), and judged complete or not.
+
+use crate::diplomacy::adjudicate::adjustment::adjustments;
+use crate::diplomacy::adjudicate::{Outcome, Submitted, adjudicate};
+use crate::diplomacy::map::{Map, ProvinceId};
+use crate::diplomacy::order::{Action, Order};
+use crate::diplomacy::position::Position;
+use crate::diplomacy::power::PowerId;
+use crate::diplomacy::rules::Rules;
+use crate::diplomacy::turn::PhaseKind;
+use crate::text::Severity;
+use crate::text::order::{parse_orders, render};
+
+/// What a letter's order text came to.
+pub struct Submission {
+    /// The orders in force after this letter, canonical texts.
+    pub orders: Vec<Order>,
+    /// One sentence per problem, already prefixed with its line in the letter.
+    pub errors: Vec<String>,
+    /// Orders understood from this letter, canonical texts.
+    pub understood: Vec<String>,
+}
+
+/// The orders stored for a power, read back (they were stored canonical, so they read).
+pub fn stored_orders(map: &Map, kind: PhaseKind, lines: &str) -> Vec<Order> {
+    parse_orders(map, kind, lines)
+        .0
+        .into_iter()
+        .map(|p| p.order)
+        .collect()
+}
+
+/// Canonical lines for storing a set of orders.
+pub fn order_lines(map: &Map, orders: &[Order]) -> String {
+    orders
+        .iter()
+        .map(|o| render(map, o))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Reads `text` (starting at `first_line` of the letter) as orders of `power` and merges
+/// them into `in_force`.
+pub fn submit(
+    map: &Map,
+    rules: &Rules,
+    position: &Position,
+    power: PowerId,
+    in_force: Vec<Order>,
+    text: &str,
+    first_line: usize,
+) -> Submission {
+    let (parsed, diagnostics) = parse_orders(map, position.turn.kind, text);
+    let mut errors: Vec<String> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| format!("line {}: {}", d.line + first_line - 1, d.message))
+        .collect();
+    let mut understood = Vec::new();
+    let mut fresh = Vec::new();
+    for p in parsed {
+        let line = p.line + first_line - 1;
+        match problem(map, rules, position, power, &p.order) {
+            Some(why) => errors.push(format!("line {line}: {}: {why}", render(map, &p.order))),
+            None => {
+                understood.push(render(map, &p.order));
+                fresh.push(p.order);
+            }
+        }
+    }
+    let orders = merge(map, position.turn.kind, in_force, fresh);
+    Submission {
+        orders,
+        errors,
+        understood,
+    }
+}
+
+/// Why an order could not be carried out on this board, if it could not.
+fn problem(
+    map: &Map,
+    rules: &Rules,
+    position: &Position,
+    power: PowerId,
+    order: &Order,
+) -> Option<String> {
+    let resolution = adjudicate(
+        map,
+        rules,
+        position,
+        &[Submitted {
+            power,
+            order: order.clone(),
+        }],
+    );
+    match resolution.outcomes.first() {
+        Some(Outcome::Illegal(why)) => Some(why.explain().to_string()),
+        _ => None,
+    }
+}
+
+/// The province an order is about, which a later order for the same place replaces.
+fn subject(order: &Order) -> Option<ProvinceId> {
+    match order {
+        Order::Unit(u) => Some(u.at.province),
+        Order::Waive => None,
+    }
+}
+
+/// Later orders replace earlier ones for the same unit; in adjustments a letter's orders
+/// replace the whole earlier set, since builds and removals are counted together.
+fn merge(_map: &Map, kind: PhaseKind, in_force: Vec<Order>, fresh: Vec<Order>) -> Vec<Order> {
+    if fresh.is_empty() {
+        return in_force;
+    }
+    if kind == PhaseKind::Adjustment {
+        return fresh;
+    }
+    let mut out: Vec<Order> = in_force
+        .into_iter()
+        .filter(|old| !fresh.iter().any(|new| subject(new) == subject(old)))
+        .collect();
+    for order in fresh {
+        out.retain(|o| subject(o) != subject(&order));
+        out.push(order);
+    }
+    out
+}
+
+/// The powers that must send orders this phase.
+pub fn powers_owing(map: &Map, position: &Position) -> Vec<PowerId> {
+    let owed = adjustments(map, position);
+    (0..map.powers.len())
+        .map(|p| PowerId(p as u8))
+        .filter(|p| match position.turn.kind {
+            PhaseKind::Movement => position.units.iter().any(|u| u.power == *p),
+            PhaseKind::Retreat => position.dislodged.iter().any(|d| d.unit.power == *p),
+            PhaseKind::Adjustment => owed[p.index()] != 0,
+        })
+        .collect()
+}
+
+/// Whether `orders` give every unit (or every build and removal) of `power` an order.
+pub fn is_complete(map: &Map, position: &Position, power: PowerId, orders: &[Order]) -> bool {
+    let ordered = |province: ProvinceId| {
+        orders
+            .iter()
+            .any(|o| matches!(o, Order::Unit(u) if u.at.province == province))
+    };
+    match position.turn.kind {
+        PhaseKind::Movement => position
+            .units
+            .iter()
+            .filter(|u| u.power == power)
+            .all(|u| ordered(map.province_of(u.region))),
+        PhaseKind::Retreat => position
+            .dislodged
+            .iter()
+            .filter(|d| d.unit.power == power)
+            .all(|d| ordered(map.province_of(d.unit.region))),
+        PhaseKind::Adjustment => {
+            let owed = adjustments(map, position)[power.index()];
+            let builds = orders
+                .iter()
+                .filter(|o| {
+                    matches!(o, Order::Waive)
+                        || matches!(o, Order::Unit(u) if u.action == Action::Build)
+                })
+                .count() as i32;
+            let removals = orders
+                .iter()
+                .filter(|o| matches!(o, Order::Unit(u) if u.action == Action::Disband))
+                .count() as i32;
+            if owed > 0 {
+                builds >= owed
+            } else {
+                removals >= -owed
+            }
+        }
+    }
+}

@@ -1,0 +1,338 @@
+//! Players, games, their members, the orders in force and the archive of reports.
+
+use chrono::{DateTime, Utc};
+use rusqlite::{OptionalExtension, Row, params};
+
+use super::{Tx, parse_time, time_text};
+
+/// A registered player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlayerRow {
+    pub id: i64,
+    pub email: String,
+    pub name: Option<String>,
+    pub password_hash: Option<String>,
+}
+
+/// A game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: i64,
+    pub name: String,
+    pub variant: String,
+    /// forming, active, finished
+    pub state: String,
+    pub created_by: i64,
+    pub time_zone: String,
+    pub movement_hours: u32,
+    pub retreat_hours: u32,
+    pub adjustment_hours: u32,
+    pub reminder_hours: u32,
+    /// The position as JSON, once the game has started.
+    pub position: Option<String>,
+    pub deadline_at: Option<DateTime<Utc>>,
+    pub reminded: bool,
+    pub phase_serial: i64,
+}
+
+/// A player's place in a game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemberRow {
+    pub player_id: i64,
+    pub email: String,
+    pub power: Option<String>,
+    /// player, observer
+    pub role: String,
+    pub password_hash: String,
+}
+
+const GAME_COLUMNS: &str = "id, name, variant, state, created_by, time_zone, movement_hours, \
+     retreat_hours, adjustment_hours, reminder_hours, position, deadline_at, reminded, phase_serial";
+
+fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
+    let deadline: Option<String> = r.get(11)?;
+    Ok(GameRow {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        variant: r.get(2)?,
+        state: r.get(3)?,
+        created_by: r.get(4)?,
+        time_zone: r.get(5)?,
+        movement_hours: r.get(6)?,
+        retreat_hours: r.get(7)?,
+        adjustment_hours: r.get(8)?,
+        reminder_hours: r.get(9)?,
+        position: r.get(10)?,
+        deadline_at: deadline.as_deref().and_then(parse_time),
+        reminded: r.get(12)?,
+        phase_serial: r.get(13)?,
+    })
+}
+
+impl Tx<'_> {
+    pub fn player_by_email(&self, email: &str) -> rusqlite::Result<Option<PlayerRow>> {
+        self.tx
+            .query_row(
+                "SELECT id, email, name, password_hash FROM players WHERE email = ?1",
+                [email.to_lowercase()],
+                |r| {
+                    Ok(PlayerRow {
+                        id: r.get(0)?,
+                        email: r.get(1)?,
+                        name: r.get(2)?,
+                        password_hash: r.get(3)?,
+                    })
+                },
+            )
+            .optional()
+    }
+
+    /// Registers a player (or updates the name and password of one already known).
+    pub fn register_player(
+        &self,
+        email: &str,
+        name: Option<&str>,
+        password_hash: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<PlayerRow> {
+        self.tx.execute(
+            "INSERT INTO players (email, name, password_hash, registered_at) VALUES (?1, ?2, ?3, ?4)
+             ON CONFLICT (email) DO UPDATE SET name = COALESCE(?2, name), password_hash = COALESCE(?3, password_hash)",
+            params![email.to_lowercase(), name, password_hash, time_text(now)],
+        )?;
+        Ok(self.player_by_email(email)?.expect("just stored"))
+    }
+
+    pub fn player(&self, id: i64) -> rusqlite::Result<PlayerRow> {
+        self.tx.query_row(
+            "SELECT id, email, name, password_hash FROM players WHERE id = ?1",
+            [id],
+            |r| {
+                Ok(PlayerRow {
+                    id: r.get(0)?,
+                    email: r.get(1)?,
+                    name: r.get(2)?,
+                    password_hash: r.get(3)?,
+                })
+            },
+        )
+    }
+
+    pub fn game_by_name(&self, name: &str) -> rusqlite::Result<Option<GameRow>> {
+        self.tx
+            .query_row(
+                &format!("SELECT {GAME_COLUMNS} FROM games WHERE name = ?1"),
+                [name.to_lowercase()],
+                game_row,
+            )
+            .optional()
+    }
+
+    pub fn game(&self, id: i64) -> rusqlite::Result<GameRow> {
+        self.tx.query_row(
+            &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
+            [id],
+            game_row,
+        )
+    }
+
+    /// Every game, forming and running first.
+    pub fn games(&self) -> rusqlite::Result<Vec<GameRow>> {
+        let mut stmt = self.tx.prepare(&format!(
+            "SELECT {GAME_COLUMNS} FROM games ORDER BY state = 'finished', name"
+        ))?;
+        let rows = stmt.query_map([], game_row)?;
+        rows.collect()
+    }
+
+    /// Running games whose deadline (or reminder time) has come.
+    pub fn games_due(&self, now: DateTime<Utc>) -> rusqlite::Result<Vec<GameRow>> {
+        let mut stmt = self.tx.prepare(&format!(
+            "SELECT {GAME_COLUMNS} FROM games WHERE state = 'active' AND deadline_at IS NOT NULL
+             AND (deadline_at <= ?1 OR (reminded = 0 AND datetime(deadline_at, '-' || reminder_hours || ' hours') <= datetime(?1)))
+             ORDER BY deadline_at"
+        ))?;
+        let rows = stmt.query_map([time_text(now)], game_row)?;
+        rows.collect()
+    }
+
+    /// The earliest deadline of a running game, to know how long the daemon may sleep.
+    pub fn next_deadline(&self) -> rusqlite::Result<Option<DateTime<Utc>>> {
+        let text: Option<String> = self.tx.query_row(
+            "SELECT MIN(deadline_at) FROM games WHERE state = 'active'",
+            [],
+            |r| r.get(0),
+        )?;
+        Ok(text.as_deref().and_then(parse_time))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub fn create_game(
+        &self,
+        name: &str,
+        variant: &str,
+        created_by: i64,
+        time_zone: &str,
+        hours: [u32; 4],
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<GameRow> {
+        self.tx.execute(
+            "INSERT INTO games (name, variant, state, created_by, created_at, time_zone,
+                movement_hours, retreat_hours, adjustment_hours, reminder_hours)
+             VALUES (?1, ?2, 'forming', ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![
+                name.to_lowercase(),
+                variant,
+                created_by,
+                time_text(now),
+                time_zone,
+                hours[0],
+                hours[1],
+                hours[2],
+                hours[3]
+            ],
+        )?;
+        self.game(self.tx.last_insert_rowid())
+    }
+
+    /// Saves a game's state, position and deadline.
+    pub fn save_game(&self, game: &GameRow) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE games SET state = ?2, position = ?3, deadline_at = ?4, reminded = ?5, phase_serial = ?6 WHERE id = ?1",
+            params![
+                game.id,
+                game.state,
+                game.position,
+                game.deadline_at.map(time_text),
+                game.reminded,
+                game.phase_serial
+            ],
+        )?;
+        Ok(())
+    }
+
+    pub fn members(&self, game_id: i64) -> rusqlite::Result<Vec<MemberRow>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT m.player_id, p.email, m.power, m.role, m.password_hash FROM members m
+             JOIN players p ON p.id = m.player_id WHERE m.game_id = ?1 ORDER BY m.joined_at, m.player_id",
+        )?;
+        let rows = stmt.query_map([game_id], |r| {
+            Ok(MemberRow {
+                player_id: r.get(0)?,
+                email: r.get(1)?,
+                power: r.get(2)?,
+                role: r.get(3)?,
+                password_hash: r.get(4)?,
+            })
+        })?;
+        rows.collect()
+    }
+
+    /// Adds a member to a game, or updates the power, role and password of one.
+    pub fn set_member(
+        &self,
+        game_id: i64,
+        player_id: i64,
+        power: Option<&str>,
+        role: &str,
+        password_hash: &str,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "INSERT INTO members (game_id, player_id, power, role, password_hash, joined_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (game_id, player_id) DO UPDATE SET power = ?3, role = ?4, password_hash = ?5",
+            params![game_id, player_id, power, role, password_hash, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    pub fn remove_member(&self, game_id: i64, player_id: i64) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "DELETE FROM members WHERE game_id = ?1 AND player_id = ?2",
+            params![game_id, player_id],
+        )?;
+        Ok(())
+    }
+
+    /// Games a player belongs to, with the power held (if any).
+    pub fn memberships(&self, player_id: i64) -> rusqlite::Result<Vec<(GameRow, MemberRow)>> {
+        let ids: Vec<i64> = {
+            let mut stmt = self
+                .tx
+                .prepare("SELECT game_id FROM members WHERE player_id = ?1 ORDER BY joined_at")?;
+            let rows = stmt.query_map([player_id], |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let mut out = Vec::new();
+        for id in ids {
+            let game = self.game(id)?;
+            if let Some(member) = self
+                .members(id)?
+                .into_iter()
+                .find(|m| m.player_id == player_id)
+            {
+                out.push((game, member));
+            }
+        }
+        Ok(out)
+    }
+
+    /// The order lines in force for a power in a phase, and whether its latest letter of
+    /// orders had errors.
+    pub fn orders(
+        &self,
+        game_id: i64,
+        phase_serial: i64,
+        power: &str,
+    ) -> rusqlite::Result<Option<(String, bool)>> {
+        self.tx
+            .query_row(
+                "SELECT lines, error_flag FROM orders WHERE game_id = ?1 AND phase_serial = ?2 AND power = ?3",
+                params![game_id, phase_serial, power],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()
+    }
+
+    pub fn set_orders(
+        &self,
+        game_id: i64,
+        phase_serial: i64,
+        power: &str,
+        lines: &str,
+        error_flag: bool,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "INSERT INTO orders (game_id, phase_serial, power, lines, error_flag, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+             ON CONFLICT (game_id, phase_serial, power) DO UPDATE SET lines = ?4, error_flag = ?5, updated_at = ?6",
+            params![game_id, phase_serial, power, lines, error_flag, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Keeps a report in the game's archive.
+    pub fn archive(
+        &self,
+        game_id: i64,
+        phase_serial: i64,
+        title: &str,
+        body: &str,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "INSERT INTO reports (game_id, phase_serial, created_at, title, body) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game_id, phase_serial, time_text(now), title, body],
+        )?;
+        Ok(())
+    }
+
+    /// The archive of a game, oldest first: `(when, title, body)`.
+    pub fn reports(&self, game_id: i64) -> rusqlite::Result<Vec<(String, String, String)>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT created_at, title, body FROM reports WHERE game_id = ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map([game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        rows.collect()
+    }
+}

@@ -1,0 +1,223 @@
+//! Mail in the database: raw messages as they came (deduplicated by Message-ID), the
+//! quarantine, the outbox with its retries, and the per-sender rate count.
+
+use chrono::{DateTime, Duration, Utc};
+use rusqlite::{OptionalExtension, params};
+
+use super::{Tx, time_text};
+
+/// What became of a stored message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MessageState {
+    New,
+    Handled,
+    /// Could not be handled; kept with the reason.
+    Quarantined,
+    /// Deliberately not answered (automatic mail, rate limit); kept with the reason.
+    Ignored,
+}
+
+impl MessageState {
+    fn word(self) -> &'static str {
+        match self {
+            MessageState::New => "new",
+            MessageState::Handled => "handled",
+            MessageState::Quarantined => "quarantined",
+            MessageState::Ignored => "ignored",
+        }
+    }
+}
+
+/// A letter in the outbox.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub message_id: String,
+    pub recipients: Vec<String>,
+    pub raw: Vec<u8>,
+    pub attempts: u32,
+}
+
+impl Tx<'_> {
+    /// Stores a raw message unless one with the same Message-ID is already stored; returns
+    /// its row id when it is new.
+    pub fn record_message(
+        &self,
+        message_id: &str,
+        source: &str,
+        raw: &[u8],
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Option<i64>> {
+        let inserted = self.tx.execute(
+            "INSERT OR IGNORE INTO messages (message_id, received_at, source, raw) VALUES (?1, ?2, ?3, ?4)",
+            params![message_id, time_text(now), source, raw],
+        )?;
+        Ok((inserted == 1).then(|| self.tx.last_insert_rowid()))
+    }
+
+    /// Whether a message with this Message-ID was already stored.
+    pub fn has_message(&self, message_id: &str) -> rusqlite::Result<bool> {
+        self.tx
+            .query_row(
+                "SELECT 1 FROM messages WHERE message_id = ?1",
+                [message_id],
+                |_| Ok(()),
+            )
+            .optional()
+            .map(|r| r.is_some())
+    }
+
+    /// Records what became of a message, with the reason for a quarantine or an ignore.
+    pub fn settle_message(
+        &self,
+        id: i64,
+        state: MessageState,
+        sender: Option<&str>,
+        reason: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET state = ?2, sender = ?3, reason = ?4, handled_at = ?5 WHERE id = ?1",
+            params![id, state.word(), sender, reason, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Messages stored but not yet handled (after a crash), oldest first.
+    pub fn unhandled_messages(&self) -> rusqlite::Result<Vec<(i64, Vec<u8>)>> {
+        let mut stmt = self
+            .tx
+            .prepare("SELECT id, raw FROM messages WHERE state = 'new' ORDER BY id")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect()
+    }
+
+    /// Quarantined messages with their reasons: `(message_id, reason)`.
+    pub fn quarantine(&self) -> rusqlite::Result<Vec<(String, String)>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT message_id, COALESCE(reason, '') FROM messages WHERE state = 'quarantined' ORDER BY id",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect()
+    }
+
+    /// Puts a composed letter in the outbox, to go out as soon as possible.
+    pub fn enqueue(
+        &self,
+        message_id: &str,
+        recipients: &[String],
+        raw: &[u8],
+        caused_by: Option<i64>,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "INSERT INTO outbox (message_id, created_at, recipients, raw, next_attempt_at, caused_by)
+             VALUES (?1, ?2, ?3, ?4, ?2, ?5)",
+            params![message_id, time_text(now), recipients.join(","), raw, caused_by],
+        )?;
+        Ok(())
+    }
+
+    /// Letters due to be sent now, oldest first.
+    pub fn due_letters(
+        &self,
+        now: DateTime<Utc>,
+        limit: usize,
+    ) -> rusqlite::Result<Vec<OutboxRow>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT id, message_id, recipients, raw, attempts FROM outbox
+             WHERE state = 'pending' AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![time_text(now), limit as i64], |r| {
+            let recipients: String = r.get(2)?;
+            Ok(OutboxRow {
+                id: r.get(0)?,
+                message_id: r.get(1)?,
+                recipients: recipients
+                    .split(',')
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+                raw: r.get(3)?,
+                attempts: r.get(4)?,
+            })
+        })?;
+        rows.collect()
+    }
+
+    pub fn mark_sent(&self, id: i64, now: DateTime<Utc>) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE outbox SET state = 'sent', sent_at = ?2, attempts = attempts + 1 WHERE id = ?1",
+            params![id, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// A transient failure: try again later, waiting longer each time (1, 2, 4... minutes, at
+    /// most six hours); after `max_attempts` the letter is given up.
+    pub fn mark_retry(
+        &self,
+        id: i64,
+        error: &str,
+        max_attempts: u32,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<bool> {
+        let attempts: u32 =
+            self.tx
+                .query_row("SELECT attempts FROM outbox WHERE id = ?1", [id], |r| {
+                    r.get(0)
+                })?;
+        let attempts = attempts + 1;
+        if attempts >= max_attempts {
+            self.mark_failed(id, error, now)?;
+            return Ok(false);
+        }
+        let wait = Duration::minutes(1i64 << attempts.min(9)).min(Duration::hours(6));
+        self.tx.execute(
+            "UPDATE outbox SET attempts = ?2, last_error = ?3, next_attempt_at = ?4 WHERE id = ?1",
+            params![id, attempts, error, time_text(now + wait)],
+        )?;
+        Ok(true)
+    }
+
+    /// A permanent failure: recorded with the reason, never retried.
+    pub fn mark_failed(&self, id: i64, error: &str, now: DateTime<Utc>) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE outbox SET state = 'failed', attempts = attempts + 1, last_error = ?2, sent_at = ?3 WHERE id = ?1",
+            params![id, error, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Counts one letter from `sender` in the current hour; returns the count so far.
+    pub fn count_letter(&self, sender: &str, now: DateTime<Utc>) -> rusqlite::Result<u32> {
+        let hour = now.format("%Y-%m-%dT%H").to_string();
+        self.tx.execute(
+            "INSERT INTO rate (sender, hour, count) VALUES (?1, ?2, 1)
+             ON CONFLICT (sender, hour) DO UPDATE SET count = count + 1",
+            params![sender, hour],
+        )?;
+        self.tx.query_row(
+            "SELECT count FROM rate WHERE sender = ?1 AND hour = ?2",
+            params![sender, hour],
+            |r| r.get(0),
+        )
+    }
+}
+
+impl Tx<'_> {
+    /// Letters ever put in the outbox (to number new Message-IDs).
+    pub fn outbox_count(&self) -> rusqlite::Result<i64> {
+        self.tx
+            .query_row("SELECT COUNT(*) FROM outbox", [], |r| r.get(0))
+    }
+
+    /// Letters in the outbox by state: `(pending, sent, failed)`.
+    pub fn outbox_counts(&self) -> rusqlite::Result<(i64, i64, i64)> {
+        self.tx.query_row(
+            "SELECT COALESCE(SUM(state = 'pending'), 0), COALESCE(SUM(state = 'sent'), 0), COALESCE(SUM(state = 'failed'), 0) FROM outbox",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+    }
+}

@@ -1,0 +1,91 @@
+//! The only SQL: games, players, the raw inbox, the outbox and the archive in one SQLite
+//! file (WAL, foreign keys, versioned migrations).
+//!
+//! Callers open a `Tx` for each unit of work: a handled letter, the state it changes and
+//! the letters it causes commit together or not at all.
+
+mod games;
+mod mail;
+mod position;
+
+use chrono::{DateTime, Utc};
+use rusqlite::{Connection, Transaction};
+
+pub use games::{GameRow, MemberRow, PlayerRow};
+pub use mail::{MessageState, OutboxRow};
+pub use position::{position_from_json, position_to_json};
+
+/// The migrations, in order; `PRAGMA user_version` counts those applied.
+const MIGRATIONS: &[&str] = &[include_str!("schema.sql")];
+
+/// An open database.
+pub struct Store {
+    conn: Connection,
+}
+
+/// A transaction on the store: every method of the judge's state works inside one.
+pub struct Tx<'a> {
+    tx: Transaction<'a>,
+}
+
+/// Times are stored as fixed-width UTC text, so text order is time order.
+pub fn time_text(t: DateTime<Utc>) -> String {
+    t.format("%Y-%m-%dT%H:%M:%SZ").to_string()
+}
+
+/// Reads a time stored by `time_text`.
+pub fn parse_time(text: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(text)
+        .ok()
+        .map(|t| t.with_timezone(&Utc))
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    pub fn open(path: &std::path::Path) -> rusqlite::Result<Store> {
+        let conn = Connection::open(path)?;
+        Store::prepare(conn)
+    }
+
+    /// A database in memory, for tests.
+    pub fn in_memory() -> rusqlite::Result<Store> {
+        Store::prepare(Connection::open_in_memory()?)
+    }
+
+    fn prepare(mut conn: Connection) -> rusqlite::Result<Store> {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "foreign_keys", true)?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        for (i, migration) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
+            let tx = conn.transaction()?;
+            tx.execute_batch(migration)?;
+            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+            tx.commit()?;
+        }
+        Ok(Store { conn })
+    }
+
+    /// Starts a unit of work.
+    pub fn begin(&mut self) -> rusqlite::Result<Tx<'_>> {
+        let tx = self
+            .conn
+            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        Ok(Tx { tx })
+    }
+
+    /// `PRAGMA integrity_check` says ok.
+    pub fn is_intact(&self) -> rusqlite::Result<bool> {
+        let result: String = self
+            .conn
+            .query_row("PRAGMA integrity_check", [], |r| r.get(0))?;
+        Ok(result == "ok")
+    }
+}
+
+impl Tx<'_> {
+    pub fn commit(self) -> rusqlite::Result<()> {
+        self.tx.commit()
+    }
+}

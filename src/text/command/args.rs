@@ -1,0 +1,281 @@
+//! The words after a command's keyword read into the command, with a diagnostic for each
+//! problem. Messages never hold a password, nor any word of a line that carries one (a
+//! password written in the game's place would otherwise be echoed).
+
+use super::super::{Diagnostic, Severity};
+use super::CommandKind;
+use super::line::Word;
+
+/// Where the words of one command are read: its line, its keyword, what was found wrong.
+pub(super) struct Args<'a> {
+    pub line: usize,
+    /// The keyword as written (its first word), for the column of "needs" errors.
+    pub keyword: Word<'a>,
+    pub diagnostics: &'a mut Vec<Diagnostic>,
+}
+
+impl Args<'_> {
+    pub(super) fn report(&mut self, severity: Severity, column: usize, message: impl Into<String>) {
+        self.diagnostics.push(Diagnostic {
+            line: self.line,
+            column,
+            severity,
+            message: message.into(),
+        });
+    }
+
+    /// An error at the keyword; the command is not read.
+    fn usage<T>(&mut self, message: &str) -> Option<T> {
+        self.report(Severity::Error, self.keyword.column, message);
+        None
+    }
+
+    /// Words after the last one a command reads are ignored, with a warning.
+    fn extra(&mut self, rest: &[Word], what: &str) {
+        if let Some(first) = rest.first() {
+            let message = format!("the words after {what} are not read");
+            self.report(Severity::Warning, first.column, message);
+        }
+    }
+
+    /// A game name: letters, digits, `-` and `_`, at most 20, stored lower-case.
+    fn game(&mut self, word: &Word, text: &str) -> Option<String> {
+        let valid = (1..=20).contains(&text.chars().count())
+            && text
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !valid {
+            let message = "that is not a game name: a game name is up to 20 letters, digits, \
+                           '-' or '_'";
+            self.report(Severity::Error, word.column, message);
+            return None;
+        }
+        Some(text.to_ascii_lowercase())
+    }
+
+    /// A password: one word of at most 64 chars, no control chars. Never echoed.
+    pub(super) fn password(&mut self, word: &Word) -> Option<String> {
+        let problem = if word.text.chars().count() > 64 {
+            "a password is at most 64 characters long"
+        } else if word.text.chars().any(char::is_control) {
+            "a password cannot hold control characters"
+        } else {
+            return Some(word.text.to_string());
+        };
+        self.report(Severity::Error, word.column, problem);
+        None
+    }
+
+    /// `HELP [topic]`.
+    pub(super) fn help(&mut self, args: &[Word]) -> Option<CommandKind> {
+        match args {
+            [] => Some(CommandKind::Help { topic: None }),
+            [topic] => self.file(topic),
+            _ => self.usage("HELP takes at most one topic, like: HELP signon"),
+        }
+    }
+
+    /// `GET file`, `SEND [ME] file`.
+    pub(super) fn get(&mut self, args: &[Word]) -> Option<CommandKind> {
+        let Some(file) = args.first() else {
+            return self.usage("GET needs the name of a file, like: GET info");
+        };
+        self.extra(&args[1..], "the file name");
+        self.file(file)
+    }
+
+    /// A help file's name: letters, digits, `.`, `-`, `_`, not starting with a dot, so never a
+    /// dot-file nor `..` (judge-conventions.md §1.2, GET). Stored lower-case.
+    fn file(&mut self, word: &Word) -> Option<CommandKind> {
+        let name = word.text;
+        let valid = (1..=40).contains(&name.chars().count())
+            && !name.starts_with('.')
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+        if !valid {
+            let shown: String = name.chars().take(20).collect();
+            let message =
+                format!("'{shown}' is not the name of a help file: try GET index for the list");
+            self.report(Severity::Error, word.column, message);
+            return None;
+        }
+        let topic = Some(name.to_ascii_lowercase());
+        Some(CommandKind::Help { topic })
+    }
+
+    /// `SET PASSWORD new`.
+    pub(super) fn set_password(&mut self, args: &[Word]) -> Option<CommandKind> {
+        match args {
+            [] => self.usage("SET PASSWORD needs the new password, like: SET PASSWORD n3wsecret"),
+            [word] => self
+                .password(word)
+                .map(|password| CommandKind::SetPassword { password }),
+            [_, second, ..] => {
+                let message = "a password is one word; the password was not changed";
+                self.report(Severity::Error, second.column, message);
+                None
+            }
+        }
+    }
+
+    /// `CREATE ?game password [variant]`; the `?` may be left out, or written apart.
+    pub(super) fn create(&mut self, args: &[Word]) -> Option<CommandKind> {
+        const USAGE: &str =
+            "CREATE needs a game name and a password, like: CREATE ?mygame secret standard";
+        let (game_word, game_text, rest) = match args {
+            [mark, game, rest @ ..] if mark.text == "?" => (game, game.text, rest),
+            [game, rest @ ..] => (game, game.text.strip_prefix('?').unwrap_or(game.text), rest),
+            [] => return self.usage(USAGE),
+        };
+        let Some(password_word) = rest.first() else {
+            return self.usage(USAGE);
+        };
+        let game = self.game(game_word, game_text);
+        let password = self.password(password_word);
+        let variant = match rest.get(1) {
+            Some(word) => Some(self.variant(word)?),
+            None => None,
+        };
+        self.extra(rest.get(2..).unwrap_or_default(), "the variant");
+        Some(CommandKind::Create {
+            game: game?,
+            password: password?,
+            variant,
+        })
+    }
+
+    fn variant(&mut self, word: &Word) -> Option<String> {
+        let valid = (1..=40).contains(&word.text.chars().count())
+            && word
+                .text
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !valid {
+            let message =
+                "that is not a variant name: a variant name is letters, digits, '-' or '_'";
+            self.report(Severity::Error, word.column, message);
+            return None;
+        }
+        Some(word.text.to_ascii_lowercase())
+    }
+
+    /// `SIGNON ?game pw` (join a forming game), `SIGNON Fgame pw` (power letter glued to the
+    /// game, judge-conventions.md §1.2), `SIGNON F game pw` (the first word a single
+    /// letter, which a glued power and game cannot be). Words after the password (the variant
+    /// njudge wants restated) are not read.
+    pub(super) fn signon(&mut self, args: &[Word]) -> Option<CommandKind> {
+        const USAGE: &str = "SIGNON needs a power letter with the game and a password, like: \
+                             SIGNON Fmygame secret, or SIGNON ?mygame secret to join a game";
+        let (power, game_word, game_text, rest) = match args {
+            [mark, game, rest @ ..] if mark.text == "?" => (None, game, game.text, rest),
+            [game, rest @ ..] if game.text.starts_with('?') => (None, game, &game.text[1..], rest),
+            [letter, game, rest @ ..] if !rest.is_empty() && letter.text.chars().count() == 1 => {
+                (letter.text.chars().next(), game, game.text, rest)
+            }
+            [glued, rest @ ..] => {
+                let mut chars = glued.text.chars();
+                let first = chars.next();
+                (first, glued, chars.as_str(), rest)
+            }
+            [] => return self.usage(USAGE),
+        };
+        let Some(password_word) = rest.first() else {
+            return self.usage(USAGE);
+        };
+        if power.is_some_and(|c| !c.is_ascii_alphabetic()) {
+            let message = "that does not start with a power letter: write the power's initial \
+                           before the game, like: SIGNON Fmygame secret";
+            self.report(Severity::Error, game_word.column, message);
+            return None;
+        }
+        if power.is_some() && game_text.is_empty() {
+            return self.usage(USAGE);
+        }
+        let game = self.game(game_word, game_text);
+        let password = self.password(password_word);
+        self.extra(&rest[1..], "the password");
+        Some(CommandKind::Signon {
+            power: power.map(|c| c.to_ascii_uppercase()),
+            game: game?,
+            password: password?,
+        })
+    }
+
+    /// `OBSERVE game pw`, `WATCH game pw`.
+    pub(super) fn observe(&mut self, args: &[Word]) -> Option<CommandKind> {
+        let [game_word, password_word, rest @ ..] = args else {
+            return self
+                .usage("OBSERVE needs a game name and a password, like: OBSERVE mygame secret");
+        };
+        let game = self.game(game_word, game_word.text);
+        let password = self.password(password_word);
+        self.extra(rest, "the password");
+        Some(CommandKind::Observe {
+            game: game?,
+            password: password?,
+        })
+    }
+
+    /// `LIST`, `LIST game`; `LIST FULL` is read as `LIST`, with a warning.
+    pub(super) fn list(&mut self, args: &[Word]) -> Option<CommandKind> {
+        match args {
+            [] => Some(CommandKind::List { game: None }),
+            [full] if full.text.eq_ignore_ascii_case("full") => {
+                let message = "LIST FULL is not supported; read as LIST";
+                self.report(Severity::Warning, full.column, message);
+                Some(CommandKind::List { game: None })
+            }
+            [game] => {
+                let game = Some(self.game(game, game.text)?);
+                Some(CommandKind::List { game })
+            }
+            _ => self.usage("LIST takes at most a game name, like: LIST mygame"),
+        }
+    }
+
+    /// `RESIGN`, `WITHDRAW`: nothing may follow, as the command cannot be undone.
+    pub(super) fn resign(&mut self, args: &[Word]) -> Option<CommandKind> {
+        match args.first() {
+            None => Some(CommandKind::Resign),
+            Some(word) => {
+                let message = "RESIGN takes nothing after it, so you were not resigned";
+                self.report(Severity::Error, word.column, message);
+                None
+            }
+        }
+    }
+
+    /// `REGISTER [password [name...]]`: the one-line form.
+    pub(super) fn register(&mut self, args: &[Word]) -> Option<CommandKind> {
+        if let Some(field) = args.first().filter(|w| w.text.ends_with(':')) {
+            let message = "write the form's fields on the lines after REGISTER, one a line, \
+                           like: Name: Ann Smith";
+            self.report(Severity::Error, field.column, message);
+            return None;
+        }
+        let password = match args.first() {
+            Some(word) => Some(self.password(word)?),
+            None => None,
+        };
+        let name = self.name(args.get(1..).unwrap_or_default())?;
+        Some(CommandKind::Register { name, password })
+    }
+
+    /// A person's name: its words joined by single spaces, at most 100 chars.
+    pub(super) fn name(&mut self, words: &[Word]) -> Option<Option<String>> {
+        let Some(first) = words.first() else {
+            return Some(None);
+        };
+        let name = words.iter().map(|w| w.text).collect::<Vec<_>>().join(" ");
+        let problem = if name.chars().count() > 100 {
+            "a name is at most 100 characters long"
+        } else if name.chars().any(char::is_control) {
+            "a name cannot hold control characters"
+        } else {
+            return Some(Some(name));
+        };
+        self.report(Severity::Error, first.column, problem);
+        None
+    }
+}
