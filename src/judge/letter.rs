@@ -146,6 +146,7 @@ impl Session<'_> {
             } => self.signon(tx, line, *letter, game, password)?,
             CommandKind::Observe { game, password } => self.observe(tx, line, game, password)?,
             CommandKind::List { game } => self.list(tx, line, game.as_deref())?,
+            CommandKind::History { game } => self.history(tx, line, game)?,
             CommandKind::Resign => self.resign(tx, line)?,
             CommandKind::Signoff | CommandKind::Orders { .. } | CommandKind::Press { .. } => {}
         }
@@ -496,6 +497,37 @@ impl Session<'_> {
             }
         }
         Ok(names)
+    }
+
+    /// HISTORY: the game's archive, every report in order, in a letter of its own.
+    fn history(&mut self, tx: &Tx, line: usize, game: &str) -> rusqlite::Result<()> {
+        let Some(row) = tx.game_by_name(game)? else {
+            self.error(format!(
+                "line {line}: there is no game called '{game}'; send LIST for the games"
+            ));
+            return Ok(());
+        };
+        let reports = tx.reports(row.id)?;
+        let mut body = format!(
+            "The archive of game '{}': {} report(s).\n",
+            row.name,
+            reports.len()
+        );
+        for (when, title, text) in &reports {
+            body.push_str(&format!("\n======== {title} ({when})\n\n{text}"));
+        }
+        self.caused.push(OutgoingLetter {
+            to: vec![Address::new(&self.answer_to)],
+            subject: format!("History of game '{}'", row.name),
+            body,
+            in_reply_to: None,
+            references: Vec::new(),
+        });
+        self.say(format!(
+            "The archive of game '{}' follows in a separate letter.",
+            row.name
+        ));
+        Ok(())
     }
 
     fn resign(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {

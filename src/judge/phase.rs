@@ -151,11 +151,23 @@ impl Judge {
                 references: Vec::new(),
             });
         }
+        let units: Vec<String> = position
+            .units
+            .iter()
+            .map(|u| format!("{}: {}", map.power(u.power).name, unit_name(map, u)))
+            .collect();
+        let notice = self.templates.render(
+            "start.txt",
+            serde_json::json!({
+                "game": game.name, "variant": variant.name, "powers": power_lines, "units": units,
+                "phase": phase_name(variant, &position), "deadline": deadline,
+            }),
+        );
         tx.archive(
             game.id,
             game.phase_serial,
             &format!("Game '{}' started", game.name),
-            &letters.first().map(|l| l.body.clone()).unwrap_or_default(),
+            &notice,
             now,
         )?;
         Ok(letters)
@@ -427,7 +439,7 @@ fn ownership_lines(map: &Map, position: &Position) -> (Vec<String>, Vec<String>)
             _ => "no change".into(),
         };
         adjustments.push(format!(
-            "{name}: {} supply, {units} units: {change}.",
+            "{name}: supply {}, units {units}: {change}.",
             position.supply_of(map, power)
         ));
     }

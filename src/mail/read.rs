@@ -61,41 +61,54 @@ pub fn read_letter(raw: &[u8], own_addresses: &[String]) -> Result<IncomingLette
             "too deeply nested: more than {MAX_NESTED_PARTS} multipart or message parts"
         )));
     }
-    // mail-parser promises not to panic, but has debug assertions and index arithmetic on
-    // hostile input; a panic here must not take the daemon down.
-    catch_unwind(AssertUnwindSafe(|| read_parsed(raw, own_addresses)))
-        .unwrap_or_else(|_| Err(Unreadable::new(READER_FAILED)))
+    // mail-parser promises not to panic, but has debug assertions and index arithmetic that
+    // hostile MIME can trip; a panic must not take the daemon down. The second try reads the
+    // headers only and takes the text after them as it stands.
+    catch_unwind(AssertUnwindSafe(|| {
+        read_parsed(raw, own_addresses, Structure::Mime)
+    }))
+    .or_else(|_| {
+        catch_unwind(AssertUnwindSafe(|| {
+            read_parsed(raw, own_addresses, Structure::Flat)
+        }))
+    })
+    .unwrap_or_else(|_| Err(Unreadable::new(READER_FAILED)))
 }
 
-fn read_parsed(raw: &[u8], own_addresses: &[String]) -> Result<IncomingLetter, Unreadable> {
+/// How far the message is taken apart.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Structure {
+    /// MIME parts decoded, the text part chosen.
+    Mime,
+    /// Headers only; the body is everything after them, undecoded.
+    Flat,
+}
+
+fn read_parsed(
+    raw: &[u8],
+    own_addresses: &[String],
+    structure: Structure,
+) -> Result<IncomingLetter, Unreadable> {
     let not_mail = || Unreadable::new("not a mail message: no header found");
-    let message = MessageParser::default().parse(raw).ok_or_else(not_mail)?;
+    let parser = MessageParser::default();
+    let parsed = match structure {
+        Structure::Mime => parser.parse(raw),
+        Structure::Flat => parser.parse_headers(raw),
+    };
+    let message = parsed.ok_or_else(not_mail)?;
     let root = message.parts.first().ok_or_else(not_mail)?;
     if !root.headers.iter().any(|h| is_field_name(h.name())) {
         return Err(not_mail());
     }
     let mut warnings = Vec::new();
-    let text = find_text(&message);
-    let body = match &text {
-        Some(found) => {
-            check_charset(found, &mut warnings);
-            if found.part.is_encoding_problem {
-                warnings.push(
-                    "part of the message could not be decoded (its base64 or quoted-printable \
-                     is broken); it was read as it stood"
-                        .to_string(),
-                );
-            }
-            clean_body(&found.text)
-        }
-        None => String::new(),
+    let (body, body_charset) = match structure {
+        Structure::Mime => mime_text(&message, &mut warnings),
+        Structure::Flat => flat_text(raw, root, &mut warnings),
     };
     if body.trim().is_empty() {
         warnings.push("the message has no text (nothing, or only attachments)".to_string());
     }
-    let charset = text
-        .as_ref()
-        .and_then(|found| found.charset.clone())
+    let charset = body_charset
         .or_else(|| content_charset(root))
         .and_then(|label| encoding_rs::Encoding::for_label(label.trim().as_bytes()));
     let headers = HeaderReader { raw, root, charset };
@@ -114,6 +127,51 @@ fn read_parsed(raw: &[u8], own_addresses: &[String]) -> Result<IncomingLetter, U
         from,
     };
     Ok(letter)
+}
+
+/// The body from the MIME parts, and the charset of the part it came from.
+fn mime_text(message: &Message<'_>, warnings: &mut Vec<String>) -> (String, Option<String>) {
+    let Some(found) = find_text(message) else {
+        return (String::new(), None);
+    };
+    check_charset(&found, warnings);
+    if found.part.is_encoding_problem {
+        warnings.push(
+            "part of the message could not be decoded (its base64 or quoted-printable is \
+             broken); it was read as it stood"
+                .to_string(),
+        );
+    }
+    (clean_body(&found.text), found.charset)
+}
+
+/// The body as everything after the header block, in the Content-Type charset or UTF-8.
+fn flat_text(
+    raw: &[u8],
+    root: &MessagePart<'_>,
+    warnings: &mut Vec<String>,
+) -> (String, Option<String>) {
+    warnings.push(
+        "the message's MIME structure could not be read; its text was taken as it stood"
+            .to_string(),
+    );
+    let start = [&b"\r\n\r\n"[..], b"\n\n"]
+        .iter()
+        .filter_map(|end| {
+            raw.windows(end.len())
+                .position(|w| w == *end)
+                .map(|at| at + end.len())
+        })
+        .min()
+        .unwrap_or(raw.len());
+    let bytes = raw.get(start..).unwrap_or_default();
+    let charset = content_charset(root);
+    let encoding = charset
+        .as_deref()
+        .and_then(|label| encoding_rs::Encoding::for_label(label.as_bytes()))
+        .unwrap_or(encoding_rs::UTF_8);
+    let (text, _, _) = encoding.decode(bytes);
+    (clean_body(&text), charset)
 }
 
 /// The text part chosen as the body.

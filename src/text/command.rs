@@ -17,6 +17,7 @@
 //! - `OBSERVE game password`, `WATCH game password`: `Observe`.
 //! - `SIGNOFF`: nothing after it is read.
 //! - `LIST`, `LIST game`: `List`.
+//! - `HISTORY game`: `History` (njudge's date range is not read).
 //! - `RESIGN`, `WITHDRAW`: `Resign`, with nothing after it on the line.
 //! - `PRESS [options]`, `BROADCAST [options]`, `POSTAL PRESS [options]`, then the message up
 //!   to a line `ENDPRESS` or `ENDBROADCAST`, `SIGNOFF`, the signature or the end: `Press`,
@@ -77,6 +78,8 @@ pub enum CommandKind {
     Signoff,
     /// `LIST`, `LIST game`.
     List { game: Option<String> },
+    /// `HISTORY game`: the game's archive of reports.
+    History { game: String },
     /// `RESIGN`, `WITHDRAW`.
     Resign,
     /// Lines that are not commands, as written, joined with `\n`. Blank lines inside are kept,
@@ -104,7 +107,7 @@ pub enum PressKind {
 
 /// The keywords, each with the words it is spelt with (spaces between them optional), in the
 /// order they are tried. Synonyms per judge-conventions.md §1.1 (NJ:mail.c).
-const KEYWORDS: [(&[&str], Keyword); 19] = [
+const KEYWORDS: [(&[&str], Keyword); 20] = [
     (&["HELP"], Keyword::Help),
     (&["GET"], Keyword::Get),
     (&["SEND", "ME"], Keyword::Get),
@@ -119,6 +122,7 @@ const KEYWORDS: [(&[&str], Keyword); 19] = [
     (&["WATCH"], Keyword::Observe),
     (&["SIGN", "OFF"], Keyword::Signoff),
     (&["LIST"], Keyword::List),
+    (&["HISTORY"], Keyword::History),
     (&["RESIGN"], Keyword::Resign),
     (&["WITHDRAW"], Keyword::Resign),
     (&["POSTAL", "PRESS"], Keyword::Press(PressKind::Postal)),
@@ -137,6 +141,7 @@ enum Keyword {
     Observe,
     Signoff,
     List,
+    History,
     Resign,
     Press(PressKind),
 }
@@ -193,6 +198,7 @@ pub fn parse_commands(body: &str) -> (Vec<Command>, Vec<Diagnostic>) {
             Keyword::Signon => args.signon(rest),
             Keyword::Observe => args.observe(rest),
             Keyword::List => args.list(rest),
+            Keyword::History => args.history(rest),
             Keyword::Resign => args.resign(rest),
             Keyword::Signoff => Some(CommandKind::Signoff),
             Keyword::Register => {
@@ -285,6 +291,7 @@ pub fn render(command: &Command) -> String {
         CommandKind::Signoff => "SIGNOFF".into(),
         CommandKind::List { game: None } => "LIST".into(),
         CommandKind::List { game: Some(game) } => format!("LIST {game}"),
+        CommandKind::History { game } => format!("HISTORY {game}"),
         CommandKind::Resign => "RESIGN".into(),
         CommandKind::Orders { text } => text.clone(),
         CommandKind::Press {

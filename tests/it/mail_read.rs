@@ -541,23 +541,14 @@ fn reply_subjects() {
 }
 
 #[test]
-fn zz_dump() {
-    for eml in cases() {
-        let raw = fs::read(&eml).unwrap();
-        println!(
-            "=== {}\n{:#?}",
-            eml.display(),
-            read_letter(&raw, &own()).map(|mut l| {
-                l.body.truncate(400);
-                l
-            })
-        );
+fn a_parser_failure_falls_back_to_the_raw_text() {
+    let raw = fs::read(mail_dir().join("mime-confusion.eml")).expect("readable .eml");
+    let letter = read_letter(&raw, &own()).expect("read one way or the other");
+    if letter
+        .warnings
+        .iter()
+        .any(|w| w.contains("MIME structure could not be read"))
+    {
+        assert!(letter.body.contains("Outer text"), "{:?}", letter.body);
     }
-    let raw = composed(&letter(), &judge());
-    println!("{}", String::from_utf8_lossy(&raw));
-    let mut evil = letter();
-    evil.subject = "Orders\r\nBcc: victim@example.test\nX-Evil: 1".into();
-    evil.to[0].name = Some("Evil\r\nBcc: victim@example.test".into());
-    evil.in_reply_to = Some("abc>\r\nBcc: victim@example.test".into());
-    println!("{}", String::from_utf8_lossy(&composed(&evil, &judge())));
 }

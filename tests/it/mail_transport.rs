@@ -283,7 +283,7 @@ fn sendmail_exit_codes_decide_the_failure() {
         "sendmail-codes",
     );
     let recipient = to("player1@example.test");
-    let mut run = |script: &str| {
+    let run = |script: &str| {
         SendmailTransport::new(vec!["sh".into(), "-c".into(), script.into()]).send(
             "judge@example.test",
             &recipient,
@@ -309,7 +309,7 @@ fn sendmail_exit_codes_decide_the_failure() {
         .unwrap_err();
     assert!(missing.is_transient(), "{missing}");
 
-    let mut slow = SendmailTransport::new(vec!["sleep".into(), "30".into()]);
+    let mut slow = SendmailTransport::new(vec!["sh".into(), "-c".into(), "exec sleep 30".into()]);
     slow.timeout = Duration::from_millis(300);
     let started = Instant::now();
     let hung = slow
@@ -383,10 +383,12 @@ fn closed_port_is_transient() {
         .unwrap()
         .send("judge@example.test", &to("player1@example.test"), &raw)
         .unwrap_err();
+    eprintln!("{error}");
     assert!(error.is_transient(), "{error}");
 
     let imap = ImapSettings::new("127.0.0.1", port, Security::None, "judge", "secret");
     let error = ImapInbox::connect(&imap).unwrap_err();
+    eprintln!("{error}");
     assert!(error.contains("connect"), "{error}");
 }
 
@@ -463,6 +465,7 @@ fn smtp_unknown_user_is_permanent() {
         .unwrap()
         .send(&servers.address("judge"), &to(&nobody), &raw)
         .unwrap_err();
+    eprintln!("{error}");
     assert!(
         matches!(&error, SendError::Permanent(m) if m.contains("550")),
         "{error}"
@@ -484,6 +487,7 @@ fn smtp_wrong_password_is_transient() {
         .unwrap()
         .send(&servers.address("judge"), &to(&player), &raw)
         .unwrap_err();
+    eprintln!("{error}");
     assert!(
         matches!(&error, SendError::Transient(m) if m.contains("535")),
         "{error}"
@@ -504,12 +508,14 @@ fn tls_without_the_test_ca_is_refused() {
         .unwrap()
         .send(&servers.address("judge"), &to(&player), &raw)
         .unwrap_err();
+    eprintln!("{error}");
     assert!(error.is_transient(), "{error}");
 
     for security in [Security::Tls, Security::StartTls] {
         let mut imap = servers.imap("player6", security);
         imap.ca_pem = None;
         let error = ImapInbox::connect(&imap).unwrap_err();
+        eprintln!("{error}");
         assert!(error.to_lowercase().contains("certificate"), "{error}");
     }
 }
@@ -523,6 +529,7 @@ fn imap_wrong_password_is_refused() {
     let mut imap = servers.imap("player6", Security::None);
     imap.password = "wrong".to_owned();
     let error = ImapInbox::connect(&imap).unwrap_err();
+    eprintln!("{error}");
     assert!(error.contains("login"), "{error}");
 }
 

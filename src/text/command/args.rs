@@ -234,6 +234,17 @@ impl Args<'_> {
         }
     }
 
+    /// `HISTORY game`.
+    pub(super) fn history(&mut self, args: &[Word]) -> Option<CommandKind> {
+        match args {
+            [game] => {
+                let game = self.game(game, game.text)?;
+                Some(CommandKind::History { game })
+            }
+            _ => self.usage("HISTORY takes a game name, like: HISTORY mygame"),
+        }
+    }
+
     /// `RESIGN`, `WITHDRAW`: nothing may follow, as the command cannot be undone.
     pub(super) fn resign(&mut self, args: &[Word]) -> Option<CommandKind> {
         match args.first() {

@@ -1,0 +1,143 @@
+//! A judge to test with: an SQLite file in a temporary folder, no inbox (letters are handed
+//! in), a Maildir of sent mail read back letter by letter, and a clock the test sets.
+
+use std::path::PathBuf;
+
+use chrono::{DateTime, Utc};
+use strategos::config::Config;
+use strategos::daemon::{Clock, Daemon, Inbox};
+use strategos::judge::Judge;
+use strategos::letter::IncomingLetter;
+use strategos::mail::maildir::Maildir;
+use strategos::mail::read::read_letter;
+use strategos::mail::send::MaildirTransport;
+use strategos::report::Templates;
+use strategos::store::Store;
+use strategos::variant::{self, load_variant};
+
+/// A temporary folder removed when dropped.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(tag: &str) -> TempDir {
+        static COUNTER: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        let dir = std::env::temp_dir().join(format!("strategos-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// The judge under test and what it has sent.
+pub struct Harness {
+    pub daemon: Daemon,
+    pub dir: TempDir,
+    sent: Maildir,
+}
+
+/// The test configuration: the judge at judge@example.test, everything else by default.
+pub fn test_config() -> Config {
+    let mut config = Config::default();
+    config.judge.address = "judge@example.test".into();
+    config.judge.keeper = "keeper@example.test".into();
+    config
+}
+
+/// The built-in variants plus the small test variants of `tests/data/variants/`.
+pub fn test_variants() -> Vec<variant::Variant> {
+    let mut variants = variant::embedded().unwrap();
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/variants/tiny.toml");
+    variants
+        .push(load_variant("tiny", "tiny.toml", &std::fs::read_to_string(path).unwrap()).unwrap());
+    variants
+}
+
+impl Harness {
+    pub fn new(tag: &str) -> Harness {
+        Harness::with_config(tag, test_config())
+    }
+
+    pub fn with_config(tag: &str, config: Config) -> Harness {
+        let dir = TempDir::new(tag);
+        let daemon = Harness::open(&dir, config);
+        let sent = Maildir::open(dir.0.join("sent")).unwrap();
+        Harness { daemon, dir, sent }
+    }
+
+    /// A daemon on the harness's database and sent folder (as after a restart).
+    pub fn open(dir: &TempDir, config: Config) -> Daemon {
+        let store = Store::open(&dir.0.join("judge.db")).unwrap();
+        let transport = MaildirTransport::open(dir.0.join("sent")).unwrap();
+        let judge = Judge {
+            config,
+            variants: test_variants(),
+            templates: Templates::built_in(),
+        };
+        Daemon {
+            judge,
+            store,
+            inbox: Inbox::None,
+            transport: Box::new(transport),
+            clock: Clock::System,
+        }
+    }
+
+    /// Stops the judge without sending anything and starts it again on the same files.
+    pub fn restart(&mut self) {
+        let config = self.daemon.judge.config.clone();
+        self.daemon = Harness::open(&self.dir, config);
+    }
+
+    pub fn set_time(&mut self, now: DateTime<Utc>) {
+        self.daemon.clock = Clock::Fixed(now);
+    }
+
+    /// Hands in a raw message and lets the judge do a round; returns whether it was new.
+    pub fn deliver(&mut self, raw: &[u8]) -> bool {
+        let new = self.daemon.accept(raw, "test");
+        self.daemon.round();
+        new
+    }
+
+    /// Lets time pass to `now` and does a round.
+    pub fn tick(&mut self, now: DateTime<Utc>) {
+        self.set_time(now);
+        self.daemon.round();
+    }
+
+    /// Letters sent since the last call, in the order the judge wrote them.
+    pub fn take_sent(&mut self) -> Vec<IncomingLetter> {
+        let mut letters: Vec<(u64, IncomingLetter)> = Vec::new();
+        for message in self.sent.pending().unwrap() {
+            let raw = self.sent.read(&message).unwrap();
+            self.sent.mark_handled(&message).unwrap();
+            let letter = read_letter(&raw, &[]).unwrap();
+            let serial = letter
+                .message_id
+                .split('.')
+                .nth(1)
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            letters.push((serial, letter));
+        }
+        letters.sort_by_key(|(serial, _)| *serial);
+        letters.into_iter().map(|(_, l)| l).collect()
+    }
+}
+
+/// A plain message from `from` to the judge.
+pub fn mail(from: &str, subject: &str, message_id: &str, body: &str) -> Vec<u8> {
+    format!(
+        "From: {from}\r\nTo: judge@example.test\r\nSubject: {subject}\r\nMessage-ID: <{message_id}>\r\n\
+         Date: Tue, 5 Jan 2027 12:00:00 +0000\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n{}",
+        body.replace('\n', "\r\n")
+    )
+    .into_bytes()
+}
