@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use serde::Deserialize;
 
 /// Everything `config.toml` can say.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct Config {
     pub judge: JudgeConfig,
@@ -225,21 +225,6 @@ impl Default for LimitsConfig {
         LimitsConfig {
             max_message_bytes: 1 << 20,
             letters_per_hour: 60,
-        }
-    }
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Config {
-            judge: JudgeConfig::default(),
-            paths: PathsConfig::default(),
-            inbox: InboxConfig::default(),
-            outbox: OutboxConfig::default(),
-            imap: ImapConfig::default(),
-            smtp: SmtpConfig::default(),
-            deadlines: DeadlineConfig::default(),
-            limits: LimitsConfig::default(),
         }
     }
 }

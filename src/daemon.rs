@@ -37,8 +37,8 @@ impl Clock {
 pub enum Inbox {
     Maildir(Maildir),
     Imap {
-        settings: ImapSettings,
-        connection: Option<ImapInbox>,
+        settings: Box<ImapSettings>,
+        connection: Option<Box<ImapInbox>>,
         idle: bool,
     },
     /// No mailbox: letters come only through `accept` (`strategos deliver`).
@@ -312,7 +312,7 @@ impl Daemon {
             } => {
                 if connection.is_none() {
                     match ImapInbox::connect(settings) {
-                        Ok(c) => *connection = Some(c),
+                        Ok(c) => *connection = Some(Box::new(c)),
                         Err(e) => {
                             warn!(error = %e, "cannot connect to the IMAP server");
                             return 0;

@@ -65,7 +65,7 @@ pub fn daemon(
         settings.done_folder = config.imap.done_folder.clone();
         settings.ca_pem = config.imap.ca_pem.clone();
         Inbox::Imap {
-            settings,
+            settings: Box::new(settings),
             connection: None,
             idle: config.imap.idle,
         }

@@ -410,7 +410,7 @@ fn ownership_lines(map: &Map, position: &Position) -> (Vec<String>, Vec<String>)
     let owed = crate::diplomacy::adjudicate::adjustment::adjustments(map, position);
     let mut ownership = Vec::new();
     let mut adjustments = Vec::new();
-    for p in 0..map.powers.len() {
+    for (p, owed) in owed.iter().enumerate() {
         let power = PowerId(p as u8);
         let mut centres: Vec<&str> = position
             .owners
@@ -433,7 +433,7 @@ fn ownership_lines(map: &Map, position: &Position) -> (Vec<String>, Vec<String>)
                 centres.join(", ")
             }
         ));
-        let change = match owed[p] {
+        let change = match *owed {
             n if n > 0 => format!("builds {n}"),
             n if n < 0 => format!("removes {}", -n),
             _ => "no change".into(),

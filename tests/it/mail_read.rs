@@ -1,6 +1,7 @@
 //! Reading and writing mail: every `tests/data/mail/NAME.eml` read and checked against
 //! `NAME.expect`, hostile messages (deep nesting, huge bodies, mutations) read without a
-//! panic, and composed letters read back, free of injected headers and marked automatic.
+//! panic; `compose` (in `mail_read/compose.rs`): composed letters read back, free of injected
+//! headers and marked automatic.
 //!
 //! An `.expect` file holds `key: value` lines (`#` starts a comment). In values, `\n`, `\r`,
 //! `\t`, `\0` and `\\` are escapes. Keys:
@@ -14,10 +15,10 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use chrono::{TimeZone, Utc};
-use strategos::letter::{Address, IncomingLetter, OutgoingLetter};
-use strategos::mail::compose::{compose, reply_subject};
+use strategos::letter::IncomingLetter;
 use strategos::mail::read::{READER_FAILED, read_letter};
+
+mod compose;
 
 const OWN: &str = "judge@example.test";
 
@@ -344,199 +345,6 @@ mod never_panics {
             let raw = format!("From: a@example.test\nContent-Type: {ctype}\n\n{body}");
             prop_assert!(read_letter(raw.as_bytes(), &[]).is_ok());
         }
-    }
-}
-
-// ---- composing ----
-
-fn letter() -> OutgoingLetter {
-    OutgoingLetter {
-        to: vec![
-            Address { email: "player1@example.test".into(), name: Some("Игрок Один".into()) },
-            Address::new("player2@example.test"),
-        ],
-        subject: "Re: Приказы на весну 1901 — Россия".into(),
-        body: "Приказы приняты:\nАрмия Москва — Украина\nФлот Севастополь — Чёрное море\n\n-- \nСудья\n"
-            .into(),
-        in_reply_to: Some("orders-1901@mail.example.test".into()),
-        references: vec!["start-1@judge.example.test".into(), "orders-1901@mail.example.test".into()],
-    }
-}
-
-fn judge() -> Address {
-    Address {
-        email: OWN.into(),
-        name: Some("Судья Strategos".into()),
-    }
-}
-
-fn composed(letter: &OutgoingLetter, from: &Address) -> Vec<u8> {
-    let date = Utc
-        .with_ymd_and_hms(2025, 3, 1, 12, 0, 0)
-        .single()
-        .expect("a valid date");
-    compose(letter, from, "answer-1@judge.example.test", date)
-}
-
-/// The header block: (name, unfolded value) in order.
-fn header_fields(raw: &[u8]) -> Vec<(String, String)> {
-    let text = String::from_utf8(raw.to_vec()).expect("composed mail is ASCII");
-    let head = text.split("\r\n\r\n").next().unwrap_or_default();
-    let mut fields: Vec<(String, String)> = Vec::new();
-    for line in head.split("\r\n") {
-        if line.starts_with([' ', '\t']) {
-            let last = fields.last_mut().expect("a continuation follows a field");
-            last.1.push_str(line);
-        } else {
-            let (name, value) = line.split_once(':').expect("a header line has a colon");
-            fields.push((name.to_string(), value.trim().to_string()));
-        }
-    }
-    fields
-}
-
-const HEADERS: [&str; 12] = [
-    "Auto-Submitted",
-    "Content-Transfer-Encoding",
-    "Content-Type",
-    "Date",
-    "From",
-    "In-Reply-To",
-    "MIME-Version",
-    "Message-ID",
-    "References",
-    "Subject",
-    "To",
-    "X-Strategos-Judge",
-];
-
-fn header_names(raw: &[u8]) -> Vec<String> {
-    let mut names: Vec<String> = header_fields(raw).into_iter().map(|(n, _)| n).collect();
-    names.sort();
-    names
-}
-
-#[test]
-fn composed_letters_read_back() {
-    let raw = composed(&letter(), &judge());
-    assert!(raw.is_ascii(), "non-ASCII must be encoded");
-    let read = read_letter(&raw, &[]).expect("our own letter is readable");
-    assert_eq!(read.subject, letter().subject);
-    assert_eq!(read.body.trim_end(), letter().body.trim_end());
-    assert_eq!(read.from, Some(judge()));
-    assert_eq!(read.to, letter().to);
-    assert_eq!(read.message_id, "answer-1@judge.example.test");
-    assert_eq!(
-        read.references,
-        [
-            "orders-1901@mail.example.test",
-            "start-1@judge.example.test"
-        ]
-        .map(String::from)
-    );
-    assert!(read.warnings.is_empty(), "{:?}", read.warnings);
-}
-
-#[test]
-fn composed_letters_have_exactly_the_expected_headers() {
-    let raw = composed(&letter(), &judge());
-    assert_eq!(header_names(&raw), HEADERS.map(String::from));
-    let fields = header_fields(&raw);
-    let value = |name: &str| {
-        fields
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
-    };
-    assert_eq!(value("Auto-Submitted"), Some("auto-replied"));
-    assert_eq!(value("X-Strategos-Judge"), Some("yes"));
-    assert_eq!(value("MIME-Version"), Some("1.0"));
-    assert_eq!(value("Message-ID"), Some("<answer-1@judge.example.test>"));
-    assert!(
-        value("Content-Type").is_some_and(|v| v.to_ascii_lowercase().contains("charset=utf-8"))
-    );
-    assert!(
-        value("Content-Transfer-Encoding")
-            .is_some_and(|v| v == "quoted-printable" || v == "base64")
-    );
-}
-
-#[test]
-fn composed_lines_end_in_crlf_and_are_short() {
-    let mut long = letter();
-    long.subject = "Приказы ".repeat(40);
-    long.body = format!("{}\nlast\n", "Очень длинная строка ".repeat(100));
-    let raw = composed(&long, &judge());
-    for (at, &b) in raw.iter().enumerate() {
-        if b == b'\n' {
-            assert!(at > 0 && raw[at - 1] == b'\r', "a bare LF at byte {at}");
-        }
-    }
-    let text = String::from_utf8_lossy(&raw);
-    assert!(text.split("\r\n").all(|line| line.len() <= 998));
-    let read = read_letter(&raw, &[]).expect("readable");
-    assert_eq!(read.subject, long.subject.trim());
-    assert_eq!(read.body.trim_end(), long.body.trim_end());
-}
-
-#[test]
-fn injection_attempts_add_no_header() {
-    let mut evil = letter();
-    evil.subject = "Orders\r\nBcc: victim@example.test\nX-Evil: 1".into();
-    evil.to[0].name = Some("Evil\r\nBcc: victim@example.test".into());
-    evil.in_reply_to = Some("abc>\r\nBcc: victim@example.test".into());
-    evil.references = vec!["x\r\nX-Evil: 2".into()];
-    let from = Address {
-        email: OWN.into(),
-        name: Some("Judge\nX-Evil: 3".into()),
-    };
-    let raw = composed(&evil, &from);
-    assert_eq!(header_names(&raw), HEADERS.map(String::from));
-    let read = read_letter(&raw, &[]).expect("readable");
-    assert_eq!(read.subject, "Orders  Bcc: victim@example.test X-Evil: 1");
-    assert_eq!(read.to.len(), 2);
-}
-
-#[test]
-fn our_own_letters_are_automatic_so_judges_never_loop() {
-    let raw = composed(&letter(), &judge());
-    let by_other_judge = read_letter(&raw, &["judge@other.test".to_string()]).expect("readable");
-    assert!(
-        by_other_judge
-            .automatic
-            .is_some_and(|r| r.contains("X-Strategos-Judge"))
-    );
-    let by_us = read_letter(&raw, &own()).expect("readable");
-    assert!(by_us.automatic.is_some());
-}
-
-#[test]
-fn unusable_recipients_are_left_out() {
-    let mut odd = letter();
-    odd.to.push(Address::new("not an address"));
-    let read = read_letter(&composed(&odd, &judge()), &[]).expect("readable");
-    assert_eq!(read.to, letter().to);
-    odd.to = vec![Address::new("still not")];
-    let raw = composed(&odd, &judge());
-    assert!(!raw.is_empty());
-    assert!(read_letter(&raw, &[]).is_ok_and(|r| r.to.is_empty()));
-}
-
-#[test]
-fn reply_subjects() {
-    for (subject, reply) in [
-        ("Orders", "Re: Orders"),
-        ("  Orders  ", "Re: Orders"),
-        ("Re: Orders", "Re: Orders"),
-        ("RE:Orders", "RE:Orders"),
-        ("re: приказы", "re: приказы"),
-        ("Приказы", "Re: Приказы"),
-        ("", "Re: your letter"),
-        ("   ", "Re: your letter"),
-        ("Return of the king", "Re: Return of the king"),
-        ("a\r\nBcc: x", "Re: a  Bcc: x"),
-    ] {
-        assert_eq!(reply_subject(subject), reply, "{subject:?}");
     }
 }
 

@@ -20,6 +20,7 @@ mod commands;
 mod datc;
 mod flow;
 mod game;
+mod judge;
 mod judge_harness;
 mod mail_read;
 mod mail_transport;

@@ -1,0 +1,253 @@
+//! The judge under stress of a small kind: a crash between handling and sending, mail
+//! that is broken or hostile, automatic mail, floods, and a failing outbox.
+
+use chrono::{DateTime, Duration, Utc};
+use strategos::mail::send::RecordingTransport;
+use strategos::mail::send::Transport;
+
+use crate::judge_harness::{Harness, mail, test_config};
+
+fn at(text: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(text)
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
+#[test]
+fn a_crash_between_handling_and_sending_loses_nothing() {
+    let mut judge = Harness::new("crash");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    let create = mail(
+        "alice@example.test",
+        "a duel",
+        "c1@example.test",
+        "CREATE ?duel secret1 tiny\n",
+    );
+    // Handled and committed, then the judge dies before its outbox is flushed.
+    assert!(judge.daemon.accept(&create, "test"));
+    assert!(judge.take_sent().is_empty());
+    judge.restart();
+    judge.tick(at("2027-01-05T12:01:00Z"));
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1, "the answer goes out once after the restart");
+    assert!(sent[0].body.contains("Game 'duel' (Tiny) is created"));
+    // The same letter again (a mailbox that was not marked before the crash) is not handled twice.
+    assert!(!judge.deliver(&create));
+    assert!(judge.take_sent().is_empty());
+    // Orders acknowledged before a crash are in force after it.
+    judge.deliver(&mail(
+        "bob@example.test",
+        "join",
+        "c2@example.test",
+        "SIGNON ?duel secret2\n",
+    ));
+    let starts = judge.take_sent();
+    let alice_power = starts
+        .iter()
+        .find(|l| l.to[0].email == "alice@example.test" && l.subject.contains("started"))
+        .unwrap();
+    let letter = if alice_power.subject.contains("North") {
+        'N'
+    } else {
+        'S'
+    };
+    let order = if letter == 'N' {
+        "F Nor - Mid"
+    } else {
+        "A Sou - Two"
+    };
+    let orders = mail(
+        "alice@example.test",
+        "orders",
+        "c3@example.test",
+        &format!("SIGNON {letter}duel secret1\n{order}\n"),
+    );
+    assert!(judge.daemon.accept(&orders, "test"));
+    judge.restart();
+    judge.tick(at("2027-01-05T12:02:00Z"));
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(
+        sent[0].body.contains("Orders still due from"),
+        "{}",
+        sent[0].body
+    );
+    judge.deliver(&mail(
+        "alice@example.test",
+        "list",
+        "c4@example.test",
+        &format!("SIGNON {letter}duel secret1\nLIST duel\n"),
+    ));
+    let sent = judge.take_sent();
+    let expected = if letter == 'N' {
+        "Fleet Northland -> Middle Sea."
+    } else {
+        "Army Southland -> Twin Coasts."
+    };
+    // The acknowledgement of a later letter still shows the order in force.
+    judge.deliver(&mail(
+        "alice@example.test",
+        "again",
+        "c5@example.test",
+        &format!("SIGNON {letter}duel secret1\nLIST\n"),
+    ));
+    let _ = judge.take_sent();
+    let orders_again = mail(
+        "alice@example.test",
+        "check",
+        "c6@example.test",
+        &format!("SIGNON {letter}duel secret1\n{}\n", order.replace('-', "-")),
+    );
+    judge.deliver(&orders_again);
+    let ack = judge.take_sent();
+    assert!(ack[0].body.contains(expected), "{}", ack[0].body);
+    assert!(!sent.is_empty());
+    assert!(judge.daemon.store.is_intact().unwrap());
+}
+
+#[test]
+fn broken_and_strange_mail_gets_an_answer_or_a_quarantine() {
+    let mut judge = Harness::new("broken");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    // An empty body: answered.
+    judge.deliver(b"From: a@example.test\r\nSubject: empty\r\nMessage-ID: <e1@x>\r\n\r\n");
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].body.contains("held no commands"));
+    // Broken MIME (no closing boundary, bad base64): answered with what could be read.
+    judge.deliver(
+        b"From: b@example.test\r\nSubject: broken\r\nMessage-ID: <e2@x>\r\nMIME-Version: 1.0\r\n\
+          Content-Type: multipart/mixed; boundary=\"zz\"\r\n\r\n--zz\r\nContent-Type: text/plain\r\n\
+          Content-Transfer-Encoding: base64\r\n\r\n!!!not base64###\r\n",
+    );
+    assert_eq!(judge.take_sent().len(), 1);
+    // An unknown charset: answered, with a note.
+    judge.deliver(
+        b"From: c@example.test\r\nSubject: charset\r\nMessage-ID: <e3@x>\r\nContent-Type: text/plain; charset=x-martian\r\n\r\nHELP\r\n",
+    );
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].body.contains("Commands to the judge"));
+    // No sender at all: nobody to answer; kept in quarantine with the reason.
+    judge.deliver(b"Subject: nobody\r\nMessage-ID: <e4@x>\r\n\r\nHELP\r\n");
+    assert!(judge.take_sent().is_empty());
+    // Not mail at all.
+    judge.deliver(&[0u8, 159, 146, 150, 0, 0, 13, 10]);
+    assert!(judge.take_sent().is_empty());
+    // 20 MB: a polite refusal, and only the first megabyte stored.
+    let mut big = b"From: d@example.test\r\nSubject: big\r\nMessage-ID: <e5@x>\r\n\r\n".to_vec();
+    big.extend(std::iter::repeat_n(b'x', 20 << 20));
+    judge.deliver(&big);
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].subject.contains("[Error Flag]"));
+    assert!(sent[0].body.contains("larger than"));
+    let tx = judge.daemon.store.begin().unwrap();
+    let quarantine = tx.quarantine().unwrap();
+    assert!(
+        quarantine
+            .iter()
+            .any(|(id, why)| id == "e4@x" && why.contains("no sender")),
+        "{quarantine:?}"
+    );
+    assert!(
+        quarantine
+            .iter()
+            .any(|(id, why)| id == "e5@x" && why.contains("size")),
+        "{quarantine:?}"
+    );
+    assert_eq!(quarantine.len(), 3, "{quarantine:?}");
+}
+
+#[test]
+fn automatic_mail_is_never_answered() {
+    let mut judge = Harness::new("auto");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.deliver(b"From: robot@example.test\r\nAuto-Submitted: auto-replied\r\nSubject: Out of office\r\nMessage-ID: <a1@x>\r\n\r\nHELP\r\n");
+    judge.deliver(b"From: MAILER-DAEMON@example.test\r\nReturn-Path: <>\r\nSubject: Undelivered\r\nMessage-ID: <a2@x>\r\n\r\nHELP\r\n");
+    judge.deliver(b"From: list@example.test\r\nList-Id: <games.example.test>\r\nSubject: digest\r\nMessage-ID: <a3@x>\r\n\r\nHELP\r\n");
+    // Another judge's answer (our marker) gets no answer: two judges never loop.
+    judge.deliver(b"From: other-judge@example.test\r\nX-Strategos-Judge: yes\r\nSubject: Re: hello\r\nMessage-ID: <a4@x>\r\n\r\nHELP\r\n");
+    assert!(judge.take_sent().is_empty());
+}
+
+#[test]
+fn a_flood_gets_one_notice() {
+    let mut config = test_config();
+    config.limits.letters_per_hour = 3;
+    let mut judge = Harness::with_config("flood", config);
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    for i in 0..6 {
+        judge.deliver(&mail(
+            "flood@example.test",
+            "spam",
+            &format!("f{i}@x"),
+            "HELP\n",
+        ));
+    }
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 4, "three answers and one notice");
+    assert!(sent[3].body.contains("more than 3 letters"));
+    // The next hour the sender is heard again.
+    judge.set_time(at("2027-01-05T13:00:01Z"));
+    judge.deliver(&mail("flood@example.test", "again", "f9@x", "HELP\n"));
+    assert_eq!(judge.take_sent().len(), 1);
+}
+
+/// A transport shared with the test, so it can see what was sent.
+struct Shared(std::sync::Arc<std::sync::Mutex<RecordingTransport>>);
+
+impl Transport for Shared {
+    fn send(
+        &mut self,
+        from: &str,
+        to: &[String],
+        raw: &[u8],
+    ) -> Result<(), strategos::mail::send::SendError> {
+        self.0.lock().unwrap().send(from, to, raw)
+    }
+}
+
+#[test]
+fn the_outbox_retries_and_records_refusals() {
+    let mut judge = Harness::new("outbox");
+    let recorder = std::sync::Arc::new(std::sync::Mutex::new(RecordingTransport::new()));
+    judge.daemon.transport = Box::new(Shared(recorder.clone()));
+    let t0 = at("2027-01-05T12:00:00Z");
+    judge.set_time(t0);
+    recorder
+        .lock()
+        .unwrap()
+        .fail_transiently_for("alice@example.test", 2);
+    recorder.lock().unwrap().refuse("gone@example.test");
+    judge.deliver(&mail("alice@example.test", "one", "o1@x", "HELP\n"));
+    judge.deliver(&mail("gone@example.test", "two", "o2@x", "HELP\n"));
+    assert_eq!(
+        recorder.lock().unwrap().sent.len(),
+        0,
+        "the server is away for alice; gone@ is refused"
+    );
+    // The refusal is recorded and the keeper told in the next round.
+    judge.tick(t0 + Duration::seconds(30));
+    assert_eq!(recorder.lock().unwrap().sent.len(), 1);
+    assert_eq!(recorder.lock().unwrap().sent[0].to, ["keeper@example.test"]);
+    // Alice's answer is tried again later, waiting longer each time, until it goes out.
+    judge.tick(t0 + Duration::minutes(10));
+    assert_eq!(
+        recorder.lock().unwrap().sent.len(),
+        1,
+        "second attempt failed too"
+    );
+    judge.tick(t0 + Duration::minutes(12));
+    assert_eq!(
+        recorder.lock().unwrap().sent.len(),
+        1,
+        "not due yet: the wait doubled"
+    );
+    judge.tick(t0 + Duration::minutes(20));
+    let sent = recorder.lock().unwrap().sent.clone();
+    assert_eq!(sent.len(), 2);
+    assert_eq!(sent[1].to, ["alice@example.test"]);
+    let tx = judge.daemon.store.begin().unwrap();
+    assert_eq!(tx.outbox_counts().unwrap(), (0, 2, 1));
+}
