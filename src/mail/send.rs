@@ -201,7 +201,11 @@ fn classify_smtp(server: &str, error: &lettre::transport::smtp::Error) -> SendEr
         let code = code.to_string();
         matches!(code.as_str(), "530" | "534" | "535" | "538")
     });
-    if error.is_permanent() && !login_problem {
+    if login_problem {
+        SendError::Transient(format!(
+            "login refused, check the SMTP user and password: {message}"
+        ))
+    } else if error.is_permanent() {
         SendError::Permanent(message)
     } else {
         SendError::Transient(message)
