@@ -68,6 +68,9 @@ impl ImapSettings {
     }
 }
 
+/// The longest single IDLE: servers may end one after 30 minutes.
+const LONGEST_IDLE: Duration = Duration::from_secs(29 * 60);
+
 /// A logged-in IMAP connection with the mail folder selected.
 pub struct ImapInbox {
     // Boxed, so that the inbox is a small value to keep in an enum or a struct.
@@ -214,10 +217,13 @@ impl ImapInbox {
     /// Waits up to `max` for the server to announce new mail (IDLE). Returns `true` when new
     /// mail (or another change of the folder) was announced, `false` when `max` passed quietly;
     /// without IDLE on the server it returns `false` at once and the caller polls.
+    ///
+    /// `max` is capped at 29 minutes: servers may log out a client idling for 30 (RFC 2177).
     pub fn wait_for_mail(&mut self, max: Duration) -> Result<bool, String> {
         if !self.idle {
             return Ok(false);
         }
+        let max = max.min(LONGEST_IDLE);
         let Some(session) = self.session.take() else {
             return Err(format!("{}: not connected", self.server));
         };

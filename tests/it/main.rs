@@ -13,6 +13,10 @@
 //!   hostile mail read without panics, composed letters read back with no injected headers.
 //! - `mail_transport`: Maildir, sendmail, SMTP and IMAP (IDLE too) against real servers.
 //! - `mailserver`: the real test mail servers (`../shared/tools/mailserver`), or a SKIPPED line.
+//! - `flow`: whole mail exchanges as data (`tests/data/flow/`): letters in, transcript out.
+//! - `judge`: the judge through a crash, broken and automatic mail, floods, a failing outbox.
+//! - `judge_harness`: a judge on temporary files with a settable clock, for those tests.
+//! - `whole_game`: a standard game of two years through the real IMAP and SMTP servers.
 
 mod case;
 mod cli;
@@ -29,3 +33,4 @@ mod orders;
 mod random;
 mod rulebook;
 mod variants;
+mod whole_game;

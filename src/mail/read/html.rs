@@ -80,7 +80,9 @@ pub fn html_to_text(html: &str) -> String {
             .take_while(|b| b.is_ascii_alphanumeric())
             .count();
         let is_declaration = matches!(bytes.get(pos + 1), Some(b'!' | b'?'));
-        if name_len == 0 && !is_declaration {
+        // A tag name starts with a letter: `<3` and `< 6` are text.
+        let starts_tag = bytes.get(name_start).is_some_and(u8::is_ascii_alphabetic);
+        if !starts_tag && !is_declaration {
             out.text("<");
             pos += 1;
             continue;
@@ -142,15 +144,18 @@ fn entity(text: &str) -> (Decoded, usize) {
         return literal;
     };
     let name = &text[1..end];
-    let number = if let Some(hex) = name.strip_prefix("#x").or_else(|| name.strip_prefix("#X")) {
-        Some(u32::from_str_radix(hex, 16).ok())
-    } else {
-        name.strip_prefix('#')
-            .map(|decimal| decimal.parse::<u32>().ok())
+    let (digits, radix) = match name.strip_prefix("#x").or_else(|| name.strip_prefix("#X")) {
+        Some(hex) => (Some(hex), 16),
+        None => (name.strip_prefix('#'), 10),
     };
-    let decoded = match number {
-        Some(code) => {
-            let c = code
+    let decoded = match digits {
+        Some(digits) => {
+            if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
+                return literal;
+            }
+            // Too many digits overflow: that is no character either.
+            let c = u32::from_str_radix(digits, radix)
+                .ok()
                 .filter(|&c| c != 0)
                 .and_then(char::from_u32)
                 .unwrap_or('\u{FFFD}');

@@ -123,20 +123,28 @@ fn composed_letters_have_exactly_the_expected_headers() {
 
 #[test]
 fn composed_lines_end_in_crlf_and_are_short() {
-    let mut long = letter();
-    long.subject = "Приказы ".repeat(40);
-    long.body = format!("{}\nlast\n", "Очень длинная строка ".repeat(100));
-    let raw = composed(&long, &judge());
-    for (at, &b) in raw.iter().enumerate() {
-        if b == b'\n' {
-            assert!(at > 0 && raw[at - 1] == b'\r', "a bare LF at byte {at}");
+    let cyrillic = format!("{}\nlast\n", "Очень длинная строка ".repeat(100));
+    let ascii_long = format!("A Par - Bur\n{}\nlast\n", "x".repeat(2500));
+    let ascii = "A Par - Bur\n.\nFrom the judge\n\r\nF Bre - Mao\n".to_string();
+    for body in [cyrillic, ascii_long, ascii] {
+        let mut long = letter();
+        long.subject = "Приказы ".repeat(40);
+        long.body = body;
+        let raw = composed(&long, &judge());
+        for (at, &b) in raw.iter().enumerate() {
+            if b == b'\n' {
+                assert!(at > 0 && raw[at - 1] == b'\r', "a bare LF at byte {at}");
+            }
         }
+        let text = String::from_utf8_lossy(&raw);
+        assert!(text.split("\r\n").all(|line| line.len() <= 998));
+        let read = read_letter(&raw, &[]).expect("readable");
+        assert_eq!(read.subject, long.subject.trim());
+        assert_eq!(
+            read.body.trim_end(),
+            long.body.replace("\r\n", "\n").trim_end()
+        );
     }
-    let text = String::from_utf8_lossy(&raw);
-    assert!(text.split("\r\n").all(|line| line.len() <= 998));
-    let read = read_letter(&raw, &[]).expect("readable");
-    assert_eq!(read.subject, long.subject.trim());
-    assert_eq!(read.body.trim_end(), long.body.trim_end());
 }
 
 #[test]
