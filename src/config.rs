@@ -248,13 +248,24 @@ impl Config {
     pub fn from_toml(file: &str, text: &str, env: &dyn Environment) -> Result<Config, String> {
         let mut config: Config = toml::from_str(text).map_err(|e| {
             let message = e.message().trim_end().to_string();
-            let line = e
-                .span()
-                .map(|s| text[..s.start.min(text.len())].lines().count().max(1));
-            match line {
-                Some(line) => format!("{file}:{line}: {message}"),
-                None => format!("{file}: {message}"),
-            }
+            let Some(span) = e.span() else {
+                return format!("{file}: {message}");
+            };
+            let start = span.start.min(text.len());
+            let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+            let number = text[..line_start].matches('\n').count() + 1;
+            // The line itself names the key (`port = "x"`); the section comes from above.
+            let section = text[..line_start]
+                .lines()
+                .rev()
+                .find_map(|l| l.trim().strip_prefix('[').and_then(|l| l.strip_suffix(']')))
+                .map(|s| format!("[{s}] "))
+                .unwrap_or_default();
+            format!(
+                "{file}:{number}: {section}{}: {message}",
+                text[line_start..line_end].trim()
+            )
         })?;
         if let Some(p) = env.var("STRATEGOS_IMAP_PASSWORD") {
             config.imap.password = Some(p);

@@ -184,7 +184,7 @@ fn a_bad_config_stops_the_program_naming_the_key() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown field `variant_dir`"), "{err}");
-    std::fs::write(&config, "variants_dir = \"tests/data/variants\"\n").unwrap();
+    std::fs::write(&config, "[paths]\nvariants = \"tests/data/variants\"\n").unwrap();
     let case = r#"{"variant": "tiny", "phase": {"season": "spring", "year": 240, "kind": "movement"},
         "units": [{"power": "north", "type": "fleet", "at": "nor"}], "orders": {"north": ["F Northland - Middle Sea"]}}"#;
     let out = strategos(
@@ -199,5 +199,48 @@ fn a_bad_config_stops_the_program_naming_the_key() {
     );
     let results: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(results[0]["result"]["orders"][0]["result"], "succeeds");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `strategos deliver`: one message on standard input, as an MTA pipes it; the answer lands
+/// in the sent Maildir of the configuration.
+#[test]
+fn deliver_reads_one_message_from_standard_input() {
+    let dir = std::env::temp_dir().join(format!("strategos-deliver-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = dir.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[paths]\ndatabase = \"{0}/judge.db\"\n[outbox]\nmaildir = \"{0}/sent\"\n[inbox]\nmaildir = \"{0}/inbox\"\n",
+            dir.display()
+        ),
+    )
+    .unwrap();
+    let letter = "From: you@example.org\r\nSubject: hello\r\nMessage-ID: <deliver-1@example.org>\r\n\r\nHELP\r\n";
+    let args = [
+        "--config",
+        config.to_str().unwrap(),
+        "deliver",
+        "--now",
+        "2027-01-05T12:00:00Z",
+    ];
+    let out = strategos(&args, Some(letter));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sent: Vec<_> = std::fs::read_dir(dir.join("sent/new")).unwrap().collect();
+    assert_eq!(sent.len(), 1);
+    let answer = std::fs::read_to_string(sent[0].as_ref().unwrap().path()).unwrap();
+    assert!(answer.contains("Subject: Re: hello"), "{answer}");
+    assert!(answer.contains("To: you@example.org"), "{answer}");
+    // The same message piped again is recognised and not answered twice.
+    let out = strategos(&args, Some(letter));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(std::fs::read_dir(dir.join("sent/new")).unwrap().count(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }

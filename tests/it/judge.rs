@@ -236,3 +236,36 @@ fn the_outbox_retries_and_records_refusals() {
     let tx = judge.daemon.store.begin().unwrap();
     assert_eq!(tx.outbox_counts().unwrap(), (0, 2, 1));
 }
+
+#[test]
+fn deadlines_are_shown_in_the_game_time_zone_across_daylight_saving() {
+    use strategos::judge::deadline_text;
+    use strategos::store::GameRow;
+    let mut game = GameRow {
+        id: 1,
+        name: "g".into(),
+        variant: "standard".into(),
+        state: "active".into(),
+        created_by: 1,
+        time_zone: "Europe/London".into(),
+        movement_hours: 48,
+        retreat_hours: 24,
+        adjustment_hours: 24,
+        reminder_hours: 12,
+        position: None,
+        deadline_at: Some(at("2027-01-05T12:00:00Z")),
+        reminded: false,
+        phase_serial: 0,
+    };
+    assert_eq!(deadline_text(&game), "Tue 05 Jan 2027 12:00 GMT");
+    game.deadline_at = Some(at("2027-07-05T12:00:00Z"));
+    assert_eq!(deadline_text(&game), "Mon 05 Jul 2027 13:00 BST");
+    game.time_zone = "Europe/Moscow".into();
+    assert_eq!(deadline_text(&game), "Mon 05 Jul 2027 15:00 MSK");
+    // The night the clocks go forward in London: 00:30 UTC is 00:30 GMT, 01:30 UTC is 02:30 BST.
+    game.time_zone = "Europe/London".into();
+    game.deadline_at = Some(at("2027-03-28T00:30:00Z"));
+    assert_eq!(deadline_text(&game), "Sun 28 Mar 2027 00:30 GMT");
+    game.deadline_at = Some(at("2027-03-28T01:30:00Z"));
+    assert_eq!(deadline_text(&game), "Sun 28 Mar 2027 02:30 BST");
+}

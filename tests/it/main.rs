@@ -4,7 +4,8 @@
 //! - `game`: phases played one after another: skipped phases, ownership, builds.
 //! - `rulebook`: the 2000 rulebook's diagrams 28 to 32 (`tests/data/rulebook/`) and our own
 //!   cases beyond the DATC (`tests/data/cases/own.json`).
-//! - `cli`: `strategos adjudicate` run as a program: its JSON, errors and exit codes.
+//! - `cli`: `strategos adjudicate` and `deliver` run as programs: output, errors, exit codes.
+//! - `config`: `config.toml` is the defaults; bad values name their key; secrets from the environment.
 //! - `variants`: shipped variant files load; bad files give every problem, never a panic.
 //! - `commands`: the letter-command table (`tests/data/text/commands.txt`) and property tests.
 //! - `orders`: the order-parsing table (`tests/data/text/orders.txt`) and property tests.
@@ -21,6 +22,7 @@
 mod case;
 mod cli;
 mod commands;
+mod config;
 mod datc;
 mod flow;
 mod game;
