@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use chrono::{DateTime, Duration as Span, Utc};
+use chrono::{DateTime, Utc};
 use strategos::daemon::{Clock, Daemon, Inbox};
 use strategos::judge::Judge;
 use strategos::letter::{Address, IncomingLetter, OutgoingLetter};
