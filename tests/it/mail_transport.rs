@@ -3,8 +3,14 @@
 //!
 //! Tests run in parallel: each one that reads a mailbox has its own user, and finds its
 //! message by a unique tag in the subject. Every wait is bounded.
+//!
+//! Refused logins are tried against small fake servers, never against dovecot: each failed
+//! login from 127.0.0.1 makes dovecot delay the next logins from there (2, 4, 8, then 15 s),
+//! which would slow every other test using the real servers.
 
 use std::fs;
+use std::io::{BufRead, BufReader, Write};
+use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -472,28 +478,6 @@ fn smtp_unknown_user_is_permanent() {
     );
 }
 
-/// A wrong SMTP password is the judge's own problem: transient, so no letter is given up.
-#[test]
-fn smtp_wrong_password_is_transient() {
-    let Some(servers) = servers_with_tls("smtp_wrong_password_is_transient") else {
-        return;
-    };
-    let mut smtp = servers.smtp(Security::StartTls);
-    smtp.user = Some(servers.address("judge"));
-    smtp.password = Some("wrong".to_owned());
-    let player = servers.address("player6");
-    let raw = letter(&servers.address("judge"), &player, &tag("wrong-password"));
-    let error = SmtpTransport::new(&smtp)
-        .unwrap()
-        .send(&servers.address("judge"), &to(&player), &raw)
-        .unwrap_err();
-    eprintln!("{error}");
-    assert!(
-        matches!(&error, SendError::Transient(m) if m.contains("535")),
-        "{error}"
-    );
-}
-
 /// Without the test CA the servers' certificates are refused, by SMTP and by IMAP.
 #[test]
 fn tls_without_the_test_ca_is_refused() {
@@ -520,26 +504,14 @@ fn tls_without_the_test_ca_is_refused() {
     }
 }
 
-/// A wrong IMAP password is an error from `connect`.
-#[test]
-fn imap_wrong_password_is_refused() {
-    let Some(servers) = servers("imap_wrong_password_is_refused") else {
-        return;
-    };
-    let mut imap = servers.imap("player6", Security::None);
-    imap.password = "wrong".to_owned();
-    let error = ImapInbox::connect(&imap).unwrap_err();
-    eprintln!("{error}");
-    assert!(error.contains("login"), "{error}");
-}
-
 /// IDLE: quiet mailbox, no wake; new mail wakes the wait well before its limit.
 #[test]
 fn imap_idle_wakes_on_new_mail() {
     let Some(servers) = servers("imap_idle_wakes_on_new_mail") else {
         return;
     };
-    let mut inbox = ImapInbox::connect(&servers.imap("player7", Security::None)).unwrap();
+    // The catch-all mailbox, which no other test reads: this test marks everything in it.
+    let mut inbox = ImapInbox::connect(&servers.imap("catchall", Security::None)).unwrap();
     assert!(inbox.can_idle());
     // Mail left by earlier runs is handled first, so that only ours is new.
     for (uid, _) in inbox.pending().unwrap() {
@@ -554,7 +526,7 @@ fn imap_idle_wakes_on_new_mail() {
 
     let tag = tag("idle");
     let smtp = servers.smtp(Security::None);
-    let (from, player) = (servers.address("judge"), servers.address("player7"));
+    let (from, player) = (servers.address("judge"), servers.address("catchall"));
     let raw = letter(&from, &player, &tag);
     let sender = thread::spawn(move || {
         thread::sleep(Duration::from_millis(200));
@@ -573,4 +545,145 @@ fn imap_idle_wakes_on_new_mail() {
     inbox.mark_handled(uid).unwrap();
     assert!(!is_listed(&mut inbox, uid));
     assert!(inbox.is_connected());
+}
+
+/// A one-connection SMTP server on loopback answering each command by its verb
+/// (`EHLO`, `AUTH`, `MAIL`, `RCPT`, `DATA`, `.` for the end of the message); verbs not in
+/// `replies` get the usual positive answers.
+fn fake_smtp(replies: &'static [(&'static str, &'static str)]) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    thread::spawn(move || {
+        let Ok((stream, _)) = listener.accept() else {
+            return;
+        };
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let mut writer = stream;
+        let _ = writer.write_all(b"220 fake.example.test ESMTP\r\n");
+        let (mut line, mut in_data) = (String::new(), false);
+        loop {
+            line.clear();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            let verb = if in_data {
+                if line != ".\r\n" {
+                    continue;
+                }
+                ".".to_owned()
+            } else {
+                line.split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_ascii_uppercase()
+            };
+            let reply = match replies.iter().find(|(v, _)| *v == verb) {
+                Some((_, reply)) => reply.to_string(),
+                None => match verb.as_str() {
+                    "EHLO" => {
+                        "250-fake.example.test\r\n250-8BITMIME\r\n250 AUTH PLAIN LOGIN".to_owned()
+                    }
+                    "DATA" => "354 go ahead".to_owned(),
+                    "QUIT" => "221 bye".to_owned(),
+                    _ => "250 ok".to_owned(),
+                },
+            };
+            in_data = verb == "DATA" && reply.starts_with("354");
+            if writer.write_all(format!("{reply}\r\n").as_bytes()).is_err() || verb == "QUIT" {
+                return;
+            }
+        }
+    });
+    port
+}
+
+/// Sends one letter to a fake SMTP server answering with `replies`.
+fn send_to_fake(replies: &'static [(&'static str, &'static str)], login: bool) -> SendError {
+    let settings = SmtpSettings {
+        host: "127.0.0.1".into(),
+        port: fake_smtp(replies),
+        security: Security::None,
+        user: login.then(|| "judge@example.test".to_owned()),
+        password: login.then(|| "wrong".to_owned()),
+        ca_pem: None,
+        timeout_secs: 10,
+    };
+    let raw = letter("judge@example.test", "player1@example.test", "fake");
+    SmtpTransport::new(&settings)
+        .unwrap()
+        .send("judge@example.test", &to("player1@example.test"), &raw)
+        .unwrap_err()
+}
+
+/// 4xx replies are transient, 5xx permanent, except a refused login (the judge's own
+/// settings): transient, so that no letter is given up.
+#[test]
+fn smtp_replies_decide_the_failure() {
+    let busy = send_to_fake(&[("RCPT", "451 4.3.0 mailbox busy, try later")], false);
+    eprintln!("{busy}");
+    assert!(
+        matches!(&busy, SendError::Transient(m) if m.contains("451")),
+        "{busy}"
+    );
+    let too_big = send_to_fake(&[(".", "552 5.3.4 message too big")], false);
+    eprintln!("{too_big}");
+    assert!(
+        matches!(&too_big, SendError::Permanent(m) if m.contains("552")),
+        "{too_big}"
+    );
+    let login = send_to_fake(&[("AUTH", "535 5.7.8 authentication failed")], true);
+    eprintln!("{login}");
+    assert!(
+        matches!(&login, SendError::Transient(m) if m.contains("535")),
+        "{login}"
+    );
+}
+
+/// A one-connection IMAP server on loopback that greets with `greeting` and refuses LOGIN.
+fn fake_imap(greeting: &'static str) -> u16 {
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    thread::spawn(move || {
+        let Ok((stream, _)) = listener.accept() else {
+            return;
+        };
+        stream
+            .set_read_timeout(Some(Duration::from_secs(10)))
+            .unwrap();
+        let mut reader = BufReader::new(stream.try_clone().unwrap());
+        let mut writer = stream;
+        let _ = writer.write_all(format!("{greeting}\r\n").as_bytes());
+        let mut line = String::new();
+        while reader.read_line(&mut line).unwrap_or(0) > 0 {
+            let tag = line.split_whitespace().next().unwrap_or("*").to_owned();
+            let reply = format!("{tag} NO [AUTHENTICATIONFAILED] Authentication failed.\r\n");
+            if writer.write_all(reply.as_bytes()).is_err() {
+                return;
+            }
+            line.clear();
+        }
+    });
+    port
+}
+
+/// A refused login, or a server sending BYE at once, is an error from `connect`.
+#[test]
+fn imap_refusals_are_errors() {
+    let port = fake_imap("* OK [CAPABILITY IMAP4rev1 IDLE] fake ready");
+    let settings = ImapSettings::new("127.0.0.1", port, Security::None, "judge", "wrong");
+    let error = ImapInbox::connect(&settings).unwrap_err();
+    eprintln!("{error}");
+    assert!(
+        error.contains("login") && error.contains("AUTHENTICATIONFAILED"),
+        "{error}"
+    );
+
+    let port = fake_imap("* BYE too many connections");
+    let settings = ImapSettings::new("127.0.0.1", port, Security::None, "judge", "secret");
+    let error = ImapInbox::connect(&settings).unwrap_err();
+    eprintln!("{error}");
+    assert!(error.contains("too many connections"), "{error}");
 }
