@@ -153,6 +153,17 @@ impl Session<'_> {
         Ok(())
     }
 
+    /// The game named `name`, or an error for the player when there is none.
+    fn find_game(&mut self, tx: &Tx, line: usize, name: &str) -> rusqlite::Result<Option<GameRow>> {
+        let found = tx.game_by_name(name)?;
+        if found.is_none() {
+            self.error(format!(
+                "line {line}: there is no game called '{name}'; send LIST for the games"
+            ));
+        }
+        Ok(found)
+    }
+
     fn help(&mut self, topic: Option<&str>) {
         if let Some(topic) = topic.filter(|t| !t.eq_ignore_ascii_case("help")) {
             self.say(format!(
@@ -251,10 +262,7 @@ impl Session<'_> {
     }
 
     fn join(&mut self, tx: &Tx, line: usize, game: &str, password: &str) -> rusqlite::Result<()> {
-        let Some(mut row) = tx.game_by_name(game)? else {
-            self.error(format!(
-                "line {line}: there is no game called '{game}'; send LIST for the games"
-            ));
+        let Some(mut row) = self.find_game(tx, line, game)? else {
             return Ok(());
         };
         if row.state != "forming" {
@@ -318,10 +326,7 @@ impl Session<'_> {
         game: &str,
         password: &str,
     ) -> rusqlite::Result<()> {
-        let Some(row) = tx.game_by_name(game)? else {
-            self.error(format!(
-                "line {line}: there is no game called '{game}'; send LIST for the games"
-            ));
+        let Some(row) = self.find_game(tx, line, game)? else {
             return Ok(());
         };
         let variant = self
@@ -381,10 +386,7 @@ impl Session<'_> {
         game: &str,
         password: &str,
     ) -> rusqlite::Result<()> {
-        let Some(row) = tx.game_by_name(game)? else {
-            self.error(format!(
-                "line {line}: there is no game called '{game}'; send LIST for the games"
-            ));
+        let Some(row) = self.find_game(tx, line, game)? else {
             return Ok(());
         };
         let player = tx.register_player(&self.sender, None, None, self.now)?;
@@ -419,10 +421,7 @@ impl Session<'_> {
             self.say(lines.join("\n"));
             return Ok(());
         };
-        let Some(row) = tx.game_by_name(name)? else {
-            self.error(format!(
-                "line {line}: there is no game called '{name}'; send LIST for the games"
-            ));
+        let Some(row) = self.find_game(tx, line, name)? else {
             return Ok(());
         };
         let mut lines = vec![self.game_summary(tx, &row)?];
@@ -501,10 +500,7 @@ impl Session<'_> {
 
     /// HISTORY: the game's archive, every report in order, in a letter of its own.
     fn history(&mut self, tx: &Tx, line: usize, game: &str) -> rusqlite::Result<()> {
-        let Some(row) = tx.game_by_name(game)? else {
-            self.error(format!(
-                "line {line}: there is no game called '{game}'; send LIST for the games"
-            ));
+        let Some(row) = self.find_game(tx, line, game)? else {
             return Ok(());
         };
         let reports = tx.reports(row.id)?;

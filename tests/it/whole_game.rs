@@ -71,6 +71,30 @@ impl Table<'_> {
             .expect("SMTP accepts the letter");
     }
 
+    /// Each of `powers` sends its scripted orders for `phase` at `time`; the judge reads them.
+    fn orders_from(
+        &mut self,
+        by_power: &HashMap<String, usize>,
+        powers: &[&str],
+        phase: &str,
+        time: &str,
+    ) {
+        self.now = at(time);
+        for power in powers {
+            let i = by_power[*power];
+            let player = &self.players[i];
+            let body = format!(
+                "SIGNON {}{} {}\n{}\n",
+                player.letter,
+                self.game,
+                player.password,
+                orders(power, phase)
+            );
+            self.send(i, &format!("{phase} orders"), &body);
+        }
+        self.judge_reads(powers.len());
+    }
+
     /// Lets the judge run rounds at the test's time until `n` new letters are handled.
     fn judge_reads(&mut self, n: usize) {
         self.judge.clock = Clock::Fixed(self.now);
@@ -259,60 +283,29 @@ fn a_standard_game_through_real_mail_servers() {
     assert_eq!(by_power.len(), 7, "seven different powers");
 
     // Spring 1901: orders from all seven; the last letter processes the phase at once.
-    table.now = at("2027-01-04T10:00:00Z");
-    for power in [
+    let all = [
         "austria", "england", "france", "germany", "italy", "russia", "turkey",
-    ] {
-        let i = by_power[power];
-        let body = format!(
-            "SIGNON {}{game} {}\n{}\n",
-            table.players[i].letter,
-            table.players[i].password,
-            orders(power, "spring")
-        );
-        table.send(i, "spring orders", &body);
-    }
-    table.judge_reads(7);
+    ];
+    table.orders_from(&by_power, &all, "spring", "2027-01-04T10:00:00Z");
     // Fall 1901: Italy is silent, so the phase waits for the deadline.
-    table.now = at("2027-01-05T10:00:00Z");
-    for power in [
-        "austria", "england", "france", "germany", "russia", "turkey",
-    ] {
-        let i = by_power[power];
-        let body = format!(
-            "SIGNON {}{game} {}\n{}\n",
-            table.players[i].letter,
-            table.players[i].password,
-            orders(power, "fall")
-        );
-        table.send(i, "fall orders", &body);
-    }
-    table.judge_reads(6);
+    table.orders_from(
+        &by_power,
+        &[
+            "austria", "england", "france", "germany", "russia", "turkey",
+        ],
+        "fall",
+        "2027-01-05T10:00:00Z",
+    );
     table.tick(at("2027-01-06T10:00:01Z"));
     // Fall 1901 retreats: Turkey's army in Bulgaria goes to Constantinople.
-    table.now = at("2027-01-06T11:00:00Z");
-    let turkey = by_power["turkey"];
-    let body = format!(
-        "SIGNON {}{game} {}\n{}\n",
-        table.players[turkey].letter,
-        table.players[turkey].password,
-        orders("turkey", "retreat")
-    );
-    table.send(turkey, "retreat", &body);
-    table.judge_reads(1);
+    table.orders_from(&by_power, &["turkey"], "retreat", "2027-01-06T11:00:00Z");
     // Winter 1901: five powers build.
-    table.now = at("2027-01-06T12:00:00Z");
-    for power in ["austria", "england", "france", "germany", "russia"] {
-        let i = by_power[power];
-        let body = format!(
-            "SIGNON {}{game} {}\n{}\n",
-            table.players[i].letter,
-            table.players[i].password,
-            orders(power, "winter")
-        );
-        table.send(i, "builds", &body);
-    }
-    table.judge_reads(5);
+    table.orders_from(
+        &by_power,
+        &["austria", "england", "france", "germany", "russia"],
+        "winter",
+        "2027-01-06T12:00:00Z",
+    );
     // 1902 passes on deadlines with every unit holding.
     table.tick(at("2027-01-09T00:00:00Z"));
     table.tick(at("2027-01-12T00:00:00Z"));
