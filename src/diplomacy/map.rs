@@ -47,6 +47,10 @@ pub struct SupplyCentre {
     pub value: u8,
     /// Owners for whom the centre is worth something else (Rome is worth 3 to Rome only).
     pub value_for: Vec<(PowerId, u8)>,
+    /// A rebellion centre: it counts in winter only while its owner has a unit there.
+    pub needs_garrison: bool,
+    /// The destroy order cannot destroy it.
+    pub indestructible: bool,
 }
 
 impl SupplyCentre {

@@ -41,10 +41,19 @@ pub fn next_position(
     }
 }
 
+/// What counts toward victory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VictoryCounting {
+    /// One per supply centre owned (the classic rule).
+    Centres,
+    /// The supply the centres give their owner (Diadochi V: double and triple centres).
+    Supply,
+}
+
 /// Where the powers stand: centres, elimination, a winner.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Standing {
-    /// Supply centres owned by each power.
+    /// What each power has toward victory: centres owned, or supply (as the variant counts).
     pub centres: Vec<u32>,
     /// Powers with neither units nor centres.
     pub eliminated: Vec<PowerId>,

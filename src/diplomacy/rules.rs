@@ -54,6 +54,11 @@ pub struct Rules {
     pub civil_disorder_removal: CivilDisorderRemoval,
     /// Most fleets a power may build in one adjustment phase (Diadochi V: 2).
     pub max_fleet_builds: Option<u32>,
+    /// Units may destroy the centre they stand in (`Z`) and restore a destroyed one by two
+    /// restore orders (`R`) in consecutive movement phases (Diadochi V rules 6 and 7).
+    pub destroy_and_restore: bool,
+    /// Powers may lend the supply of their centres to one another (Diadochi V rule 8).
+    pub supply_credit: bool,
 }
 
 impl Rules {
@@ -81,6 +86,8 @@ impl Rules {
             support_must_name_coast: false,
             civil_disorder_removal: CivilDisorderRemoval::FarthestFromOwnedCentre,
             max_fleet_builds: None,
+            destroy_and_restore: false,
+            supply_credit: false,
         }
     }
 
@@ -110,7 +117,7 @@ pub enum SwitchValue {
 
 impl Rules {
     /// Names of the switches `set_switch` knows.
-    pub const SWITCHES: [&'static str; 8] = [
+    pub const SWITCHES: [&'static str; 10] = [
         "multi_route_convoy",
         "convoy_paradox",
         "convoyed_attack_cuts_support_against_itself",
@@ -119,6 +126,8 @@ impl Rules {
         "support_must_name_coast",
         "civil_disorder_removal",
         "max_fleet_builds",
+        "destroy_and_restore",
+        "supply_credit",
     ];
 
     /// Changes one named switch; the error says what values it takes.
@@ -154,6 +163,8 @@ impl Rules {
                 self.dislodged_never_affects_attacker_origin = flag(value)?
             }
             "support_must_name_coast" => self.support_must_name_coast = flag(value)?,
+            "destroy_and_restore" => self.destroy_and_restore = flag(value)?,
+            "supply_credit" => self.supply_credit = flag(value)?,
             "civil_disorder_removal" => {
                 self.civil_disorder_removal =
                     match text(value, "owned_centre, home_centre")?.as_str() {

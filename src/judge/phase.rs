@@ -210,7 +210,12 @@ impl Judge {
         }
         let resolution = adjudicate(map, &variant.rules, &position, &submitted);
         let next = next_position(map, &variant.calendar, &position, &resolution);
-        let standing = standing(map, &next, variant.victory_centres);
+        let standing = standing(
+            map,
+            &next,
+            variant.victory_centres,
+            variant.victory_counting,
+        );
         let mut lines: Vec<ResultLine> = submitted
             .iter()
             .zip(&resolution.outcomes)

@@ -46,6 +46,9 @@ fn up() -> Spanned<String> {
 pub struct VictoryFile {
     /// Supply centres needed to win.
     pub centres: u32,
+    /// What is counted: `centres` (one per centre owned, the classic rule) or `supply` (the
+    /// centres' supply values, a rebellion centre only while garrisoned, a destroyed one 0).
+    pub counting: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -81,6 +84,17 @@ pub struct ProvinceFile {
     /// Not a centre, but its controller may build there.
     #[serde(default)]
     pub build_site: bool,
+    /// A rebellion centre: it counts in winter only while its owner has a unit there.
+    #[serde(default)]
+    pub rebellion: bool,
+    /// A centre that the destroy order (`Z`) cannot destroy.
+    #[serde(default)]
+    pub indestructible: bool,
+    /// Coasts joined by a canal: a fleet lies in the canal, on neither coast, and sails out
+    /// by either (Diadochi V's Alexandria and Athens). Map data for drawing and reports;
+    /// the adjacency already lists both coasts' neighbours.
+    #[serde(default)]
+    pub canal_coasts: Vec<String>,
 }
 
 #[derive(Deserialize)]

@@ -15,6 +15,7 @@ use crate::diplomacy::map::{
     normalise_name,
 };
 use crate::diplomacy::power::PowerId;
+use crate::diplomacy::progress::VictoryCounting;
 use crate::diplomacy::rules::{Rules, SwitchValue};
 use crate::diplomacy::turn::{Calendar, YearDirection};
 
@@ -163,6 +164,7 @@ fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
         rules,
         calendar,
         victory_centres: file.victory.centres,
+        victory_counting: build_counting(file, problems),
         start,
     }
 }
@@ -369,7 +371,16 @@ fn build_centre(
     power_index: &BTreeMap<&str, PowerId>,
     problems: &mut Problems,
 ) -> Option<SupplyCentre> {
-    let value = p.centre.as_ref()?;
+    let Some(value) = p.centre.as_ref() else {
+        if p.rebellion || p.indestructible {
+            problems.push(
+                None,
+                format!("provinces.{key}"),
+                "only a supply centre can be a rebellion centre or indestructible",
+            );
+        }
+        return None;
+    };
     if *value.get_ref() == 0 {
         problems.at(
             value,
@@ -398,6 +409,8 @@ fn build_centre(
     Some(SupplyCentre {
         value: *value.get_ref(),
         value_for,
+        needs_garrison: p.rebellion,
+        indestructible: p.indestructible,
     })
 }
 
@@ -486,6 +499,26 @@ fn build_rules(file: &VariantFile, problems: &mut Problems) -> Rules {
         }
     }
     rules
+}
+
+fn build_counting(file: &VariantFile, problems: &mut Problems) -> VictoryCounting {
+    match file
+        .victory
+        .counting
+        .as_ref()
+        .map(|c| (c, c.get_ref().as_str()))
+    {
+        None | Some((_, "centres")) => VictoryCounting::Centres,
+        Some((_, "supply")) => VictoryCounting::Supply,
+        Some((c, other)) => {
+            problems.at(
+                c,
+                "victory.counting",
+                format!("'{other}' is not centres or supply"),
+            );
+            VictoryCounting::Centres
+        }
+    }
 }
 
 fn build_calendar(file: &VariantFile, problems: &mut Problems) -> Calendar {

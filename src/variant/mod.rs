@@ -28,6 +28,8 @@ pub struct Variant {
     pub calendar: Calendar,
     /// Supply centres needed to win.
     pub victory_centres: u32,
+    /// What counts toward victory.
+    pub victory_counting: crate::diplomacy::progress::VictoryCounting,
     pub start: Position,
 }
 

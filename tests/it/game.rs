@@ -98,7 +98,12 @@ fn the_first_year_of_a_game() {
     );
     assert_eq!(variant.calendar.describe(spring_1902.turn), "Spring 1902");
     assert_eq!(spring_1902.units.len(), 22 + 3);
-    let standing = standing(map, &spring_1902, variant.victory_centres);
+    let standing = standing(
+        map,
+        &spring_1902,
+        variant.victory_centres,
+        variant.victory_counting,
+    );
     assert_eq!(
         standing.centres[map.power_by_id("france").unwrap().index()],
         5
