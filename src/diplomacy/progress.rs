@@ -61,12 +61,21 @@ pub struct Standing {
     pub winner: Option<PowerId>,
 }
 
-/// The standing of every power in `position`, for a variant needing `victory_centres`.
-pub fn standing(map: &Map, position: &Position, victory_centres: u32) -> Standing {
+/// The standing of every power in `position`: a winner needs `victory_centres` counted as
+/// `counting` says.
+pub fn standing(
+    map: &Map,
+    position: &Position,
+    victory_centres: u32,
+    counting: VictoryCounting,
+) -> Standing {
     let powers: Vec<PowerId> = (0..map.powers.len()).map(|p| PowerId(p as u8)).collect();
     let centres: Vec<u32> = powers
         .iter()
-        .map(|p| position.centres_of(map, *p))
+        .map(|p| match counting {
+            VictoryCounting::Centres => position.centres_of(map, *p),
+            VictoryCounting::Supply => position.supply_of(map, *p),
+        })
         .collect();
     let eliminated = powers
         .iter()
