@@ -74,6 +74,12 @@ pub enum Action {
     Disband,
     /// Adjustment phase: build a unit of `UnitOrder::unit` at `at`.
     Build,
+    /// Movement phase, where the variant allows it: destroy the centre the unit stands in
+    /// (`A Cor Z`); the unit holds.
+    Destroy,
+    /// Movement phase, where the variant allows it: work at restoring the destroyed centre
+    /// the unit stands in (`A Cor R`); the unit holds; two turns in a row restore it.
+    Restore,
 }
 
 impl Order {

@@ -15,6 +15,24 @@ pub struct Dislodgement {
     pub by_convoy: bool,
 }
 
+/// A destroyed centre being restored: the unit of `power` there has ordered `R` in `turns`
+/// consecutive movement phases so far (Diadochi V rule 7: two restore it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Restoration {
+    pub province: ProvinceId,
+    pub power: PowerId,
+    pub turns: u8,
+}
+
+/// Supply lent by one power to another (Diadochi V rule 8): it counts for the borrower's
+/// builds and upkeep, never toward victory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Credit {
+    pub lender: PowerId,
+    pub borrower: PowerId,
+    pub amount: u32,
+}
+
 /// The state of the board at the start of a phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -26,6 +44,12 @@ pub struct Position {
     pub contested: Vec<ProvinceId>,
     /// Owner of each province, indexed by `ProvinceId` (meaningful for centres and build sites).
     pub owners: Vec<Option<PowerId>>,
+    /// Centres destroyed and not yet restored: they supply no one.
+    pub destroyed: Vec<ProvinceId>,
+    /// Destroyed centres being restored.
+    pub restoring: Vec<Restoration>,
+    /// Supply lent between powers.
+    pub credits: Vec<Credit>,
 }
 
 impl Position {
@@ -37,6 +61,9 @@ impl Position {
             dislodged: Vec::new(),
             contested: Vec::new(),
             owners: vec![None; map.n_provinces()],
+            destroyed: Vec::new(),
+            restoring: Vec::new(),
+            credits: Vec::new(),
         }
     }
 
@@ -58,15 +85,26 @@ impl Position {
         }
     }
 
-    /// Supply a power draws from its centres, counting each centre's value.
+    /// Supply a power draws from its own centres: each centre's value to it, nothing from a
+    /// destroyed centre, and a rebellion centre only while the power has a unit there.
     pub fn supply_of(&self, map: &Map, power: PowerId) -> u32 {
         self.owners
             .iter()
             .enumerate()
             .filter(|(_, owner)| **owner == Some(power))
-            .filter_map(|(i, _)| map.provinces[i].centre.as_ref())
-            .map(|centre| u32::from(centre.value_to(power)))
+            .map(|(i, _)| ProvinceId(i as u16))
+            .filter(|p| !self.destroyed.contains(p))
+            .filter_map(|p| map.province(p).centre.as_ref().map(|c| (p, c)))
+            .filter(|(p, c)| !c.needs_garrison || self.units.iter().any(|u| u.power == power && map.province_of(u.region) == *p))
+            .map(|(_, c)| u32::from(c.value_to(power)))
             .sum()
+    }
+
+    /// Supply lent to `power` less supply it has lent.
+    pub fn credit_balance(&self, power: PowerId) -> (u32, u32) {
+        let lent_to: u32 = self.credits.iter().filter(|c| c.borrower == power).map(|c| c.amount).sum();
+        let lent_by: u32 = self.credits.iter().filter(|c| c.lender == power).map(|c| c.amount).sum();
+        (lent_to, lent_by)
     }
 
     /// Number of supply centres a power owns (for victory: one per centre).

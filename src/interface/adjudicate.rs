@@ -8,7 +8,7 @@ use serde_json::{Map as JsonMap, Value, json};
 use crate::diplomacy::adjudicate::{Outcome, Submitted, adjudicate};
 use crate::diplomacy::map::{Map, ProvinceId};
 use crate::diplomacy::order::Order;
-use crate::diplomacy::position::{Dislodgement, Position};
+use crate::diplomacy::position::{Credit, Dislodgement, Position, Restoration};
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::rules::{Rules, SwitchValue};
 use crate::diplomacy::turn::{PhaseKind, Season, Turn};
@@ -140,6 +140,16 @@ fn run_case(case: &Value, variants: &[Variant], options: &Options) -> Result<Val
         .map(|u| unit_json(map, u))
         .collect();
     result.insert("positions_after".into(), Value::Array(after));
+    if rules.destroy_and_restore {
+        let destroyed: Vec<Value> = resolution.after.destroyed.iter().map(|p| json!(map.province(*p).id)).collect();
+        result.insert("destroyed_after".into(), Value::Array(destroyed));
+    }
+    if turn.kind == PhaseKind::Adjustment {
+        let owed = crate::diplomacy::adjudicate::adjustment::adjustments(map, &position);
+        let adjustments: JsonMap<String, Value> =
+            map.powers.iter().zip(owed).filter(|(_, n)| *n != 0).map(|(p, n)| (p.id.clone(), json!(n))).collect();
+        result.insert("adjustments".into(), Value::Object(adjustments));
+    }
     Ok(Value::Object(result))
 }
 
@@ -337,7 +347,35 @@ fn read_position(
         }
         Some(_) => return Err("'centers' must be an object of power: [provinces]".into()),
     }
+    read_variant_state(case, map, &mut position)?;
     Ok(position)
+}
+
+/// Diadochi V's state: destroyed centres, restorations under way, credits.
+fn read_variant_state(case: &JsonMap<String, Value>, map: &Map, position: &mut Position) -> Result<(), String> {
+    for (i, c) in list(case.get("destroyed"), "destroyed")?.iter().enumerate() {
+        let name = c.as_str().ok_or_else(|| format!("destroyed[{i}] must be a string"))?;
+        position.destroyed.push(read_province(map, name, &format!("destroyed[{i}]"))?);
+    }
+    for (i, r) in list(case.get("restoring"), "restoring")?.iter().enumerate() {
+        let what = format!("restoring[{i}]");
+        let name = r.get("province").and_then(Value::as_str).ok_or_else(|| format!("{what}: 'province' must be a string"))?;
+        position.restoring.push(Restoration {
+            province: read_province(map, name, &what)?,
+            power: read_power(map, r.get("power"), &what)?,
+            turns: r.get("turns").and_then(Value::as_u64).unwrap_or(1).min(9) as u8,
+        });
+    }
+    for (i, c) in list(case.get("credits"), "credits")?.iter().enumerate() {
+        let what = format!("credits[{i}]");
+        let amount = c.get("amount").and_then(Value::as_u64).ok_or_else(|| format!("{what}: 'amount' must be a number"))?;
+        position.credits.push(Credit {
+            lender: read_power(map, c.get("lender"), &what)?,
+            borrower: read_power(map, c.get("borrower"), &what)?,
+            amount: amount.min(1000) as u32,
+        });
+    }
+    Ok(())
 }
 
 /// One order as given, read or not.

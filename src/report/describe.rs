@@ -103,6 +103,8 @@ pub fn describe_order(map: &Map, position: &Position, power: PowerId, order: &Or
         Action::Retreat { to } => format!(" -> {}", place(map, *to)),
         Action::Disband => " DISBAND".to_string(),
         Action::Build => String::new(),
+        Action::Destroy => " DESTROY".to_string(),
+        Action::Restore => " RESTORE".to_string(),
     };
     format!("{subject}{rest}.")
 }
@@ -124,6 +126,9 @@ pub fn note(map: &Map, outcome: &Outcome) -> String {
         | Outcome::Retreated => String::new(),
         Outcome::Built | Outcome::Waived => String::new(),
         Outcome::Disbanded => String::new(),
+        Outcome::Destroyed => "centre destroyed".into(),
+        Outcome::Restoring => "restoring: one more turn".into(),
+        Outcome::Restored => "centre restored".into(),
         Outcome::Dislodged { by } => format!("dislodged from {}", map.province(*by).name),
         Outcome::Bounced { by } if by.is_empty() => "bounce".into(),
         Outcome::Bounced { by } => format!("bounce with {}", names(by)),

@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::diplomacy::map::Map;
-use crate::diplomacy::position::{Dislodgement, Position};
+use crate::diplomacy::position::{Credit, Dislodgement, Position, Restoration};
 use crate::diplomacy::turn::{PhaseKind, Season, Turn};
 use crate::diplomacy::unit::{Unit, UnitKind};
 
@@ -37,6 +37,13 @@ pub fn position_to_json(map: &Map, position: &Position) -> String {
         })).collect::<Vec<_>>(),
         "contested": position.contested.iter().map(|p| json!(map.province(*p).id)).collect::<Vec<_>>(),
         "owners": owners,
+        "destroyed": position.destroyed.iter().map(|p| json!(map.province(*p).id)).collect::<Vec<_>>(),
+        "restoring": position.restoring.iter().map(|r| json!({
+            "province": map.province(r.province).id, "power": map.power(r.power).id, "turns": r.turns,
+        })).collect::<Vec<_>>(),
+        "credits": position.credits.iter().map(|c| json!({
+            "lender": map.power(c.lender).id, "borrower": map.power(c.borrower).id, "amount": c.amount,
+        })).collect::<Vec<_>>(),
     });
     value.to_string()
 }
@@ -112,6 +119,23 @@ pub fn position_from_json(map: &Map, text: &str) -> Result<Position, String> {
             .province_by_id(province)
             .ok_or_else(|| format!("stored owner of unknown province {province}"))?;
         position.owners[p.index()] = owner.as_str().and_then(|o| map.power_by_id(o));
+    }
+    for p in v["destroyed"].as_array().into_iter().flatten() {
+        position.destroyed.push(p.as_str().and_then(|p| map.province_by_id(p)).ok_or("stored destroyed centre unknown")?);
+    }
+    for r in v["restoring"].as_array().into_iter().flatten() {
+        position.restoring.push(Restoration {
+            province: r["province"].as_str().and_then(|p| map.province_by_id(p)).ok_or("stored restoration: unknown province")?,
+            power: r["power"].as_str().and_then(|p| map.power_by_id(p)).ok_or("stored restoration: unknown power")?,
+            turns: r["turns"].as_u64().unwrap_or(1) as u8,
+        });
+    }
+    for c in v["credits"].as_array().into_iter().flatten() {
+        position.credits.push(Credit {
+            lender: c["lender"].as_str().and_then(|p| map.power_by_id(p)).ok_or("stored credit: unknown lender")?,
+            borrower: c["borrower"].as_str().and_then(|p| map.power_by_id(p)).ok_or("stored credit: unknown borrower")?,
+            amount: c["amount"].as_u64().unwrap_or(0) as u32,
+        });
     }
     Ok(position)
 }

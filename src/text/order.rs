@@ -123,6 +123,8 @@ pub fn render(map: &Map, order: &Order) -> String {
         Action::Retreat { to } => format!("R {}", place(to)),
         Action::Disband => "D".into(),
         Action::Build => "B".into(),
+        Action::Destroy => "Z".into(),
+        Action::Restore => "RESTORE".into(),
     };
     format!("{} {} {}", unit(u.unit), place(&u.at), action)
 }

@@ -19,6 +19,9 @@ const RETREAT: &[&str] = &["r", "retreat", "retreats"];
 const DISBAND: &[&str] = &["d", "disband", "disbands", "remove", "removes"];
 const BUILD: &[&str] = &["b", "build", "builds"];
 const MOVE: &[&str] = &["m", "move", "moves"];
+/// Diadochi V's orders: destroy the centre the unit stands in, restore a destroyed one.
+const DESTROY: &[&str] = &["z", "destroy", "destroys"];
+const RESTORE: &[&str] = &["restore", "restores"];
 const OTHER_KEYWORDS: &[&str] = &["to", "via", "by", "waive", "a", "army", "f", "fleet"];
 
 pub(super) fn is_keyword(word: &str) -> bool {
@@ -30,6 +33,8 @@ pub(super) fn is_keyword(word: &str) -> bool {
         DISBAND,
         BUILD,
         MOVE,
+        DESTROY,
+        RESTORE,
         OTHER_KEYWORDS,
     ]
     .iter()
@@ -296,8 +301,13 @@ impl<'a> Parser<'a> {
         }
         let word = self.word(i).unwrap_or_default();
         self.pos += 1;
-        if word == "r" && self.phase == PhaseKind::Adjustment && self.tok(self.pos).is_none() {
+        let alone = self.tok(self.pos).is_none();
+        if word == "r" && self.phase == PhaseKind::Adjustment && alone {
             Ok(Action::Disband)
+        } else if DESTROY.contains(&word) {
+            Ok(Action::Destroy)
+        } else if RESTORE.contains(&word) || (word == "r" && self.phase == PhaseKind::Movement && alone) {
+            Ok(Action::Restore)
         } else if HOLD.contains(&word) {
             Ok(Action::Hold)
         } else if SUPPORT.contains(&word) {

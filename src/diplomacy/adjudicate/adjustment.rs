@@ -13,13 +13,17 @@ use crate::diplomacy::power::PowerId;
 use crate::diplomacy::rules::{CivilDisorderRemoval, Rules};
 use crate::diplomacy::unit::{Unit, UnitKind};
 
-/// Builds (positive) or removals (negative) each power owes: supply minus units.
+/// Builds (positive) or removals (negative) each power owes: supply (with credit) minus
+/// units. Supply lent out limits the lender's builds but never costs it a unit.
 pub fn adjustments(map: &Map, position: &Position) -> Vec<i32> {
     (0..map.powers.len())
         .map(|p| {
             let power = PowerId(p as u8);
-            let units = position.units.iter().filter(|u| u.power == power).count() as i32;
-            position.supply_of(map, power) as i32 - units
+            let units = position.units.iter().filter(|u| u.power == power).count() as i64;
+            let (lent_to, lent_by) = position.credit_balance(power);
+            let supply = i64::from(position.supply_of(map, power)) + i64::from(lent_to);
+            let owed = if units > supply { supply - units } else { (supply - i64::from(lent_by) - units).max(0) };
+            owed as i32
         })
         .collect()
 }
@@ -143,10 +147,11 @@ fn build_site(
 ) -> Result<(UnitKind, RegionId), Illegal> {
     let province = order.at.province;
     let p = map.province(province);
-    if position.supply_of(map, power) as usize
-        <= position.units.iter().filter(|u| u.power == power).count()
-    {
+    if adjustments(map, position)[power.index()] <= 0 {
         return Err(Illegal::NoBuilds);
+    }
+    if position.destroyed.contains(&province) {
+        return Err(Illegal::SiteDestroyed);
     }
     let home = p.home_of == Some(power) && p.centre.is_some();
     if !home && !p.build_site {
@@ -212,8 +217,7 @@ fn remove(
 }
 
 fn adjustments_owed_removal(map: &Map, position: &Position, power: PowerId) -> bool {
-    let units = position.units.iter().filter(|u| u.power == power).count() as u32;
-    position.supply_of(map, power) < units
+    adjustments(map, position)[power.index()] < 0
 }
 
 /// The unit civil disorder removes next (DATC 4.D.8): the farthest from the power's

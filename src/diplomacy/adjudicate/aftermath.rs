@@ -1,11 +1,11 @@
 //! After a movement phase is resolved: each order's outcome with its reason, the units
 //! dislodged with their retreats, and the board that follows.
 
-use super::movement::{Board, Command};
+use super::movement::{Board, Command, Work};
 use super::outcome::{Outcome, RetreatOptions};
 use super::resolver::Resolver;
 use crate::diplomacy::map::{Map, ProvinceId, RegionId};
-use crate::diplomacy::position::{Dislodgement, Position};
+use crate::diplomacy::position::{Dislodgement, Position, Restoration};
 use crate::diplomacy::rules::Rules;
 use crate::diplomacy::unit::UnitKind;
 
@@ -40,6 +40,14 @@ impl Board<'_> {
             Command::Hold => match dislodged_by {
                 Some(by) => Outcome::Dislodged { by },
                 None => Outcome::Held,
+            },
+            Command::Work(work) => match (dislodged_by, work) {
+                (Some(by), _) => Outcome::Dislodged { by },
+                (None, Work::Destroy) => Outcome::Destroyed,
+                (None, Work::Restore) => match self.restoration_turns(u) {
+                    1 => Outcome::Restoring,
+                    _ => Outcome::Restored,
+                },
             },
             Command::Move { to, .. } => {
                 if success[u] {
@@ -137,6 +145,46 @@ impl Board<'_> {
     }
 
     /// The units after the phase, and the dislodged units with their retreats.
+    /// How many restore orders in a row the unit `u` has given, counting this one.
+    fn restoration_turns(&self, u: usize) -> u8 {
+        let before = self
+            .position
+            .restoring
+            .iter()
+            .find(|r| r.province == self.province[u] && r.power == self.units[u].power)
+            .map_or(0, |r| r.turns);
+        before + 1
+    }
+
+    /// Destructions and restorations by units that were not dislodged (Diadochi V rules 6
+    /// and 7). A restoration not carried on this turn (a move, another order, a
+    /// dislodgement) starts again from nothing.
+    fn work_on_centres(&self, after: &mut Position, success: &[bool]) {
+        after.restoring.clear();
+        for u in 0..self.units.len() {
+            let Command::Work(work) = self.command[u] else { continue };
+            if self.dislodger(u, success).is_some() {
+                continue;
+            }
+            let here = self.province[u];
+            match work {
+                Work::Destroy => {
+                    if !after.destroyed.contains(&here) {
+                        after.destroyed.push(here);
+                    }
+                }
+                Work::Restore => {
+                    let turns = self.restoration_turns(u);
+                    if turns >= 2 {
+                        after.destroyed.retain(|p| *p != here);
+                    } else {
+                        after.restoring.push(Restoration { province: here, power: self.units[u].power, turns });
+                    }
+                }
+            }
+        }
+    }
+
     pub(super) fn position_after(
         &mut self,
         before: &Position,
@@ -163,6 +211,7 @@ impl Board<'_> {
                 after.units.push(unit);
             }
         }
+        self.work_on_centres(&mut after, success);
         let mut r = Resolver::settled(success);
         let mut contested = Vec::new();
         for (p, taken) in occupied.iter().enumerate() {

@@ -4,7 +4,7 @@
 
 use super::Submitted;
 use super::convoy::{can_convoy_from, on_minimal_route, route_exists};
-use super::movement::{Board, Command};
+use super::movement::{Board, Command, Work};
 use super::outcome::{Illegal, Outcome};
 use crate::diplomacy::map::{Map, ProvinceId, RegionId, Terrain};
 use crate::diplomacy::order::{Action, Location, Order};
@@ -31,6 +31,7 @@ impl<'a> Board<'a> {
         let mut board = Board {
             map,
             rules,
+            position,
             units,
             province,
             unit_at,
@@ -71,6 +72,8 @@ impl<'a> Board<'a> {
         }
         let command = match &order.action {
             Action::Hold => Command::Hold,
+            Action::Destroy => self.check_work(u, Work::Destroy)?,
+            Action::Restore => self.check_work(u, Work::Restore)?,
             Action::Move { to, via_convoy } => self.check_move(u, *to, *via_convoy)?,
             Action::SupportHold { at, .. } => self.check_support_hold(u, *at)?,
             Action::SupportMove { from, to, .. } => self.check_support_move(u, *from, *to)?,
@@ -80,6 +83,24 @@ impl<'a> Board<'a> {
             }
         };
         Ok((u, command))
+    }
+
+    /// Destroy (`Z`) or restore (`R`) the centre the unit stands in, where the variant allows.
+    fn check_work(&self, u: usize, work: Work) -> Result<Command, Illegal> {
+        if !self.rules.destroy_and_restore {
+            return Err(Illegal::NotInThisVariant);
+        }
+        let here = self.province[u];
+        let Some(centre) = &self.map.province(here).centre else {
+            return Err(Illegal::NotACentre);
+        };
+        let destroyed = self.position.destroyed.contains(&here);
+        match work {
+            Work::Destroy if centre.indestructible => Err(Illegal::Indestructible),
+            Work::Destroy if destroyed => Err(Illegal::AlreadyDestroyed),
+            Work::Restore if !destroyed => Err(Illegal::NotDestroyed),
+            _ => Ok(Command::Work(work)),
+        }
     }
 
     fn check_move(&self, u: usize, to: Location, via_convoy: bool) -> Result<Command, Illegal> {

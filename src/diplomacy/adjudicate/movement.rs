@@ -12,10 +12,19 @@ use crate::diplomacy::position::Position;
 use crate::diplomacy::rules::{ConvoyParadox, MultiRouteConvoy, Rules};
 use crate::diplomacy::unit::Unit;
 
+/// Work on the centre a unit stands in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Work {
+    Destroy,
+    Restore,
+}
+
 /// What a unit does this phase, once its order has been checked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Command {
     Hold,
+    /// Holds while destroying or restoring the centre it stands in (Diadochi V).
+    Work(Work),
     Move {
         to: ProvinceId,
         region: RegionId,
@@ -39,6 +48,7 @@ pub(super) enum Command {
 pub(super) struct Board<'a> {
     pub map: &'a Map,
     pub rules: &'a Rules,
+    pub position: &'a Position,
     pub units: &'a [Unit],
     pub province: Vec<ProvinceId>,
     pub unit_at: Vec<Option<usize>>,
@@ -125,7 +135,7 @@ impl Decide for Board<'_> {
                 self.support_given(r, u, opt)
             }
             Command::Convoy { .. } => self.convoy_holds(r, u, opt),
-            Command::Hold => true,
+            Command::Hold | Command::Work(_) => true,
         }
     }
 

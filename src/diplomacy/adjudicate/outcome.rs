@@ -41,6 +41,12 @@ pub enum Outcome {
     Waived,
     /// Adjustment phase: a build or removal beyond the power's allowance.
     NotAllowed(Allowance),
+    /// The unit destroyed the centre it held (Diadochi V).
+    Destroyed,
+    /// The first turn of restoring a destroyed centre; one more restores it.
+    Restoring,
+    /// The second restore order in a row: the centre supplies again.
+    Restored,
 }
 
 /// Why an adjustment order was not carried out although it is well formed.
@@ -111,6 +117,18 @@ pub enum Illegal {
     UnitTypeNeeded,
     /// Adjustment phase: the power has no removals to make.
     NoRemovals,
+    /// Adjustment phase: a destroyed centre takes no builds.
+    SiteDestroyed,
+    /// The order exists only in variants that allow it.
+    NotInThisVariant,
+    /// Destroy or restore: the unit does not stand in a supply centre.
+    NotACentre,
+    /// Destroy: this centre cannot be destroyed.
+    Indestructible,
+    /// Destroy: the centre is destroyed already.
+    AlreadyDestroyed,
+    /// Restore: the centre is not destroyed.
+    NotDestroyed,
 }
 
 impl Outcome {
@@ -124,7 +142,10 @@ impl Outcome {
             | Outcome::Retreated
             | Outcome::Disbanded
             | Outcome::Built
-            | Outcome::Waived => "succeeds",
+            | Outcome::Waived
+            | Outcome::Destroyed
+            | Outcome::Restoring
+            | Outcome::Restored => "succeeds",
             Outcome::Illegal(_) => "illegal",
             _ => "fails",
         }
@@ -178,6 +199,12 @@ impl Illegal {
             Illegal::BuildCoastNeeded => "a fleet built there must name its coast",
             Illegal::UnitTypeNeeded => "a build must say army or fleet",
             Illegal::NoRemovals => "the power has no units to remove",
+            Illegal::SiteDestroyed => "the centre is destroyed",
+            Illegal::NotInThisVariant => "this order is not used in this variant",
+            Illegal::NotACentre => "the unit does not stand in a supply centre",
+            Illegal::Indestructible => "this centre cannot be destroyed",
+            Illegal::AlreadyDestroyed => "the centre is destroyed already",
+            Illegal::NotDestroyed => "the centre is not destroyed",
         }
     }
 }
