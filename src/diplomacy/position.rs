@@ -95,15 +95,31 @@ impl Position {
             .map(|(i, _)| ProvinceId(i as u16))
             .filter(|p| !self.destroyed.contains(p))
             .filter_map(|p| map.province(p).centre.as_ref().map(|c| (p, c)))
-            .filter(|(p, c)| !c.needs_garrison || self.units.iter().any(|u| u.power == power && map.province_of(u.region) == *p))
+            .filter(|(p, c)| {
+                !c.needs_garrison
+                    || self
+                        .units
+                        .iter()
+                        .any(|u| u.power == power && map.province_of(u.region) == *p)
+            })
             .map(|(_, c)| u32::from(c.value_to(power)))
             .sum()
     }
 
     /// Supply lent to `power` less supply it has lent.
     pub fn credit_balance(&self, power: PowerId) -> (u32, u32) {
-        let lent_to: u32 = self.credits.iter().filter(|c| c.borrower == power).map(|c| c.amount).sum();
-        let lent_by: u32 = self.credits.iter().filter(|c| c.lender == power).map(|c| c.amount).sum();
+        let lent_to: u32 = self
+            .credits
+            .iter()
+            .filter(|c| c.borrower == power)
+            .map(|c| c.amount)
+            .sum();
+        let lent_by: u32 = self
+            .credits
+            .iter()
+            .filter(|c| c.lender == power)
+            .map(|c| c.amount)
+            .sum();
         (lent_to, lent_by)
     }
 

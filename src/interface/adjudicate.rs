@@ -141,13 +141,23 @@ fn run_case(case: &Value, variants: &[Variant], options: &Options) -> Result<Val
         .collect();
     result.insert("positions_after".into(), Value::Array(after));
     if rules.destroy_and_restore {
-        let destroyed: Vec<Value> = resolution.after.destroyed.iter().map(|p| json!(map.province(*p).id)).collect();
+        let destroyed: Vec<Value> = resolution
+            .after
+            .destroyed
+            .iter()
+            .map(|p| json!(map.province(*p).id))
+            .collect();
         result.insert("destroyed_after".into(), Value::Array(destroyed));
     }
     if turn.kind == PhaseKind::Adjustment {
         let owed = crate::diplomacy::adjudicate::adjustment::adjustments(map, &position);
-        let adjustments: JsonMap<String, Value> =
-            map.powers.iter().zip(owed).filter(|(_, n)| *n != 0).map(|(p, n)| (p.id.clone(), json!(n))).collect();
+        let adjustments: JsonMap<String, Value> = map
+            .powers
+            .iter()
+            .zip(owed)
+            .filter(|(_, n)| *n != 0)
+            .map(|(p, n)| (p.id.clone(), json!(n)))
+            .collect();
         result.insert("adjustments".into(), Value::Object(adjustments));
     }
     Ok(Value::Object(result))
@@ -352,14 +362,25 @@ fn read_position(
 }
 
 /// Diadochi V's state: destroyed centres, restorations under way, credits.
-fn read_variant_state(case: &JsonMap<String, Value>, map: &Map, position: &mut Position) -> Result<(), String> {
+fn read_variant_state(
+    case: &JsonMap<String, Value>,
+    map: &Map,
+    position: &mut Position,
+) -> Result<(), String> {
     for (i, c) in list(case.get("destroyed"), "destroyed")?.iter().enumerate() {
-        let name = c.as_str().ok_or_else(|| format!("destroyed[{i}] must be a string"))?;
-        position.destroyed.push(read_province(map, name, &format!("destroyed[{i}]"))?);
+        let name = c
+            .as_str()
+            .ok_or_else(|| format!("destroyed[{i}] must be a string"))?;
+        position
+            .destroyed
+            .push(read_province(map, name, &format!("destroyed[{i}]"))?);
     }
     for (i, r) in list(case.get("restoring"), "restoring")?.iter().enumerate() {
         let what = format!("restoring[{i}]");
-        let name = r.get("province").and_then(Value::as_str).ok_or_else(|| format!("{what}: 'province' must be a string"))?;
+        let name = r
+            .get("province")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("{what}: 'province' must be a string"))?;
         position.restoring.push(Restoration {
             province: read_province(map, name, &what)?,
             power: read_power(map, r.get("power"), &what)?,
@@ -368,7 +389,10 @@ fn read_variant_state(case: &JsonMap<String, Value>, map: &Map, position: &mut P
     }
     for (i, c) in list(case.get("credits"), "credits")?.iter().enumerate() {
         let what = format!("credits[{i}]");
-        let amount = c.get("amount").and_then(Value::as_u64).ok_or_else(|| format!("{what}: 'amount' must be a number"))?;
+        let amount = c
+            .get("amount")
+            .and_then(Value::as_u64)
+            .ok_or_else(|| format!("{what}: 'amount' must be a number"))?;
         position.credits.push(Credit {
             lender: read_power(map, c.get("lender"), &what)?,
             borrower: read_power(map, c.get("borrower"), &what)?,

@@ -121,19 +121,35 @@ pub fn position_from_json(map: &Map, text: &str) -> Result<Position, String> {
         position.owners[p.index()] = owner.as_str().and_then(|o| map.power_by_id(o));
     }
     for p in v["destroyed"].as_array().into_iter().flatten() {
-        position.destroyed.push(p.as_str().and_then(|p| map.province_by_id(p)).ok_or("stored destroyed centre unknown")?);
+        position.destroyed.push(
+            p.as_str()
+                .and_then(|p| map.province_by_id(p))
+                .ok_or("stored destroyed centre unknown")?,
+        );
     }
     for r in v["restoring"].as_array().into_iter().flatten() {
         position.restoring.push(Restoration {
-            province: r["province"].as_str().and_then(|p| map.province_by_id(p)).ok_or("stored restoration: unknown province")?,
-            power: r["power"].as_str().and_then(|p| map.power_by_id(p)).ok_or("stored restoration: unknown power")?,
+            province: r["province"]
+                .as_str()
+                .and_then(|p| map.province_by_id(p))
+                .ok_or("stored restoration: unknown province")?,
+            power: r["power"]
+                .as_str()
+                .and_then(|p| map.power_by_id(p))
+                .ok_or("stored restoration: unknown power")?,
             turns: r["turns"].as_u64().unwrap_or(1) as u8,
         });
     }
     for c in v["credits"].as_array().into_iter().flatten() {
         position.credits.push(Credit {
-            lender: c["lender"].as_str().and_then(|p| map.power_by_id(p)).ok_or("stored credit: unknown lender")?,
-            borrower: c["borrower"].as_str().and_then(|p| map.power_by_id(p)).ok_or("stored credit: unknown borrower")?,
+            lender: c["lender"]
+                .as_str()
+                .and_then(|p| map.power_by_id(p))
+                .ok_or("stored credit: unknown lender")?,
+            borrower: c["borrower"]
+                .as_str()
+                .and_then(|p| map.power_by_id(p))
+                .ok_or("stored credit: unknown borrower")?,
             amount: c["amount"].as_u64().unwrap_or(0) as u32,
         });
     }

@@ -306,7 +306,9 @@ impl<'a> Parser<'a> {
             Ok(Action::Disband)
         } else if DESTROY.contains(&word) {
             Ok(Action::Destroy)
-        } else if RESTORE.contains(&word) || (word == "r" && self.phase == PhaseKind::Movement && alone) {
+        } else if RESTORE.contains(&word)
+            || (word == "r" && self.phase == PhaseKind::Movement && alone)
+        {
             Ok(Action::Restore)
         } else if HOLD.contains(&word) {
             Ok(Action::Hold)

@@ -35,8 +35,16 @@ pub struct Variant {
 
 /// The variant files compiled into the binary: `(id, file name, text)`.
 pub const EMBEDDED: &[(&str, &str, &str)] = &[
-    ("standard", "variants/standard.toml", include_str!("../../variants/standard.toml")),
-    ("diadochi-v", "variants/diadochi-v.toml", include_str!("../../variants/diadochi-v.toml")),
+    (
+        "standard",
+        "variants/standard.toml",
+        include_str!("../../variants/standard.toml"),
+    ),
+    (
+        "diadochi-v",
+        "variants/diadochi-v.toml",
+        include_str!("../../variants/diadochi-v.toml"),
+    ),
 ];
 
 /// Loads every embedded variant; an error here is a bug in a shipped file, which the

@@ -98,6 +98,22 @@ pub fn compare(entry: &Value, expect: &Value) -> Vec<String> {
             ));
         }
     }
+    if let Some(want) = expect.get("destroyed_after")
+        && sorted(want) != sorted(&result["destroyed_after"])
+    {
+        diffs.push(format!(
+            "destroyed after: expected {want}, got {}",
+            result["destroyed_after"]
+        ));
+    }
+    if let Some(want) = expect.get("adjustments")
+        && *want != result["adjustments"]
+    {
+        diffs.push(format!(
+            "adjustments: expected {want}, got {}",
+            result["adjustments"]
+        ));
+    }
     diffs
 }
 

@@ -1,6 +1,7 @@
 //! The one integration test binary. Each module tests one boundary through data:
 //!
 //! - `datc`: every DATC v3.0 case (`tests/data/datc/cases.json`) under both rules editions.
+//! - `diadochi`: Diadochi V rule by rule (`tests/data/diadochi/rules.json`).
 //! - `game`: phases played one after another: skipped phases, ownership, builds.
 //! - `rulebook`: the 2000 rulebook's diagrams 28 to 32 (`tests/data/rulebook/`) and our own
 //!   cases beyond the DATC (`tests/data/cases/own.json`).
@@ -24,6 +25,7 @@ mod cli;
 mod commands;
 mod config;
 mod datc;
+mod diadochi;
 mod flow;
 mod game;
 mod judge;

@@ -22,7 +22,11 @@ pub fn adjustments(map: &Map, position: &Position) -> Vec<i32> {
             let units = position.units.iter().filter(|u| u.power == power).count() as i64;
             let (lent_to, lent_by) = position.credit_balance(power);
             let supply = i64::from(position.supply_of(map, power)) + i64::from(lent_to);
-            let owed = if units > supply { supply - units } else { (supply - i64::from(lent_by) - units).max(0) };
+            let owed = if units > supply {
+                supply - units
+            } else {
+                (supply - i64::from(lent_by) - units).max(0)
+            };
             owed as i32
         })
         .collect()

@@ -162,7 +162,9 @@ impl Board<'_> {
     fn work_on_centres(&self, after: &mut Position, success: &[bool]) {
         after.restoring.clear();
         for u in 0..self.units.len() {
-            let Command::Work(work) = self.command[u] else { continue };
+            let Command::Work(work) = self.command[u] else {
+                continue;
+            };
             if self.dislodger(u, success).is_some() {
                 continue;
             }
@@ -178,7 +180,11 @@ impl Board<'_> {
                     if turns >= 2 {
                         after.destroyed.retain(|p| *p != here);
                     } else {
-                        after.restoring.push(Restoration { province: here, power: self.units[u].power, turns });
+                        after.restoring.push(Restoration {
+                            province: here,
+                            power: self.units[u].power,
+                            turns,
+                        });
                     }
                 }
             }
