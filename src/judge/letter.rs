@@ -3,6 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
+use super::credit::{CreditOrder, change_credit};
 use super::orders::{is_complete, order_lines, powers_owing, stored_orders, submit};
 use super::password::{hash_password, password_matches};
 use super::phase::phase_name;
@@ -12,7 +13,7 @@ use crate::mail::compose::reply_subject;
 use crate::report::describe::{describe_order, unit_name};
 use crate::store::{GameRow, Tx};
 use crate::text::Severity;
-use crate::text::command::{Command, CommandKind, parse_commands, render};
+use crate::text::command::{Command, CommandKind, CreditAction, parse_commands, render};
 
 /// What reading one letter is building up.
 struct Session<'j> {
@@ -147,6 +148,11 @@ impl Session<'_> {
             CommandKind::Observe { game, password } => self.observe(tx, line, game, password)?,
             CommandKind::List { game } => self.list(tx, line, game.as_deref())?,
             CommandKind::History { game } => self.history(tx, line, game)?,
+            CommandKind::Credit {
+                action,
+                amount,
+                power,
+            } => self.credit(tx, line, *action, *amount, power)?,
             CommandKind::Resign => self.resign(tx, line)?,
             CommandKind::Signoff | CommandKind::Orders { .. } | CommandKind::Press { .. } => {}
         }
@@ -165,6 +171,29 @@ impl Session<'_> {
     }
 
     fn help(&mut self, topic: Option<&str>) {
+        let info = topic.and_then(|t| self.judge.variant(t.trim_start_matches("info-")));
+        if let Some(variant) = info {
+            let file = format!("info-{}.txt", variant.id);
+            let text = if self.judge.templates.has(&file) {
+                self.judge.templates.render(&file, serde_json::json!({}))
+            } else {
+                format!(
+                    "{}: {} powers, {} supply centres; {} to win.\n{}\n",
+                    variant.name,
+                    variant.map.powers.len(),
+                    variant
+                        .map
+                        .provinces
+                        .iter()
+                        .filter(|p| p.centre.is_some())
+                        .count(),
+                    variant.victory_centres,
+                    variant.description
+                )
+            };
+            self.say(text.trim_end().to_string());
+            return;
+        }
         if let Some(topic) = topic.filter(|t| !t.eq_ignore_ascii_case("help")) {
             self.say(format!(
                 "There is no help file '{topic}'; here is the general help."
@@ -523,6 +552,70 @@ impl Session<'_> {
             "The archive of game '{}' follows in a separate letter.",
             row.name
         ));
+        Ok(())
+    }
+
+    /// CREDIT: grant, pass on, end or ask for supply credit (Diadochi V rule 8).
+    fn credit(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        action: CreditAction,
+        amount: u32,
+        other: &str,
+    ) -> rusqlite::Result<()> {
+        let Some((row, power_id)) = self.signed_on.clone() else {
+            self.error(format!(
+                "line {line}: CREDIT needs a SIGNON to a game first"
+            ));
+            return Ok(());
+        };
+        let mut row = tx.game(row.id)?;
+        let Some((variant, position)) = self
+            .judge
+            .game_position(&row)
+            .filter(|_| row.state == "active")
+        else {
+            self.error(format!("line {line}: game '{}' is not running", row.name));
+            return Ok(());
+        };
+        let map = &variant.map;
+        let power = map
+            .power_by_id(&power_id)
+            .expect("members hold the variant's powers");
+        match change_credit(
+            tx,
+            variant,
+            &mut row,
+            position,
+            power,
+            CreditOrder {
+                action,
+                amount,
+                other,
+            },
+        )? {
+            Err(why) => self.error(format!("line {line}: {why}")),
+            Ok(change) => {
+                self.say(change.said);
+                if let Some((to, subject, body)) = change.notice {
+                    for m in tx
+                        .members(row.id)?
+                        .iter()
+                        .filter(|m| m.power.as_deref() == Some(map.power(to).id.as_str()))
+                    {
+                        self.caused.push(OutgoingLetter {
+                            to: vec![Address::new(&m.email)],
+                            subject: subject.clone(),
+                            body: body.clone(),
+                            in_reply_to: None,
+                            references: Vec::new(),
+                        });
+                    }
+                }
+            }
+        }
+        self.signed_on = Some((row, power_id));
         Ok(())
     }
 

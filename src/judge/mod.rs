@@ -5,8 +5,10 @@
 //! - `letter.rs`: one incoming letter, command by command, and its answer.
 //! - `orders.rs`: orders read, checked, merged and judged complete.
 //! - `phase.rs`: starting a game, processing a phase, reports and reminders.
+//! - `credit.rs`: supply credit between powers (Diadochi V).
 //! - `password.rs`: argon2id hashes.
 
+pub mod credit;
 mod letter;
 pub mod orders;
 pub mod password;

@@ -4,6 +4,7 @@
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
+use super::credit::credit_lines;
 use super::orders::{is_complete, powers_owing, stored_orders};
 use super::{Judge, deadline_text};
 use crate::diplomacy::adjudicate::{Outcome, RetreatOptions, Submitted, adjudicate};
@@ -258,6 +259,9 @@ impl Judge {
                 "game": game.name, "phase": phase_name(variant, &position), "orders": lines,
                 "missing": missing.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
                 "dislodged": dislodged, "ownership": ownership, "adjustments": adjustments,
+                "destroyed": next.destroyed.iter().map(|p| map.province(*p).name.clone()).collect::<Vec<_>>(),
+                "restoring": next.restoring.iter().map(|r| format!("{} ({}, {} of 2 turns)", map.province(r.province).name, map.power(r.power).name, r.turns)).collect::<Vec<_>>(),
+                "credits": if ownership_changed || position.turn.kind == PhaseKind::Adjustment || next.turn.kind == PhaseKind::Adjustment { credit_lines(map, &next) } else { Vec::new() },
                 "eliminated": standing.eliminated.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
                 "winner": winner, "next_phase": phase_name(variant, &next), "deadline": deadline_text(game),
             }),

@@ -18,6 +18,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../templates/en/reminder.txt"),
     ),
     ("help.txt", include_str!("../../templates/en/help.txt")),
+    (
+        "info-diadochi-v.txt",
+        include_str!("../../templates/en/info-diadochi-v.txt"),
+    ),
 ];
 
 /// The compiled templates.
@@ -52,6 +56,11 @@ impl Templates {
                 })?;
         }
         Ok(Templates { env })
+    }
+
+    /// Whether there is a template called `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.env.get_template(name).is_ok()
     }
 
     /// The built-in templates only.

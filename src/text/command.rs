@@ -18,6 +18,8 @@
 //! - `SIGNOFF`: nothing after it is read.
 //! - `LIST`, `LIST game`: `List`.
 //! - `HISTORY game`: `History` (njudge's date range is not read).
+//! - `CREDIT n TO power`, `CREDIT PASS n TO power`, `CREDIT END power`, `CREDIT ASK n FROM
+//!   power`: `Credit` (Diadochi V's supply credit).
 //! - `RESIGN`, `WITHDRAW`: `Resign`, with nothing after it on the line.
 //! - `PRESS [options]`, `BROADCAST [options]`, `POSTAL PRESS [options]`, then the message up
 //!   to a line `ENDPRESS` or `ENDBROADCAST`, `SIGNOFF`, the signature or the end: `Press`,
@@ -80,6 +82,13 @@ pub enum CommandKind {
     List { game: Option<String> },
     /// `HISTORY game`: the game's archive of reports.
     History { game: String },
+    /// Supply credit between powers (Diadochi V rule 8): `CREDIT 2 TO egypt`,
+    /// `CREDIT PASS 1 TO syria`, `CREDIT END egypt`, `CREDIT ASK 2 FROM rome`.
+    Credit {
+        action: CreditAction,
+        amount: u32,
+        power: String,
+    },
     /// `RESIGN`, `WITHDRAW`.
     Resign,
     /// Lines that are not commands, as written, joined with `\n`. Blank lines inside are kept,
@@ -105,9 +114,22 @@ pub enum PressKind {
     Postal,
 }
 
+/// What a CREDIT command does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CreditAction {
+    /// Lend supply to a power.
+    Grant,
+    /// Pass supply lent to us on to a third power.
+    Pass,
+    /// End the credit given to a power.
+    End,
+    /// Ask a power for credit.
+    Ask,
+}
+
 /// The keywords, each with the words it is spelt with (spaces between them optional), in the
 /// order they are tried. Synonyms per judge-conventions.md §1.1 (NJ:mail.c).
-const KEYWORDS: [(&[&str], Keyword); 20] = [
+const KEYWORDS: [(&[&str], Keyword); 21] = [
     (&["HELP"], Keyword::Help),
     (&["GET"], Keyword::Get),
     (&["SEND", "ME"], Keyword::Get),
@@ -123,6 +145,7 @@ const KEYWORDS: [(&[&str], Keyword); 20] = [
     (&["SIGN", "OFF"], Keyword::Signoff),
     (&["LIST"], Keyword::List),
     (&["HISTORY"], Keyword::History),
+    (&["CREDIT"], Keyword::Credit),
     (&["RESIGN"], Keyword::Resign),
     (&["WITHDRAW"], Keyword::Resign),
     (&["POSTAL", "PRESS"], Keyword::Press(PressKind::Postal)),
@@ -142,6 +165,7 @@ enum Keyword {
     Signoff,
     List,
     History,
+    Credit,
     Resign,
     Press(PressKind),
 }
@@ -199,6 +223,7 @@ pub fn parse_commands(body: &str) -> (Vec<Command>, Vec<Diagnostic>) {
             Keyword::Observe => args.observe(rest),
             Keyword::List => args.list(rest),
             Keyword::History => args.history(rest),
+            Keyword::Credit => args.credit(rest),
             Keyword::Resign => args.resign(rest),
             Keyword::Signoff => Some(CommandKind::Signoff),
             Keyword::Register => {
@@ -292,6 +317,26 @@ pub fn render(command: &Command) -> String {
         CommandKind::List { game: None } => "LIST".into(),
         CommandKind::List { game: Some(game) } => format!("LIST {game}"),
         CommandKind::History { game } => format!("HISTORY {game}"),
+        CommandKind::Credit {
+            action: CreditAction::Grant,
+            amount,
+            power,
+        } => format!("CREDIT {amount} TO {power}"),
+        CommandKind::Credit {
+            action: CreditAction::Pass,
+            amount,
+            power,
+        } => format!("CREDIT PASS {amount} TO {power}"),
+        CommandKind::Credit {
+            action: CreditAction::End,
+            power,
+            ..
+        } => format!("CREDIT END {power}"),
+        CommandKind::Credit {
+            action: CreditAction::Ask,
+            amount,
+            power,
+        } => format!("CREDIT ASK {amount} FROM {power}"),
         CommandKind::Resign => "RESIGN".into(),
         CommandKind::Orders { text } => text.clone(),
         CommandKind::Press {

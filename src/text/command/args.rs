@@ -3,8 +3,8 @@
 //! password written in the game's place would otherwise be echoed).
 
 use super::super::{Diagnostic, Severity};
-use super::CommandKind;
 use super::line::Word;
+use super::{CommandKind, CreditAction};
 
 /// Where the words of one command are read: its line, its keyword, what was found wrong.
 pub(super) struct Args<'a> {
@@ -75,8 +75,13 @@ impl Args<'_> {
         }
     }
 
-    /// `GET file`, `SEND [ME] file`.
+    /// `GET file`, `SEND [ME] file`; `GET info <variant>` is the variant's file.
     pub(super) fn get(&mut self, args: &[Word]) -> Option<CommandKind> {
+        if let [info, variant] = args
+            && info.text.eq_ignore_ascii_case("info")
+        {
+            return self.file(variant);
+        }
         let Some(file) = args.first() else {
             return self.usage("GET needs the name of a file, like: GET info");
         };
@@ -232,6 +237,32 @@ impl Args<'_> {
             }
             _ => self.usage("LIST takes at most a game name, like: LIST mygame"),
         }
+    }
+
+    /// `CREDIT n TO power`, `CREDIT PASS n TO power`, `CREDIT END power`, `CREDIT ASK n FROM power`.
+    pub(super) fn credit(&mut self, args: &[Word]) -> Option<CommandKind> {
+        let lower: Vec<String> = args.iter().map(|w| w.text.to_ascii_lowercase()).collect();
+        let words: Vec<&str> = lower.iter().map(String::as_str).collect();
+        let amount = |w: &str| w.parse::<u32>().ok().filter(|n| (1..=99).contains(n));
+        let (action, amount, power) = match words.as_slice() {
+            [n, "to", power] => (CreditAction::Grant, amount(n), power),
+            ["pass", n, "to", power] => (CreditAction::Pass, amount(n), power),
+            ["end", power] => (CreditAction::End, Some(0), power),
+            ["ask", n, "from", power] => (CreditAction::Ask, amount(n), power),
+            _ => {
+                return self.usage(
+                    "CREDIT is written CREDIT 2 TO egypt, CREDIT PASS 1 TO syria, CREDIT END egypt or CREDIT ASK 2 FROM rome",
+                );
+            }
+        };
+        let Some(amount) = amount else {
+            return self.usage("a credit is a number of supply from 1 to 99");
+        };
+        Some(CommandKind::Credit {
+            action,
+            amount,
+            power: power.to_string(),
+        })
     }
 
     /// `HISTORY game`.
