@@ -2,6 +2,7 @@
 //!
 //! - `datc`: every DATC v3.0 case (`tests/data/datc/cases.json`) under both rules editions.
 //! - `diadochi`: Diadochi V rule by rule (`tests/data/diadochi/rules.json`).
+//! - `diadochi_game`: three years of Diadochi V through the judge's mail handling.
 //! - `game`: phases played one after another: skipped phases, ownership, builds.
 //! - `rulebook`: the 2000 rulebook's diagrams 28 to 32 (`tests/data/rulebook/`) and our own
 //!   cases beyond the DATC (`tests/data/cases/own.json`).
@@ -26,6 +27,7 @@ mod commands;
 mod config;
 mod datc;
 mod diadochi;
+mod diadochi_game;
 mod flow;
 mod game;
 mod judge;
