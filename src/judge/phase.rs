@@ -102,6 +102,7 @@ impl Judge {
             Some(now + Duration::hours(i64::from(phase_hours(game, position.turn.kind))));
         game.reminded = false;
         tx.save_game(game)?;
+        self.record_phase(tx, game, variant, &position, now)?;
         let deadline = deadline_text(game);
         let power_lines: Vec<String> = members
             .iter()
@@ -172,6 +173,32 @@ impl Judge {
             now,
         )?;
         Ok(letters)
+    }
+
+    /// Keeps the position at the start of the game's current phase in its history, with
+    /// who played each power then.
+    pub(super) fn record_phase(
+        &self,
+        tx: &Tx,
+        game: &GameRow,
+        variant: &Variant,
+        position: &Position,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        let players: serde_json::Map<String, serde_json::Value> = tx
+            .members(game.id)?
+            .into_iter()
+            .filter(|m| m.role == "player")
+            .filter_map(|m| m.power.map(|p| (p, serde_json::Value::from(m.email))))
+            .collect();
+        tx.record_phase(
+            game.id,
+            game.phase_serial,
+            &phase_name(variant, position),
+            &position_to_json(&variant.map, position),
+            &serde_json::Value::Object(players).to_string(),
+            now,
+        )
     }
 
     /// The variant and current position of a running game.
@@ -267,6 +294,7 @@ impl Judge {
             }),
             );
         tx.save_game(game)?;
+        self.record_phase(tx, game, variant, &next, now)?;
         tx.archive(game.id, game.phase_serial, &title, &body, now)?;
         let members = tx.members(game.id)?;
         Ok(members

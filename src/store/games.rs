@@ -336,3 +336,68 @@ impl Tx<'_> {
         rows.collect()
     }
 }
+
+/// One phase of a game's history.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PhaseRow {
+    pub phase_serial: i64,
+    pub title: String,
+    /// The position as JSON (`store::position_to_json`).
+    pub position: String,
+    /// `{power: email}` of the players then, as JSON.
+    pub players: String,
+    pub created_at: String,
+}
+
+impl Tx<'_> {
+    /// Keeps the position a game is in at the start of phase `phase_serial`.
+    pub fn record_phase(
+        &self,
+        game_id: i64,
+        phase_serial: i64,
+        title: &str,
+        position: &str,
+        players: &str,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "INSERT OR REPLACE INTO positions (game_id, phase_serial, title, position, players, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![game_id, phase_serial, title, position, players, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// The positions a game has been in, oldest first.
+    pub fn phases(&self, game_id: i64) -> rusqlite::Result<Vec<PhaseRow>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT phase_serial, title, position, players, created_at FROM positions WHERE game_id = ?1 ORDER BY phase_serial",
+        )?;
+        let rows = stmt.query_map([game_id], |r| {
+            Ok(PhaseRow {
+                phase_serial: r.get(0)?,
+                title: r.get(1)?,
+                position: r.get(2)?,
+                players: r.get(3)?,
+                created_at: r.get(4)?,
+            })
+        })?;
+        rows.collect()
+    }
+
+    /// A game's settings (JSON).
+    pub fn game_settings(&self, game_id: i64) -> rusqlite::Result<String> {
+        self.tx
+            .query_row("SELECT settings FROM games WHERE id = ?1", [game_id], |r| {
+                r.get(0)
+            })
+    }
+
+    pub fn set_game_settings(&self, game_id: i64, settings: &str) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE games SET settings = ?2 WHERE id = ?1",
+            params![game_id, settings],
+        )?;
+        Ok(())
+    }
+}

@@ -11,12 +11,12 @@ mod position;
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction};
 
-pub use games::{GameRow, MemberRow, PlayerRow};
+pub use games::{GameRow, MemberRow, PhaseRow, PlayerRow};
 pub use mail::{MessageState, OutboxRow};
 pub use position::{position_from_json, position_to_json};
 
 /// The migrations, in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &[include_str!("schema.sql")];
+const MIGRATIONS: &[&str] = &[include_str!("schema.sql"), include_str!("schema2.sql")];
 
 /// An open database.
 pub struct Store {
