@@ -7,12 +7,17 @@
 //! - `phase.rs`: starting a game, processing a phase, reports and reminders.
 //! - `credit.rs`: supply credit between powers (Diadochi V).
 //! - `password.rs`: argon2id hashes.
+//! - `settings.rs`: game settings, members' wishes, deadlines from clock, days and zone.
 
 pub mod credit;
+mod info;
 mod letter;
 pub mod orders;
 pub mod password;
 mod phase;
+mod play;
+mod seats;
+pub mod settings;
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;

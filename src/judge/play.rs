@@ -1,0 +1,155 @@
+//! A power's play by mail: its orders and its supply credit.
+
+use super::credit::{CreditOrder, change_credit};
+use super::deadline_text;
+use super::letter::Session;
+use super::orders::{is_complete, order_lines, stored_orders, submit};
+use super::phase::phase_name;
+use crate::letter::{Address, OutgoingLetter};
+use crate::report::describe::describe_order;
+use crate::store::Tx;
+use crate::text::command::CreditAction;
+
+impl Session<'_> {
+    pub(super) fn orders(&mut self, tx: &Tx, text: &str, line: usize) -> rusqlite::Result<()> {
+        let Some((row, power_id)) = self.signed_on.clone() else {
+            self.error(format!(
+                "line {line}: '{}' is not a command, and orders need a SIGNON first, like: SIGNON F<game> <password>",
+                text.lines().next().unwrap_or("").trim()
+            ));
+            return Ok(());
+        };
+        let Some((variant, position)) = self.judge.game_position(&row) else {
+            self.error(format!(
+                "line {line}: game '{}' is not running, so it takes no orders",
+                row.name
+            ));
+            return Ok(());
+        };
+        if row.state != "active" {
+            self.error(format!(
+                "line {line}: game '{}' is not running, so it takes no orders",
+                row.name
+            ));
+            return Ok(());
+        }
+        let map = &variant.map;
+        let power = map
+            .power_by_id(&power_id)
+            .expect("members hold the variant's powers");
+        let in_force = tx
+            .orders(row.id, row.phase_serial, &power_id)?
+            .map(|(lines, _)| stored_orders(map, position.turn.kind, &lines))
+            .unwrap_or_default();
+        let submission = submit(map, &variant.rules, &position, power, in_force, text, line);
+        let has_errors = !submission.errors.is_empty();
+        for e in submission.errors {
+            self.error(e);
+        }
+        tx.set_orders(
+            row.id,
+            row.phase_serial,
+            &power_id,
+            &order_lines(map, &submission.orders),
+            has_errors,
+            self.now,
+        )?;
+        let mut lines = vec![format!(
+            "Orders of {} in game '{}' for {}:",
+            map.power(power).name,
+            row.name,
+            phase_name(variant, &position)
+        )];
+        if submission.orders.is_empty() {
+            lines.push("  none".into());
+        }
+        for order in &submission.orders {
+            lines.push(format!(
+                "  {}",
+                describe_order(map, &position, power, order)
+            ));
+        }
+        if !is_complete(map, &position, power, &submission.orders) {
+            lines.push("These orders are not complete yet.".into());
+        }
+        lines.push(format!("Deadline: {}.", deadline_text(&row)));
+        let owing = self.owing_names(tx, &row)?;
+        if owing.is_empty() {
+            lines.push("Every power's orders are in: the phase is processed now.".into());
+        } else {
+            lines.push(format!("Orders still due from: {}.", owing.join(", ")));
+        }
+        self.say(lines.join("\n"));
+        if owing.is_empty() {
+            let mut row = tx.game(row.id)?;
+            self.caused
+                .extend(self.judge.process_phase(tx, &mut row, self.now)?);
+            self.signed_on = Some((row, power_id));
+        }
+        Ok(())
+    }
+
+    /// CREDIT: grant, pass on, end or ask for supply credit (Diadochi V rule 8).
+    pub(super) fn credit(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        action: CreditAction,
+        amount: u32,
+        other: &str,
+    ) -> rusqlite::Result<()> {
+        let Some((row, power_id)) = self.signed_on.clone() else {
+            self.error(format!(
+                "line {line}: CREDIT needs a SIGNON to a game first"
+            ));
+            return Ok(());
+        };
+        let mut row = tx.game(row.id)?;
+        let Some((variant, position)) = self
+            .judge
+            .game_position(&row)
+            .filter(|_| row.state == "active")
+        else {
+            self.error(format!("line {line}: game '{}' is not running", row.name));
+            return Ok(());
+        };
+        let map = &variant.map;
+        let power = map
+            .power_by_id(&power_id)
+            .expect("members hold the variant's powers");
+        match change_credit(
+            tx,
+            variant,
+            &mut row,
+            position,
+            power,
+            CreditOrder {
+                action,
+                amount,
+                other,
+            },
+        )? {
+            Err(why) => self.error(format!("line {line}: {why}")),
+            Ok(change) => {
+                self.say(change.said);
+                if let Some((to, subject, body)) = change.notice {
+                    for m in tx
+                        .members(row.id)?
+                        .iter()
+                        .filter(|m| m.power.as_deref() == Some(map.power(to).id.as_str()))
+                    {
+                        self.caused.push(OutgoingLetter {
+                            to: vec![Address::new(&m.email)],
+                            subject: subject.clone(),
+                            body: body.clone(),
+                            in_reply_to: None,
+                            references: Vec::new(),
+                        });
+                    }
+                }
+            }
+        }
+        self.signed_on = Some((row, power_id));
+        Ok(())
+    }
+}

@@ -1,0 +1,289 @@
+//! A game's settings (set by its master with SET) and each member's wishes (SET WAIT,
+//! ABSENCE, DRAW, LANGUAGE...), stored as JSON beside the game; and deadlines computed from
+//! the settings in the game's time zone.
+
+use chrono::{DateTime, Datelike, Duration, NaiveTime, TimeZone, Utc};
+use chrono_tz::Tz;
+use serde::{Deserialize, Serialize};
+
+/// How long a phase of one kind lasts and when its deadline may fall.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PhaseTiming {
+    /// Hours from the start of the phase to its deadline (SET MOVE NEXT h).
+    pub hours: u32,
+    /// Hours at least, however the clock and days move the deadline (SET MOVE MIN h).
+    pub min_hours: u32,
+    /// Time of day the deadline falls at, in the game's zone, `hh:mm` (SET MOVE CLOCK).
+    pub clock: Option<String>,
+    /// Hours after the deadline during which late orders are still taken (SET MOVE GRACE h).
+    pub grace_hours: u32,
+    /// Days a deadline may fall on, `SMTWTFS` with `-` for a day it may not (SET MOVE DAYS).
+    pub days: String,
+}
+
+impl PhaseTiming {
+    pub fn new(hours: u32) -> PhaseTiming {
+        PhaseTiming {
+            hours,
+            min_hours: 0,
+            clock: None,
+            grace_hours: 0,
+            days: "SMTWTFS".into(),
+        }
+    }
+}
+
+impl Default for PhaseTiming {
+    fn default() -> Self {
+        PhaseTiming::new(48)
+    }
+}
+
+/// Who may send press, and how it is signed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PressKind {
+    /// Signed with the sender's power.
+    White,
+    /// Anonymous.
+    Grey,
+    /// No press at all.
+    None,
+}
+
+/// A game's settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GameSettings {
+    /// A moderated game has masters; in an unmoderated one any player may use master
+    /// commands (judge-conventions §1.4).
+    pub moderated: bool,
+    /// Player ids of the masters (the creator of a moderated game, and those promoted).
+    pub masters: Vec<i64>,
+    pub movement: PhaseTiming,
+    pub retreat: PhaseTiming,
+    pub adjustment: PhaseTiming,
+    pub press: PressKind,
+    /// Press to some powers only (PRESS TO ...) is allowed.
+    pub partial_press: bool,
+    /// What observers may send: `white`, `grey` or `none`.
+    pub observer_press: PressKind,
+    /// The masters get a copy of all press, partial press included.
+    pub master_sees_press: bool,
+    /// A power silent past the grace falls into civil disorder (its units hold); otherwise
+    /// the game waits and the power is offered for takeover.
+    pub civil_disorder: bool,
+    /// Listed by LIST for everyone.
+    pub public: bool,
+    /// When not empty, only these addresses may join.
+    pub allow: Vec<String>,
+    /// These addresses may not join.
+    pub deny: Vec<String>,
+    /// A draw includes all survivors (DIAS); otherwise smaller draws may be proposed.
+    pub dias: bool,
+    /// Deadlines stopped (PAUSE).
+    pub paused: bool,
+    /// Longest absence a player may declare, in days.
+    pub max_absence_days: u32,
+    /// The language of letters to members who chose none: `en` or `ru`.
+    pub language: String,
+}
+
+impl Default for GameSettings {
+    fn default() -> Self {
+        GameSettings {
+            moderated: false,
+            masters: Vec::new(),
+            movement: PhaseTiming::new(48),
+            retreat: PhaseTiming::new(24),
+            adjustment: PhaseTiming::new(24),
+            press: PressKind::White,
+            partial_press: true,
+            observer_press: PressKind::None,
+            master_sees_press: false,
+            civil_disorder: true,
+            public: true,
+            allow: Vec::new(),
+            deny: Vec::new(),
+            dias: true,
+            paused: false,
+            max_absence_days: 14,
+            language: "en".into(),
+        }
+    }
+}
+
+impl GameSettings {
+    /// Settings read from stored JSON; bad JSON gives the defaults rather than stopping a game.
+    pub fn from_json(text: &str) -> GameSettings {
+        serde_json::from_str(text).unwrap_or_default()
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("settings always serialise")
+    }
+
+    /// Settings for a new game with the configured phase lengths.
+    pub fn with_hours(movement: u32, retreat: u32, adjustment: u32) -> GameSettings {
+        GameSettings {
+            movement: PhaseTiming::new(movement),
+            retreat: PhaseTiming::new(retreat),
+            adjustment: PhaseTiming::new(adjustment),
+            ..GameSettings::default()
+        }
+    }
+
+    pub fn timing(&self, kind: crate::diplomacy::turn::PhaseKind) -> &PhaseTiming {
+        use crate::diplomacy::turn::PhaseKind;
+        match kind {
+            PhaseKind::Movement => &self.movement,
+            PhaseKind::Retreat => &self.retreat,
+            PhaseKind::Adjustment => &self.adjustment,
+        }
+    }
+}
+
+/// What a member of a game has asked for.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Wishes {
+    /// Letters in this language (`en`, `ru`); none: the game's.
+    pub language: Option<String>,
+    /// Do not process early this phase (SET WAIT); cleared every phase.
+    pub wait: bool,
+    /// Away from..to (yyyy-mm-dd), pushing deadlines that fall inside.
+    pub absence: Option<(String, Option<String>)>,
+    /// A draw vote for this phase: the powers to share it (empty: all survivors).
+    pub draw: Option<Vec<String>>,
+    /// Concedes the game to this power; cleared every phase.
+    pub concede: Option<String>,
+    /// Powers wanted, in order (`EFG`, or `*` for any).
+    pub preference: Option<String>,
+}
+
+impl Wishes {
+    pub fn from_json(text: &str) -> Wishes {
+        serde_json::from_str(text).unwrap_or_default()
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("wishes always serialise")
+    }
+}
+
+/// The deadline of a phase starting at `start`: `hours` later, moved to the next `clock`
+/// time of day and allowed weekday in the zone `tz`, never sooner than `min_hours`.
+pub fn deadline_after(timing: &PhaseTiming, tz: Tz, start: DateTime<Utc>) -> DateTime<Utc> {
+    let earliest = start + Duration::hours(i64::from(timing.min_hours));
+    let mut deadline = start + Duration::hours(i64::from(timing.hours));
+    if deadline < earliest {
+        deadline = earliest;
+    }
+    let clock = timing
+        .clock
+        .as_deref()
+        .and_then(|c| NaiveTime::parse_from_str(c, "%H:%M").ok());
+    let allowed = |t: DateTime<Utc>| {
+        let day = t.with_timezone(&tz).weekday().num_days_from_sunday() as usize;
+        timing.days.chars().nth(day).is_none_or(|c| c != '-')
+    };
+    let Some(clock) = clock else {
+        // Without a clock, a forbidden day moves the deadline a day at a time.
+        for _ in 0..7 {
+            if allowed(deadline) {
+                break;
+            }
+            deadline += Duration::days(1);
+        }
+        return deadline;
+    };
+    let local = deadline.with_timezone(&tz);
+    let mut date = local.date_naive();
+    for _ in 0..15 {
+        let candidate = tz
+            .from_local_datetime(&date.and_time(clock))
+            .earliest()
+            .map(|t| t.with_timezone(&Utc));
+        if let Some(candidate) = candidate
+            && candidate >= deadline
+            && allowed(candidate)
+        {
+            return candidate;
+        }
+        date = date.succ_opt().unwrap_or(date);
+    }
+    deadline
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(text: &str) -> DateTime<Utc> {
+        DateTime::parse_from_rfc3339(text)
+            .unwrap()
+            .with_timezone(&Utc)
+    }
+
+    #[test]
+    fn deadlines_follow_clock_days_and_zone() {
+        let tz: Tz = "Europe/Moscow".parse().unwrap();
+        let mut timing = PhaseTiming::new(48);
+        // Tuesday 10:00 UTC + 48 h = Thursday 10:00 UTC.
+        assert_eq!(
+            deadline_after(&timing, tz, at("2027-01-05T10:00:00Z")),
+            at("2027-01-07T10:00:00Z")
+        );
+        // At 20:00 Moscow time: Thursday 17:00 UTC.
+        timing.clock = Some("20:00".into());
+        assert_eq!(
+            deadline_after(&timing, tz, at("2027-01-05T10:00:00Z")),
+            at("2027-01-07T17:00:00Z")
+        );
+        // Weekdays only, Friday start: Sunday would come, so Monday 20:00 Moscow.
+        timing.days = "-MTWTF-".into();
+        assert_eq!(
+            deadline_after(&timing, tz, at("2027-01-08T18:00:00Z")),
+            at("2027-01-11T17:00:00Z")
+        );
+        // Never sooner than the minimum.
+        let short = PhaseTiming {
+            hours: 1,
+            min_hours: 12,
+            ..PhaseTiming::new(1)
+        };
+        assert_eq!(
+            deadline_after(&short, tz, at("2027-01-05T10:00:00Z")),
+            at("2027-01-05T22:00:00Z")
+        );
+    }
+
+    #[test]
+    fn a_clock_deadline_across_the_spring_change_in_london() {
+        let tz: Tz = "Europe/London".parse().unwrap();
+        let timing = PhaseTiming {
+            clock: Some("12:00".into()),
+            ..PhaseTiming::new(24)
+        };
+        // Clocks go forward on 28 March 2027: noon there is 11:00 UTC, the day before 12:00 UTC.
+        assert_eq!(
+            deadline_after(&timing, tz, at("2027-03-26T13:00:00Z")),
+            at("2027-03-28T11:00:00Z")
+        );
+        assert_eq!(
+            deadline_after(&timing, tz, at("2027-03-26T10:00:00Z")),
+            at("2027-03-27T12:00:00Z")
+        );
+    }
+
+    #[test]
+    fn stored_settings_read_back_and_tolerate_bad_json() {
+        let mut s = GameSettings::default();
+        s.press = PressKind::Grey;
+        s.masters.push(7);
+        assert_eq!(GameSettings::from_json(&s.to_json()), s);
+        assert_eq!(GameSettings::from_json("not json"), GameSettings::default());
+        assert_eq!(GameSettings::from_json("{}"), GameSettings::default());
+    }
+}
