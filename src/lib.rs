@@ -6,9 +6,11 @@
 //! - `interface`: the JSON interface of `strategos adjudicate`.
 //! - `letter`: incoming and outgoing letters, plain data.
 //! - `mail`: reading, writing, fetching and sending mail.
+//! - `archive`: the archive as a static web site, and the SUMMARY of a game.
 //!
 //! `ARCHITECTURE.md` at the top of the repository describes how these fit together.
 
+pub mod archive;
 pub mod config;
 pub mod daemon;
 pub mod diplomacy;

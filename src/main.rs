@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 
 use strategos::daemon::Clock;
 
+mod operator;
 mod setup;
 
 use strategos::config::{Config, ProcessEnvironment};
@@ -63,6 +64,17 @@ enum Command {
         #[arg(long)]
         now: Option<String>,
     },
+    /// Write the archive of every public game as a static web site (read-only).
+    Archive {
+        /// The folder to write the site into.
+        #[arg(long, default_value = "var/archive")]
+        out: PathBuf,
+    },
+    /// Look at the games of the configured database (read-only).
+    Game {
+        #[command(subcommand)]
+        command: operator::GameCommand,
+    },
 }
 
 fn main() -> ExitCode {
@@ -90,6 +102,8 @@ fn main() -> ExitCode {
         ),
         Command::Deliver { now } => judge_command(config, now.as_deref(), Mode::Deliver),
         Command::Variants { paths } => check_variants(&paths),
+        Command::Archive { out } => operator::finish(operator::archive(&config, &out)),
+        Command::Game { command } => operator::finish(operator::game(&config, &command)),
     }
 }
 

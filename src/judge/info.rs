@@ -104,11 +104,26 @@ impl Session<'_> {
     }
 
     /// HISTORY: the game's archive, every report in order, in a letter of its own.
-    pub(super) fn history(&mut self, tx: &Tx, line: usize, game: &str) -> rusqlite::Result<()> {
+    pub(super) fn history(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        game: &str,
+        from: Option<&str>,
+        to: Option<&str>,
+    ) -> rusqlite::Result<()> {
         let Some(row) = self.find_game(tx, line, game)? else {
             return Ok(());
         };
-        let reports = tx.reports(row.id)?;
+        // Stored times start with the date (yyyy-mm-dd), so text order is date order.
+        let reports: Vec<_> = tx
+            .reports(row.id)?
+            .into_iter()
+            .filter(|(when, _, _)| {
+                from.is_none_or(|f| when.as_str() >= f)
+                    && to.is_none_or(|t| &when[..10.min(when.len())] <= t)
+            })
+            .collect();
         let mut body = format!(
             "The archive of game '{}': {} report(s).\n",
             row.name,
@@ -128,6 +143,57 @@ impl Session<'_> {
             "The archive of game '{}' follows in a separate letter.",
             row.name
         ));
+        Ok(())
+    }
+
+    /// SUMMARY: who held each power when, and centre counts by year.
+    pub(super) fn summary(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        game: Option<&str>,
+    ) -> rusqlite::Result<()> {
+        let name = match (game, &self.signed_on, &self.master_of) {
+            (Some(name), _, _) => name.to_string(),
+            (None, Some((row, _)), _) | (None, None, Some(row)) => row.name.clone(),
+            _ => {
+                self.error(format!(
+                    "line {line}: SUMMARY needs a game name, like: SUMMARY mygame"
+                ));
+                return Ok(());
+            }
+        };
+        let Some(row) = self.find_game(tx, line, &name)? else {
+            return Ok(());
+        };
+        let Some(variant) = self.judge.variant(&row.variant) else {
+            return Ok(());
+        };
+        let text = crate::archive::summary_text(tx, variant, &row)?;
+        self.say(text.trim_end().to_string());
+        Ok(())
+    }
+
+    /// WHOIS address: the player's name and the games they play or watch.
+    pub(super) fn whois(&mut self, tx: &Tx, who: &str) -> rusqlite::Result<()> {
+        let Some(player) = tx.player_by_email(who)? else {
+            self.say(format!("Nobody is registered as {who}."));
+            return Ok(());
+        };
+        let mut lines = vec![format!(
+            "{}{}",
+            player.email,
+            player
+                .name
+                .as_deref()
+                .map(|n| format!(" ({n})"))
+                .unwrap_or_default()
+        )];
+        for (game, member) in tx.memberships(player.id)? {
+            let what = member.power.unwrap_or(member.role);
+            lines.push(format!("  game '{}': {what}", game.name));
+        }
+        self.say(lines.join("\n"));
         Ok(())
     }
 }

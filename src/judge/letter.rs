@@ -21,6 +21,12 @@ pub(super) struct Session<'j> {
     pub(super) answer_to: String,
     /// The game and power signed on to.
     pub(super) signed_on: Option<(GameRow, String)>,
+    /// The game the sender watches, signed on as an observer.
+    pub(super) watching: Option<GameRow>,
+    /// Addresses that get a copy of the answer (a player whose power the master BECAME).
+    pub(super) copy_to: Vec<String>,
+    /// The language of the answer: `en` or `ru`.
+    pub(super) language: String,
     /// The game the sender is signed on to as its master.
     pub(super) master_of: Option<GameRow>,
     pub(super) sections: Vec<String>,
@@ -49,6 +55,9 @@ pub(super) fn handle(
         answer_to: sender.clone(),
         sender,
         signed_on: None,
+        watching: None,
+        copy_to: Vec::new(),
+        language: "en".into(),
         master_of: None,
         sections: Vec::new(),
         errors: 0,
@@ -111,12 +120,11 @@ impl Session<'_> {
         let line = command.line;
         match &command.kind {
             CommandKind::Orders { text } => return self.orders(tx, text, line),
-            CommandKind::Press { .. } => {
-                self.error(format!(
-                    "line {line}: press is not offered on this judge yet; the message was not sent"
-                ));
-                return Ok(());
-            }
+            CommandKind::Press {
+                kind,
+                options,
+                text,
+            } => return self.press(tx, line, *kind, options, text),
             _ => {}
         }
         self.say(format!("> {}", render(command)));
@@ -133,7 +141,8 @@ impl Session<'_> {
                 game,
                 password,
                 variant,
-            } => self.create(tx, line, game, password, variant.as_deref())?,
+                moderated,
+            } => self.create(tx, line, game, password, variant.as_deref(), *moderated)?,
             CommandKind::Signon {
                 power: None,
                 game,
@@ -146,7 +155,26 @@ impl Session<'_> {
             } => self.signon(tx, line, *letter, game, password)?,
             CommandKind::Observe { game, password } => self.observe(tx, line, game, password)?,
             CommandKind::List { game } => self.list(tx, line, game.as_deref())?,
-            CommandKind::History { game } => self.history(tx, line, game)?,
+            CommandKind::History { game, from, to } => {
+                self.history(tx, line, game, from.as_deref(), to.as_deref())?
+            }
+            CommandKind::Summary { game } => self.summary(tx, line, game.as_deref())?,
+            CommandKind::Whois { who } => self.whois(tx, who)?,
+            CommandKind::Set(setting) if setting.is_for_players() => {
+                self.player_setting(tx, line, setting)?
+            }
+            CommandKind::Set(setting) => self.master_setting(tx, line, setting)?,
+            CommandKind::Process { phase } => self.process_now(tx, line, phase.as_deref())?,
+            CommandKind::Predict => self.predict(tx, line)?,
+            CommandKind::Pause => self.pause(tx, line, true)?,
+            CommandKind::Resume => self.pause(tx, line, false)?,
+            CommandKind::Terminate => self.terminate(tx, line)?,
+            CommandKind::Extend { hours } => self.extend(tx, line, *hours)?,
+            CommandKind::Become { power } => self.become_power(tx, line, power)?,
+            CommandKind::Eject { who } => self.eject(tx, line, who)?,
+            CommandKind::Promote { who } => self.promote(tx, line, who)?,
+            CommandKind::ForceBegin => self.force_begin(tx, line)?,
+            CommandKind::Rollback { phase } => self.rollback(tx, line, *phase)?,
             CommandKind::Credit {
                 action,
                 amount,

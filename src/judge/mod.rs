@@ -12,12 +12,15 @@
 pub mod credit;
 mod info;
 mod letter;
+mod master;
 pub mod orders;
 pub mod password;
 mod phase;
 mod play;
+mod press;
 mod seats;
 pub mod settings;
+mod wishes;
 
 use chrono::{DateTime, Utc};
 use chrono_tz::Tz;

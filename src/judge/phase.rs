@@ -1,11 +1,12 @@
 //! A game's phases: the start, processing at the deadline (or when every order is in),
 //! the report that follows, and reminders before the deadline.
 
-use chrono::{DateTime, Duration, Utc};
+use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 use super::credit::credit_lines;
 use super::orders::{is_complete, powers_owing, stored_orders};
+use super::settings::{GameSettings, Wishes, deadline_after};
 use super::{Judge, deadline_text};
 use crate::diplomacy::adjudicate::{Outcome, RetreatOptions, Submitted, adjudicate};
 use crate::diplomacy::map::Map;
@@ -37,13 +38,11 @@ pub fn phase_name(variant: &Variant, position: &Position) -> String {
     format!("{} {kind}", variant.calendar.describe(position.turn))
 }
 
-/// Hours a game gives for a phase of this kind.
-pub fn phase_hours(game: &GameRow, kind: PhaseKind) -> u32 {
-    match kind {
-        PhaseKind::Movement => game.movement_hours,
-        PhaseKind::Retreat => game.retreat_hours,
-        PhaseKind::Adjustment => game.adjustment_hours,
-    }
+/// The deadline of a phase of `kind` starting at `now`, by the game's settings and zone.
+pub fn next_deadline(game: &GameRow, kind: PhaseKind, now: DateTime<Utc>) -> DateTime<Utc> {
+    let settings = GameSettings::from_json(&game.settings);
+    let tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
+    deadline_after(settings.timing(kind), tz, now)
 }
 
 impl Judge {
@@ -84,7 +83,32 @@ impl Judge {
             seed ^= seed << 17;
             powers.swap(i, (seed % (i as u64 + 1)) as usize);
         }
-        for (member, power) in members.iter_mut().zip(&powers) {
+        // Preferences first (SET PREFERENCE, in the order players joined), then the deal.
+        let mut dealt: Vec<Option<PowerId>> = vec![None; members.len()];
+        for (i, member) in members.iter().enumerate() {
+            let wishes = Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?);
+            let wanted = wishes.preference.unwrap_or_default();
+            let choice = wanted
+                .chars()
+                .filter_map(|c| {
+                    map.powers
+                        .iter()
+                        .position(|p| p.letter.eq_ignore_ascii_case(&c))
+                })
+                .map(|p| PowerId(p as u8))
+                .find(|p| !dealt.contains(&Some(*p)));
+            dealt[i] = choice;
+        }
+        let free: Vec<PowerId> = powers
+            .iter()
+            .copied()
+            .filter(|p| !dealt.contains(&Some(*p)))
+            .collect();
+        let mut rest = free.into_iter();
+        for slot in dealt.iter_mut().filter(|d| d.is_none()) {
+            *slot = rest.next();
+        }
+        for (member, power) in members.iter_mut().zip(dealt.iter().flatten()) {
             member.power = Some(map.power(*power).id.clone());
             tx.set_member(
                 game.id,
@@ -98,8 +122,7 @@ impl Judge {
         let position = variant.start.clone();
         game.state = "active".into();
         game.position = Some(position_to_json(map, &position));
-        game.deadline_at =
-            Some(now + Duration::hours(i64::from(phase_hours(game, position.turn.kind))));
+        game.deadline_at = Some(next_deadline(game, position.turn.kind, now));
         game.reminded = false;
         tx.save_game(game)?;
         self.record_phase(tx, game, variant, &position, now)?;
@@ -276,8 +299,7 @@ impl Judge {
             game.state = "finished".into();
             game.deadline_at = None;
         } else {
-            game.deadline_at =
-                Some(now + Duration::hours(i64::from(phase_hours(game, next.turn.kind))));
+            game.deadline_at = Some(next_deadline(game, next.turn.kind, now));
         }
         let title = format!("{}: {} results", game.name, phase_name(variant, &position));
         let body = self.templates.render(
@@ -294,6 +316,7 @@ impl Judge {
             }),
             );
         tx.save_game(game)?;
+        super::wishes::clear_phase_wishes(tx, game.id)?;
         self.record_phase(tx, game, variant, &next, now)?;
         tx.archive(game.id, game.phase_serial, &title, &body, now)?;
         let members = tx.members(game.id)?;

@@ -74,13 +74,16 @@ impl Session<'_> {
         }
         lines.push(format!("Deadline: {}.", deadline_text(&row)));
         let owing = self.owing_names(tx, &row)?;
-        if owing.is_empty() {
+        let waiting = self.someone_waits(tx, &row)?;
+        if owing.is_empty() && waiting {
+            lines.push("Every power's orders are in, but a player asked to wait (SET WAIT): the phase is processed at the deadline.".into());
+        } else if owing.is_empty() {
             lines.push("Every power's orders are in: the phase is processed now.".into());
         } else {
             lines.push(format!("Orders still due from: {}.", owing.join(", ")));
         }
         self.say(lines.join("\n"));
-        if owing.is_empty() {
+        if owing.is_empty() && !waiting {
             let mut row = tx.game(row.id)?;
             self.caused
                 .extend(self.judge.process_phase(tx, &mut row, self.now)?);
@@ -151,5 +154,23 @@ impl Session<'_> {
         }
         self.signed_on = Some((row, power_id));
         Ok(())
+    }
+
+    /// Whether a member of the game asked not to process early (SET WAIT), or the game is paused.
+    pub(super) fn someone_waits(
+        &self,
+        tx: &Tx,
+        row: &crate::store::GameRow,
+    ) -> rusqlite::Result<bool> {
+        if super::settings::GameSettings::from_json(&row.settings).paused {
+            return Ok(true);
+        }
+        for member in tx.members(row.id)? {
+            if super::settings::Wishes::from_json(&tx.member_wishes(row.id, member.player_id)?).wait
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
     }
 }

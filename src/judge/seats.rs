@@ -3,6 +3,7 @@
 
 use super::letter::Session;
 use super::password::{hash_password, password_matches};
+use super::settings::GameSettings;
 use crate::letter::{Address, OutgoingLetter};
 use crate::store::Tx;
 
@@ -34,6 +35,7 @@ impl Session<'_> {
         game: &str,
         password: &str,
         variant: Option<&str>,
+        moderated: bool,
     ) -> rusqlite::Result<()> {
         let variant_id = variant.unwrap_or("standard");
         let Some(variant) = self.judge.variant(variant_id) else {
@@ -58,7 +60,7 @@ impl Session<'_> {
             d.adjustment_hours,
             d.reminder_hours,
         ];
-        let row = tx.create_game(
+        let mut row = tx.create_game(
             game,
             &variant.id,
             player.id,
@@ -66,15 +68,33 @@ impl Session<'_> {
             hours,
             self.now,
         )?;
+        let mut settings =
+            GameSettings::with_hours(d.movement_hours, d.retreat_hours, d.adjustment_hours);
+        settings.moderated = moderated;
+        if moderated {
+            settings.masters.push(player.id);
+        }
+        row.settings = settings.to_json();
+        tx.save_game(&row)?;
+        let role = if moderated { "master" } else { "player" };
         tx.set_member(
             row.id,
             player.id,
             None,
-            "player",
+            role,
             &hash_password(password),
             self.now,
         )?;
         let needed = variant.map.powers.len();
+        if moderated {
+            self.say(format!(
+                "Game '{}' ({}) is created, moderated, with you as its master. It starts when {needed} players \
+                 have joined with: SIGNON ?{} <their password>. Sign on as master with SIGNON ?{} <your password>.",
+                row.name, variant.name, row.name, row.name
+            ));
+            self.master_of = Some(row);
+            return Ok(());
+        }
         self.say(format!(
             "Game '{}' ({}) is created and you have joined it. It starts when {needed} players have joined; \
              others join with: SIGNON ?{} <their password>",
@@ -98,8 +118,39 @@ impl Session<'_> {
         let Some(mut row) = self.find_game(tx, line, game)? else {
             return Ok(());
         };
+        // A master or an observer signs on to the game in that role.
+        let sender = tx.player_by_email(&self.sender)?;
+        let role_member = tx.members(row.id)?.into_iter().find(|m| {
+            sender.as_ref().is_some_and(|p| p.id == m.player_id)
+                && (m.role == "master" || m.role == "observer")
+        });
+        if let Some(member) = role_member {
+            if !password_matches(password, &member.password_hash) {
+                self.error(format!(
+                    "line {line}: the password is wrong for game '{}'",
+                    row.name
+                ));
+            } else if member.role == "master" {
+                self.say(format!("Signed on as master of game '{}'.", row.name));
+                self.master_of = Some(row);
+            } else {
+                self.say(format!("Signed on as an observer of game '{}'.", row.name));
+                self.watching = Some(row);
+            }
+            return Ok(());
+        }
         if row.state != "forming" {
             self.error(format!("line {line}: game '{}' has already started; sign on with your power's letter, like SIGNON F{} <password>", row.name, row.name));
+            return Ok(());
+        }
+        let settings = GameSettings::from_json(&row.settings);
+        if settings.deny.contains(&self.sender)
+            || (!settings.allow.is_empty() && !settings.allow.contains(&self.sender))
+        {
+            self.error(format!(
+                "line {line}: game '{}' is not open to {}",
+                row.name, self.sender
+            ));
             return Ok(());
         }
         let variant = self
@@ -180,6 +231,10 @@ impl Session<'_> {
         let member = members
             .iter()
             .find(|m| m.role == "player" && m.power.as_deref() == Some(power.id.as_str()));
+        if member.is_none() && row.state == "active" {
+            let power = power.clone();
+            return self.take_over(tx, line, row, &power, password);
+        }
         let Some(member) = member.filter(|m| password_matches(password, &m.password_hash)) else {
             self.error(format!(
                 "line {line}: the power or the password is wrong for game '{}'",
@@ -260,6 +315,75 @@ impl Session<'_> {
             "You have resigned from game '{}'; your power has no player now.",
             row.name
         ));
+        Ok(())
+    }
+
+    /// A newcomer takes over a power that has no player: the deadline moves so they have a
+    /// whole phase, and the game is told.
+    fn take_over(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        mut row: crate::store::GameRow,
+        power: &crate::diplomacy::map::PowerInfo,
+        password: &str,
+    ) -> rusqlite::Result<()> {
+        let settings = GameSettings::from_json(&row.settings);
+        if settings.deny.contains(&self.sender)
+            || (!settings.allow.is_empty() && !settings.allow.contains(&self.sender))
+        {
+            self.error(format!(
+                "line {line}: game '{}' is not open to {}",
+                row.name, self.sender
+            ));
+            return Ok(());
+        }
+        let player = tx.register_player(&self.sender, None, None, self.now)?;
+        if tx
+            .members(row.id)?
+            .iter()
+            .any(|m| m.player_id == player.id && m.role == "player")
+        {
+            self.error(format!(
+                "line {line}: you already play a power in game '{}'",
+                row.name
+            ));
+            return Ok(());
+        }
+        tx.set_member(
+            row.id,
+            player.id,
+            Some(&power.id),
+            "player",
+            &hash_password(password),
+            self.now,
+        )?;
+        if let Some((_, position)) = self.judge.game_position(&row) {
+            let fresh = super::phase::next_deadline(&row, position.turn.kind, self.now);
+            if row.deadline_at.is_none_or(|d| d < fresh) {
+                row.deadline_at = Some(fresh);
+                row.reminded = false;
+            }
+        }
+        tx.save_game(&row)?;
+        let text = format!(
+            "{} has taken over {} in game '{}'. The deadline is {}.\n",
+            self.sender,
+            power.name,
+            row.name,
+            super::deadline_text(&row)
+        );
+        self.say(format!(
+            "You now play {} in game '{}'.",
+            power.name, row.name
+        ));
+        self.announce(
+            tx,
+            &row,
+            &format!("Game '{}': {} taken over", row.name, power.name),
+            &text,
+        )?;
+        self.signed_on = Some((row, power.id.clone()));
         Ok(())
     }
 }

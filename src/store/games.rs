@@ -33,6 +33,8 @@ pub struct GameRow {
     pub deadline_at: Option<DateTime<Utc>>,
     pub reminded: bool,
     pub phase_serial: i64,
+    /// The game's settings as JSON (`judge::settings::GameSettings`).
+    pub settings: String,
 }
 
 /// A player's place in a game.
@@ -47,7 +49,7 @@ pub struct MemberRow {
 }
 
 const GAME_COLUMNS: &str = "id, name, variant, state, created_by, time_zone, movement_hours, \
-     retreat_hours, adjustment_hours, reminder_hours, position, deadline_at, reminded, phase_serial";
+     retreat_hours, adjustment_hours, reminder_hours, position, deadline_at, reminded, phase_serial, settings";
 
 fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
     let deadline: Option<String> = r.get(11)?;
@@ -66,6 +68,7 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         deadline_at: deadline.as_deref().and_then(parse_time),
         reminded: r.get(12)?,
         phase_serial: r.get(13)?,
+        settings: r.get(14)?,
     })
 }
 
@@ -198,14 +201,17 @@ impl Tx<'_> {
     /// Saves a game's state, position and deadline.
     pub fn save_game(&self, game: &GameRow) -> rusqlite::Result<()> {
         self.tx.execute(
-            "UPDATE games SET state = ?2, position = ?3, deadline_at = ?4, reminded = ?5, phase_serial = ?6 WHERE id = ?1",
+            "UPDATE games SET state = ?2, position = ?3, deadline_at = ?4, reminded = ?5, phase_serial = ?6,
+                settings = ?7, time_zone = ?8 WHERE id = ?1",
             params![
                 game.id,
                 game.state,
                 game.position,
                 game.deadline_at.map(time_text),
                 game.reminded,
-                game.phase_serial
+                game.phase_serial,
+                game.settings,
+                game.time_zone
             ],
         )?;
         Ok(())
@@ -397,6 +403,99 @@ impl Tx<'_> {
         self.tx.execute(
             "UPDATE games SET settings = ?2 WHERE id = ?1",
             params![game_id, settings],
+        )?;
+        Ok(())
+    }
+}
+
+impl Tx<'_> {
+    /// Moves the orders of phase `from` and later aside (ROLLBACK), keeping them for inspection.
+    pub fn undo_orders_from(
+        &self,
+        game_id: i64,
+        from: i64,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "INSERT INTO undone_orders (game_id, phase_serial, power, lines, undone_at)
+             SELECT game_id, phase_serial, power, lines, ?3 FROM orders WHERE game_id = ?1 AND phase_serial >= ?2",
+            params![game_id, from, time_text(now)],
+        )?;
+        self.tx.execute(
+            "DELETE FROM orders WHERE game_id = ?1 AND phase_serial >= ?2",
+            params![game_id, from],
+        )?;
+        self.tx.execute(
+            "DELETE FROM positions WHERE game_id = ?1 AND phase_serial > ?2",
+            params![game_id, from],
+        )?;
+        Ok(())
+    }
+
+    /// Orders undone by rollbacks: `(phase, power, lines)`.
+    pub fn undone_orders(&self, game_id: i64) -> rusqlite::Result<Vec<(i64, String, String)>> {
+        let mut stmt = self
+            .tx
+            .prepare("SELECT phase_serial, power, lines FROM undone_orders WHERE game_id = ?1 ORDER BY rowid")?;
+        let rows = stmt.query_map([game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        rows.collect()
+    }
+}
+
+impl Tx<'_> {
+    /// A member's wishes (JSON, `judge::settings::Wishes`).
+    pub fn member_wishes(&self, game_id: i64, player_id: i64) -> rusqlite::Result<String> {
+        self.tx
+            .query_row(
+                "SELECT wishes FROM members WHERE game_id = ?1 AND player_id = ?2",
+                params![game_id, player_id],
+                |r| r.get(0),
+            )
+            .optional()
+            .map(|w| w.unwrap_or_else(|| "{}".into()))
+    }
+
+    pub fn set_member_wishes(
+        &self,
+        game_id: i64,
+        player_id: i64,
+        wishes: &str,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE members SET wishes = ?3 WHERE game_id = ?1 AND player_id = ?2",
+            params![game_id, player_id, wishes],
+        )?;
+        Ok(())
+    }
+
+    /// Changes a player's address (SET ADDRESS); false when another player has it.
+    pub fn change_email(&self, player_id: i64, email: &str) -> rusqlite::Result<bool> {
+        if self.player_by_email(email)?.is_some() {
+            return Ok(false);
+        }
+        self.tx.execute(
+            "UPDATE players SET email = ?2 WHERE id = ?1",
+            params![player_id, email.to_lowercase()],
+        )?;
+        Ok(true)
+    }
+
+    /// The language a player chose for letters outside games, if any.
+    pub fn player_language(&self, email: &str) -> rusqlite::Result<Option<String>> {
+        self.tx
+            .query_row(
+                "SELECT language FROM players WHERE email = ?1",
+                [email.to_lowercase()],
+                |r| r.get(0),
+            )
+            .optional()
+            .map(Option::flatten)
+    }
+
+    pub fn set_player_language(&self, player_id: i64, language: &str) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE players SET language = ?2 WHERE id = ?1",
+            params![player_id, language],
         )?;
         Ok(())
     }

@@ -18,3 +18,15 @@ CREATE TABLE positions (
     created_at TEXT NOT NULL,
     PRIMARY KEY (game_id, phase_serial)
 );
+
+-- Orders of phases undone by a ROLLBACK, kept for inspection.
+CREATE TABLE undone_orders (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    phase_serial INTEGER NOT NULL,
+    power TEXT NOT NULL,
+    lines TEXT NOT NULL,
+    undone_at TEXT NOT NULL
+);
+
+-- The language a player reads letters in, when no game says otherwise: 'en', 'ru'.
+ALTER TABLE players ADD COLUMN language TEXT;

@@ -9,7 +9,14 @@
 //!   is not `Field: value`; or on one line `REGISTER password [name...]` (form lines may
 //!   follow it too): `Register`.
 //! - `SET PASSWORD new`: `SetPassword`.
-//! - `CREATE ?game password [variant]`, the `?` optional: `Create`.
+//! - `SET setting...`: `Set`, a typed `Setting` (see `set.rs` for every phrase and synonym:
+//!   ADDRESS, [NO]WAIT, [NO]ABSENCE (HOLIDAY, VACATION), [NO]DRAW, [NO]CONC[EDE], PREFERENCE,
+//!   LANGUAGE, MOVE|RETREAT|ADJUST deadlines, ZONE, WHITE|GREY|NO PRESS, [NO] PARTIAL,
+//!   OBSERVER, ALL|NORMAL PRESS, [NO] NMR|CD, PUBLIC|PRIVATE|[NO] LIST, ALLOW|DENY [PLAYER],
+//!   [NO] DIAS, [UN]MODERATED, MAX ABSENCE). `SET` with a setting we do not know is an error,
+//!   not order text.
+//! - `CREATE ?game password [variant] [MODERATED]`, the `?` optional, `MODERATED` anywhere
+//!   after the password: `Create`.
 //! - `SIGNON Fgame password` (power letter glued to the game), `SIGNON F game password` (a
 //!   lone letter first), `SIGNON ?game password` (join a forming game); words after the
 //!   password are not read (warning); HELLO and LOGIN are synonyms: `Signon`.
@@ -17,7 +24,13 @@
 //! - `OBSERVE game password`, `WATCH game password`: `Observe`.
 //! - `SIGNOFF`: nothing after it is read.
 //! - `LIST`, `LIST game`: `List`.
-//! - `HISTORY game`: `History` (njudge's date range is not read).
+//! - `HISTORY game [FROM yyyy-mm-dd] [TO yyyy-mm-dd]`: `History` (njudge's `LINES` and
+//!   `EXCLSTART` are not read). `SUMMARY [game]` (STATUS, NJ:mail.c): `Summary`.
+//!   `WHOIS who` (`WHO IS`): `Whois`.
+//! - The master's commands (§1.4), one a line: `PROCESS [phase]`, `PREDICT` (PREVIEW),
+//!   `PAUSE` (SUSPEND), `RESUME`, `TERMINATE`, `EXTEND [hours]` (24 by default, 1 to 720),
+//!   `BECOME power`, `EJECT power|address`, `PROMOTE address`, `FORCE BEGIN`,
+//!   `ROLLBACK [n]`. Those that take nothing refuse words after them (an error).
 //! - `CREDIT n TO power`, `CREDIT PASS n TO power`, `CREDIT END power`, `CREDIT ASK n FROM
 //!   power`: `Credit` (Diadochi V's supply credit).
 //! - `RESIGN`, `WITHDRAW`: `Resign`, with nothing after it on the line.
@@ -36,10 +49,14 @@
 mod args;
 mod block;
 mod line;
+mod master;
+mod set;
 
 use super::Diagnostic;
 use args::Args;
 use line::Word;
+use master::Master;
+pub use set::{ObserverPress, PhaseSetting, PressMode, Setting};
 
 /// One command read from a letter.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,11 +79,12 @@ pub enum CommandKind {
     },
     /// `SET PASSWORD new`.
     SetPassword { password: String },
-    /// `CREATE ?game password [variant]`.
+    /// `CREATE ?game password [variant] [MODERATED]`.
     Create {
         game: String,
         password: String,
         variant: Option<String>,
+        moderated: bool,
     },
     /// `SIGNON Fgame password` (power `F`), `SIGNON ?game password` (no power yet).
     Signon {
@@ -80,8 +98,43 @@ pub enum CommandKind {
     Signoff,
     /// `LIST`, `LIST game`.
     List { game: Option<String> },
-    /// `HISTORY game`: the game's archive of reports.
-    History { game: String },
+    /// `HISTORY game [FROM yyyy-mm-dd] [TO yyyy-mm-dd]`: the game's archive of reports; the
+    /// dates are days that exist, kept as written.
+    History {
+        game: String,
+        from: Option<String>,
+        to: Option<String>,
+    },
+    /// `SUMMARY [game]`, `STATUS [game]`: who held which power, and the centres by year.
+    Summary { game: Option<String> },
+    /// `WHOIS who`, `WHO IS who`: an address or a name, as written (words joined by a space).
+    Whois { who: String },
+    /// `SET ...` (other than `SET PASSWORD`): one setting.
+    Set(Setting),
+    /// `PROCESS [phase]`: process now; the phase, if given, as written (`Spring 1901
+    /// movement`), guards against processing the wrong one.
+    Process { phase: Option<String> },
+    /// `PREDICT`, `PREVIEW`: a preview of the adjudication for the master.
+    Predict,
+    /// `PAUSE`, `SUSPEND`: stop the deadlines.
+    Pause,
+    /// `RESUME`.
+    Resume,
+    /// `TERMINATE`: end the game.
+    Terminate,
+    /// `EXTEND [hours]`: push the deadline back, 24 hours by default, 1 to 720.
+    Extend { hours: u32 },
+    /// `BECOME power`: the power lower-case as written (`france`, `f`, `master`).
+    Become { power: String },
+    /// `EJECT power` (lower-case) or `EJECT address` (as written).
+    Eject { who: String },
+    /// `PROMOTE address`: an observer becomes a master.
+    Promote { who: String },
+    /// `FORCE BEGIN`: start the game short of players.
+    ForceBegin,
+    /// `ROLLBACK [n]`: back to the start of phase `n` (0 is the game's first phase), or to
+    /// the start of the phase before this one.
+    Rollback { phase: Option<u32> },
     /// Supply credit between powers (Diadochi V rule 8): `CREDIT 2 TO egypt`,
     /// `CREDIT PASS 1 TO syria`, `CREDIT END egypt`, `CREDIT ASK 2 FROM rome`.
     Credit {
@@ -129,13 +182,14 @@ pub enum CreditAction {
 
 /// The keywords, each with the words it is spelt with (spaces between them optional), in the
 /// order they are tried. Synonyms per judge-conventions.md §1.1 (NJ:mail.c).
-const KEYWORDS: [(&[&str], Keyword); 21] = [
+const KEYWORDS: [(&[&str], Keyword); 38] = [
     (&["HELP"], Keyword::Help),
     (&["GET"], Keyword::Get),
     (&["SEND", "ME"], Keyword::Get),
     (&["SEND"], Keyword::Get),
     (&["REGISTER"], Keyword::Register),
     (&["SET", "PASSWORD"], Keyword::SetPassword),
+    (&["SET"], Keyword::Set),
     (&["CREATE"], Keyword::Create),
     (&["SIGN", "ON"], Keyword::Signon),
     (&["HELLO"], Keyword::Signon),
@@ -144,7 +198,23 @@ const KEYWORDS: [(&[&str], Keyword); 21] = [
     (&["WATCH"], Keyword::Observe),
     (&["SIGN", "OFF"], Keyword::Signoff),
     (&["LIST"], Keyword::List),
-    (&["HISTORY"], Keyword::History),
+    (&["HISTORY"], Keyword::Master(Master::History)),
+    (&["SUMMARY"], Keyword::Master(Master::Summary)),
+    (&["STATUS"], Keyword::Master(Master::Summary)),
+    (&["WHO", "IS"], Keyword::Master(Master::Whois)),
+    (&["PROCESS"], Keyword::Master(Master::Process)),
+    (&["PREDICT"], Keyword::Master(Master::Predict)),
+    (&["PREVIEW"], Keyword::Master(Master::Predict)),
+    (&["PAUSE"], Keyword::Master(Master::Pause)),
+    (&["SUSPEND"], Keyword::Master(Master::Pause)),
+    (&["RESUME"], Keyword::Master(Master::Resume)),
+    (&["TERMINATE"], Keyword::Master(Master::Terminate)),
+    (&["EXTEND"], Keyword::Master(Master::Extend)),
+    (&["BECOME"], Keyword::Master(Master::Become)),
+    (&["EJECT"], Keyword::Master(Master::Eject)),
+    (&["PROMOTE"], Keyword::Master(Master::Promote)),
+    (&["FORCE", "BEGIN"], Keyword::Master(Master::ForceBegin)),
+    (&["ROLLBACK"], Keyword::Master(Master::Rollback)),
     (&["CREDIT"], Keyword::Credit),
     (&["RESIGN"], Keyword::Resign),
     (&["WITHDRAW"], Keyword::Resign),
@@ -159,22 +229,26 @@ enum Keyword {
     Get,
     Register,
     SetPassword,
+    /// Any other `SET`; its handler reads the line's words from `SET` on.
+    Set,
     Create,
     Signon,
     Observe,
     Signoff,
     List,
-    History,
+    Master(Master),
     Credit,
     Resign,
     Press(PressKind),
 }
 
-/// The keyword the line starts with, and how many words it takes.
+/// The keyword the line starts with, and how many words it takes; a setting glued to `SET`
+/// (`SETNOWAIT`) is `Set` too.
 fn keyword(words: &[Word]) -> Option<(Keyword, usize)> {
     KEYWORDS
         .iter()
         .find_map(|(phrase, keyword)| Some((*keyword, line::spells(words, phrase)?)))
+        .or_else(|| set::starts_setting(words).then_some((Keyword::Set, 1)))
 }
 
 /// Read the commands in the body of a letter. Never fails; see the module documentation for
@@ -218,11 +292,12 @@ pub fn parse_commands(body: &str) -> (Vec<Command>, Vec<Diagnostic>) {
             Keyword::Help => args.help(rest),
             Keyword::Get => args.get(rest),
             Keyword::SetPassword => args.set_password(rest),
+            Keyword::Set => args.set(&words),
             Keyword::Create => args.create(rest),
             Keyword::Signon => args.signon(rest),
             Keyword::Observe => args.observe(rest),
             Keyword::List => args.list(rest),
-            Keyword::History => args.history(rest),
+            Keyword::Master(which) => args.master(which, rest),
             Keyword::Credit => args.credit(rest),
             Keyword::Resign => args.resign(rest),
             Keyword::Signoff => Some(CommandKind::Signoff),
@@ -281,8 +356,10 @@ impl Reader<'_> {
 const MASK: &str = "******";
 
 /// A command as the judge echoes it in replies, passwords masked: `SIGNON Fmygame ******`,
-/// `SIGNON ?mygame ******`, `CREATE ?mygame ****** standard`, `OBSERVE mygame ******`,
-/// `SET PASSWORD ******`, `HELP`, `GET info`, `LIST`, `LIST mygame`, `RESIGN`, `SIGNOFF`;
+/// `SIGNON ?mygame ******`, `CREATE ?mygame ****** standard MODERATED`, `OBSERVE mygame
+/// ******`, `SET PASSWORD ******`, `HELP`, `GET info`, `LIST`, `LIST mygame`, `RESIGN`,
+/// `SIGNOFF`, `HISTORY mygame FROM 2027-01-01`, `SET ABSENCE 2027-02-01 TO 2027-02-10`,
+/// `SET MOVE CLOCK 12:00 NEXT 48 GRACE 24 DAYS -MTWTF-`, `EXTEND 24`, `PROCESS`;
 /// `REGISTER` alone or as a form (`REGISTER\nName: Ann Smith\nPassword: ******\nEND`); order
 /// text as written; press as `PRESS TO frg\n...\nENDPRESS`. Reading a rendering back gives
 /// the same command, with `******` for the password.
@@ -304,10 +381,21 @@ pub fn render(command: &Command) -> String {
             form.join("\n")
         }
         CommandKind::SetPassword { .. } => format!("SET PASSWORD {MASK}"),
-        CommandKind::Create { game, variant, .. } => match variant {
-            Some(variant) => format!("CREATE ?{game} {MASK} {variant}"),
-            None => format!("CREATE ?{game} {MASK}"),
-        },
+        CommandKind::Create {
+            game,
+            variant,
+            moderated,
+            ..
+        } => {
+            let mut text = format!("CREATE ?{game} {MASK}");
+            if let Some(variant) = variant {
+                text.push_str(&format!(" {variant}"));
+            }
+            if *moderated {
+                text.push_str(" MODERATED");
+            }
+            text
+        }
         CommandKind::Signon { power, game, .. } => {
             let power = power.unwrap_or('?');
             format!("SIGNON {power}{game} {MASK}")
@@ -316,7 +404,33 @@ pub fn render(command: &Command) -> String {
         CommandKind::Signoff => "SIGNOFF".into(),
         CommandKind::List { game: None } => "LIST".into(),
         CommandKind::List { game: Some(game) } => format!("LIST {game}"),
-        CommandKind::History { game } => format!("HISTORY {game}"),
+        CommandKind::History { game, from, to } => {
+            let mut text = format!("HISTORY {game}");
+            if let Some(from) = from {
+                text.push_str(&format!(" FROM {from}"));
+            }
+            if let Some(to) = to {
+                text.push_str(&format!(" TO {to}"));
+            }
+            text
+        }
+        CommandKind::Summary { game: None } => "SUMMARY".into(),
+        CommandKind::Summary { game: Some(game) } => format!("SUMMARY {game}"),
+        CommandKind::Whois { who } => format!("WHOIS {who}"),
+        CommandKind::Set(setting) => set::render(setting),
+        CommandKind::Process { phase: None } => "PROCESS".into(),
+        CommandKind::Process { phase: Some(phase) } => format!("PROCESS {phase}"),
+        CommandKind::Predict => "PREDICT".into(),
+        CommandKind::Pause => "PAUSE".into(),
+        CommandKind::Resume => "RESUME".into(),
+        CommandKind::Terminate => "TERMINATE".into(),
+        CommandKind::Extend { hours } => format!("EXTEND {hours}"),
+        CommandKind::Become { power } => format!("BECOME {power}"),
+        CommandKind::Eject { who } => format!("EJECT {who}"),
+        CommandKind::Promote { who } => format!("PROMOTE {who}"),
+        CommandKind::ForceBegin => "FORCE BEGIN".into(),
+        CommandKind::Rollback { phase: None } => "ROLLBACK".into(),
+        CommandKind::Rollback { phase: Some(phase) } => format!("ROLLBACK {phase}"),
         CommandKind::Credit {
             action: CreditAction::Grant,
             amount,

@@ -20,7 +20,9 @@
 //! - `judge`: the judge through a crash, broken and automatic mail, floods, a failing outbox.
 //! - `judge_harness`: a judge on temporary files with a settable clock, for those tests.
 //! - `whole_game`: a standard game of two years through the real IMAP and SMTP servers.
+//! - `archive`: a duel by mail written as a web site, summed up, and shown by `game`/`archive`.
 
+mod archive;
 mod case;
 mod cli;
 mod commands;

@@ -25,13 +25,13 @@ impl Args<'_> {
     }
 
     /// An error at the keyword; the command is not read.
-    fn usage<T>(&mut self, message: &str) -> Option<T> {
+    pub(super) fn usage<T>(&mut self, message: &str) -> Option<T> {
         self.report(Severity::Error, self.keyword.column, message);
         None
     }
 
     /// Words after the last one a command reads are ignored, with a warning.
-    fn extra(&mut self, rest: &[Word], what: &str) {
+    pub(super) fn extra(&mut self, rest: &[Word], what: &str) {
         if let Some(first) = rest.first() {
             let message = format!("the words after {what} are not read");
             self.report(Severity::Warning, first.column, message);
@@ -39,7 +39,7 @@ impl Args<'_> {
     }
 
     /// A game name: letters, digits, `-` and `_`, at most 20, stored lower-case.
-    fn game(&mut self, word: &Word, text: &str) -> Option<String> {
+    pub(super) fn game(&mut self, word: &Word, text: &str) -> Option<String> {
         let valid = (1..=20).contains(&text.chars().count())
             && text
                 .chars()
@@ -124,7 +124,8 @@ impl Args<'_> {
         }
     }
 
-    /// `CREATE ?game password [variant]`; the `?` may be left out, or written apart.
+    /// `CREATE ?game password [variant] [MODERATED]`; the `?` may be left out, or written
+    /// apart; the word `MODERATED` may stand anywhere after the password.
     pub(super) fn create(&mut self, args: &[Word]) -> Option<CommandKind> {
         const USAGE: &str =
             "CREATE needs a game name and a password, like: CREATE ?mygame secret standard";
@@ -133,20 +134,29 @@ impl Args<'_> {
             [game, rest @ ..] => (game, game.text.strip_prefix('?').unwrap_or(game.text), rest),
             [] => return self.usage(USAGE),
         };
-        let Some(password_word) = rest.first() else {
+        let Some((password_word, after)) = rest.split_first() else {
             return self.usage(USAGE);
         };
         let game = self.game(game_word, game_text);
         let password = self.password(password_word);
-        let variant = match rest.get(1) {
+        let moderated = after
+            .iter()
+            .any(|w| w.text.eq_ignore_ascii_case("moderated"));
+        let after: Vec<Word> = after
+            .iter()
+            .filter(|w| !w.text.eq_ignore_ascii_case("moderated"))
+            .copied()
+            .collect();
+        let variant = match after.first() {
             Some(word) => Some(self.variant(word)?),
             None => None,
         };
-        self.extra(rest.get(2..).unwrap_or_default(), "the variant");
+        self.extra(after.get(1..).unwrap_or_default(), "the variant");
         Some(CommandKind::Create {
             game: game?,
             password: password?,
             variant,
+            moderated,
         })
     }
 
@@ -265,17 +275,6 @@ impl Args<'_> {
         })
     }
 
-    /// `HISTORY game`.
-    pub(super) fn history(&mut self, args: &[Word]) -> Option<CommandKind> {
-        match args {
-            [game] => {
-                let game = self.game(game, game.text)?;
-                Some(CommandKind::History { game })
-            }
-            _ => self.usage("HISTORY takes a game name, like: HISTORY mygame"),
-        }
-    }
-
     /// `RESIGN`, `WITHDRAW`: nothing may follow, as the command cannot be undone.
     pub(super) fn resign(&mut self, args: &[Word]) -> Option<CommandKind> {
         match args.first() {
@@ -320,4 +319,103 @@ impl Args<'_> {
         self.report(Severity::Error, first.column, problem);
         None
     }
+
+    /// A date written `yyyy-mm-dd`, a real day of the calendar; kept as written.
+    pub(super) fn date(&mut self, word: &Word) -> Option<String> {
+        if is_date(word.text) {
+            return Some(word.text.to_string());
+        }
+        let message = format!(
+            "'{}' is not a date: write it yyyy-mm-dd, like 2027-02-01",
+            shown(word.text)
+        );
+        self.report(Severity::Error, word.column, message);
+        None
+    }
+
+    /// One e-mail address: one `@` with something on both sides, no spaces, commas, brackets
+    /// or quotes, at most 254 chars; kept as written.
+    pub(super) fn address(&mut self, word: &Word) -> Option<String> {
+        let text = word.text;
+        let valid = (3..=254).contains(&text.chars().count())
+            && text
+                .split_once('@')
+                .is_some_and(|(local, domain)| !local.is_empty() && !domain.is_empty())
+            && text.matches('@').count() == 1
+            && !text.starts_with('-')
+            && !text.chars().any(|c| {
+                c.is_control()
+                    || c.is_whitespace()
+                    || matches!(
+                        c,
+                        ',' | ';' | ':' | '<' | '>' | '(' | ')' | '[' | ']' | '"' | '\\'
+                    )
+            });
+        if !valid {
+            let message = "that is not an e-mail address: write one address, like ann@example.org";
+            self.report(Severity::Error, word.column, message);
+            return None;
+        }
+        Some(text.to_string())
+    }
+
+    /// A power as a player names it: its name or its letters (`france`, `F`, `AEF`): letters,
+    /// digits, `-` and `_`, at most 30, stored lower-case. Which power it is, the judge decides
+    /// with the game's variant.
+    pub(super) fn power(&mut self, word: &Word) -> Option<String> {
+        let valid = (1..=30).contains(&word.text.chars().count())
+            && word
+                .text
+                .chars()
+                .all(|c| c.is_alphanumeric() || c == '-' || c == '_');
+        if !valid {
+            let message = "that is not a power: write its name or its letter, like france or F";
+            self.report(Severity::Error, word.column, message);
+            return None;
+        }
+        Some(word.text.to_lowercase())
+    }
+
+    /// A whole number in `range`; otherwise `message` at the word.
+    pub(super) fn number(
+        &mut self,
+        word: &Word,
+        range: std::ops::RangeInclusive<u32>,
+        message: &str,
+    ) -> Option<u32> {
+        let number = word.text.parse::<u32>().ok().filter(|n| range.contains(n));
+        if number.is_none() {
+            self.report(Severity::Error, word.column, message);
+        }
+        number
+    }
+}
+
+/// At most the first 20 chars of a word, to quote it in a message.
+pub(super) fn shown(text: &str) -> String {
+    text.chars().take(20).collect()
+}
+
+/// `yyyy-mm-dd`, a day that exists (leap years included), year 1 or later.
+pub(super) fn is_date(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let shape = bytes.len() == 10
+        && bytes.iter().enumerate().all(|(i, b)| match i {
+            4 | 7 => *b == b'-',
+            _ => b.is_ascii_digit(),
+        });
+    if !shape {
+        return false;
+    }
+    let number = |range: std::ops::Range<usize>| text[range].parse::<u32>().unwrap_or(0);
+    let (year, month, day) = (number(0..4), number(5..7), number(8..10));
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if leap => 29,
+        2 => 28,
+        _ => 0,
+    };
+    year >= 1 && (1..=days).contains(&day)
 }

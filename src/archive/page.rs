@@ -1,0 +1,119 @@
+//! A game's page: what it is, who played it, its supply centres by year (table and chart)
+//! and every report of its archive in order.
+
+use super::chart::centre_chart;
+use super::html::{escape, page};
+use super::summary::{Summary, centres_heading};
+use crate::store::GameRow;
+
+/// A report of the archive: `(when, title, body)` as `Tx::reports` gives it.
+pub type Report = (String, String, String);
+
+/// The whole page of `game`, whose variant is called `variant_name`.
+pub fn game_page(
+    game: &GameRow,
+    variant_name: &str,
+    summary: &Summary,
+    reports: &[Report],
+) -> String {
+    let mut body = String::new();
+    body.push_str("<p><a href=\"../index.html\">All games</a></p>\n");
+    body.push_str(&format!("<h1>Game {}</h1>\n", escape(&game.name)));
+    body.push_str("<table class=\"facts\">\n");
+    let phase = summary.phase.as_deref().unwrap_or("not started");
+    for (key, value) in [
+        ("Variant", variant_name),
+        ("State", game.state.as_str()),
+        ("Phase", phase),
+    ] {
+        body.push_str(&format!(
+            "<tr><th scope=\"row\">{key}</th><td>{}</td></tr>\n",
+            escape(value)
+        ));
+    }
+    body.push_str("</table>\n");
+    body.push_str(&players(summary));
+    body.push_str(&centres(summary));
+    body.push_str(&phases(reports));
+    if !summary.problems.is_empty() {
+        body.push_str("<h2>Notes</h2>\n<ul class=\"note\">\n");
+        for problem in &summary.problems {
+            body.push_str(&format!("<li>{}</li>\n", escape(problem)));
+        }
+        body.push_str("</ul>\n");
+    }
+    page(&format!("Game {}", game.name), &body)
+}
+
+/// Who held each power when, one item per power.
+fn players(summary: &Summary) -> String {
+    let mut out = String::from("<h2>Players</h2>\n");
+    if summary.holders.is_empty() {
+        out.push_str("<p>No one has played yet: the game has not started.</p>\n");
+        return out;
+    }
+    out.push_str("<ul>\n");
+    for holders in &summary.holders {
+        out.push_str(&format!("<li>{}</li>\n", escape(&holders.line())));
+    }
+    out.push_str("</ul>\n");
+    out
+}
+
+/// The counts by year as a table (a row per power, a column per year) and as a chart.
+fn centres(summary: &Summary) -> String {
+    if summary.years.is_empty() {
+        return String::new();
+    }
+    let mut out = format!(
+        "<h2>Supply centres</h2>\n<p class=\"note\">{}.</p>\n<table class=\"centres\">\n<tr><th scope=\"col\">Power</th>",
+        escape(&centres_heading(summary))
+    );
+    for year in &summary.years {
+        out.push_str(&format!("<th scope=\"col\">{}</th>", escape(year)));
+    }
+    out.push_str("</tr>\n");
+    for row in &summary.centres {
+        out.push_str(&format!(
+            "<tr><th scope=\"row\">{}</th>",
+            escape(&row.power)
+        ));
+        for count in &row.counts {
+            out.push_str(&format!("<td class=\"count\">{count}</td>"));
+        }
+        out.push_str("</tr>\n");
+    }
+    out.push_str("</table>\n");
+    if let Some(chart) = centre_chart(summary) {
+        out.push_str(&chart);
+    }
+    out
+}
+
+/// The archive in order: a list of contents, then each report with its time and text.
+fn phases(reports: &[Report]) -> String {
+    let mut out = String::from("<h2>Phases</h2>\n");
+    if reports.is_empty() {
+        out.push_str("<p>No reports yet.</p>\n");
+        return out;
+    }
+    out.push_str("<ol>\n");
+    for (i, (_, title, _)) in reports.iter().enumerate() {
+        out.push_str(&format!(
+            "<li><a href=\"#report-{}\">{}</a></li>\n",
+            i + 1,
+            escape(title)
+        ));
+    }
+    out.push_str("</ol>\n");
+    for (i, (when, title, text)) in reports.iter().enumerate() {
+        out.push_str(&format!(
+            "<section id=\"report-{}\">\n<h3>{}</h3>\n<p class=\"when\">{}</p>\n<pre>{}</pre>\n</section>\n",
+            i + 1,
+            escape(title),
+            escape(when),
+            escape(text.trim_end())
+        ));
+    }
+    out
+}

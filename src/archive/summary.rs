@@ -1,0 +1,384 @@
+//! What a game's history adds up to: who held each power when, and each power's supply
+//! centres year by year. The game's page and the SUMMARY letter are both made from this.
+
+use std::collections::BTreeMap;
+
+use crate::diplomacy::position::Position;
+use crate::diplomacy::power::PowerId;
+use crate::diplomacy::turn::Turn;
+use crate::store::{GameRow, PhaseRow, Tx, position_from_json};
+use crate::variant::Variant;
+
+/// A game's history in numbers and names.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// The phase the game is in (or ended in): the title of its last recorded position.
+    pub phase: Option<String>,
+    /// The game still runs: the last year is not over and the holders of today hold on.
+    pub running: bool,
+    /// The years played, in the order the game played them: `1901`, `240 BC`.
+    pub years: Vec<String>,
+    /// One row per power of the variant, in the variant's order; a count per year.
+    pub centres: Vec<CentreRow>,
+    /// Who held each power, for powers that ever had a player.
+    pub holders: Vec<Holders>,
+    /// Stored data that could not be read (and was left out), one sentence each.
+    pub problems: Vec<String>,
+}
+
+/// A power's supply centres, one count per year of `Summary::years`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CentreRow {
+    pub power: String,
+    pub counts: Vec<u32>,
+}
+
+/// The players of one power, in turn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Holders {
+    pub power: String,
+    pub spans: Vec<Span>,
+}
+
+/// One player's time at a power: from one phase to another (`None`: to this day).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub player: String,
+    pub from: String,
+    pub to: Option<String>,
+}
+
+impl Holders {
+    /// `France: a@x (Spring 1901 – Fall 1903), b@y (Spring 1904 – )`.
+    pub fn line(&self) -> String {
+        let spans: Vec<String> = self
+            .spans
+            .iter()
+            .map(|s| match &s.to {
+                None => format!("{} ({} – )", s.player, s.from),
+                Some(to) if *to == s.from => format!("{} ({})", s.player, s.from),
+                Some(to) => format!("{} ({} – {})", s.player, s.from, to),
+            })
+            .collect();
+        format!("{}: {}", self.power, spans.join(", "))
+    }
+}
+
+/// Reads a game's recorded phases into a `Summary`. Without its variant the positions
+/// cannot be read: the summary then has holders (labelled by phase titles) but no counts.
+pub fn summarise(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite::Result<Summary> {
+    let phases = tx.phases(game.id)?;
+    let mut problems = Vec::new();
+    if variant.is_none() {
+        problems.push(format!(
+            "The variant '{}' is not loaded, so the positions cannot be read.",
+            game.variant
+        ));
+    }
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    let mut history = Vec::new();
+    let mut years: Vec<(i32, Vec<u32>)> = Vec::new();
+    for phase in &phases {
+        let position = variant.and_then(|v| match position_from_json(&v.map, &phase.position) {
+            Ok(p) => Some(p),
+            Err(e) => {
+                problems.push(format!("{}: {e}.", phase.title));
+                None
+            }
+        });
+        let label = match (variant, &position) {
+            (Some(v), Some(p)) => v.calendar.describe(p.turn),
+            _ => phase.title.clone(),
+        };
+        if let (Some(v), Some(p)) = (variant, &position) {
+            count_year(&mut years, v, p);
+        }
+        history.push((label, players_of(tx, phase, &mut names, &mut problems)?));
+    }
+    let powers: Vec<(String, String)> = match variant {
+        Some(v) => v
+            .map
+            .powers
+            .iter()
+            .map(|p| (p.id.clone(), p.name.clone()))
+            .collect(),
+        None => {
+            let ids: std::collections::BTreeSet<&String> = history
+                .iter()
+                .flat_map(|(_, players)| players.keys())
+                .collect();
+            ids.into_iter().map(|id| (id.clone(), id.clone())).collect()
+        }
+    };
+    let running = game.state != "finished";
+    let era = variant.map(|v| v.calendar.era.as_str()).unwrap_or("");
+    Ok(Summary {
+        phase: phases.last().map(|p| p.title.clone()),
+        running,
+        years: years.iter().map(|(y, _)| format!("{y}{era}")).collect(),
+        centres: powers
+            .iter()
+            .enumerate()
+            .map(|(i, (_, name))| CentreRow {
+                power: name.clone(),
+                counts: years
+                    .iter()
+                    .map(|(_, c)| c.get(i).copied().unwrap_or(0))
+                    .collect(),
+            })
+            .collect(),
+        holders: holder_spans(&history, &powers, running),
+        problems,
+    })
+}
+
+/// Keeps `position`'s centre counts as those of its year.
+///
+/// A year's column is the last position recorded in that year: centres change hands only
+/// when a fall turn ends, and the position after it (the winter adjustments, or the next
+/// spring when no adjustments were due) is the last one of its year or the first of the
+/// next, which holds the same owners. So a finished year shows the centres after its fall,
+/// the year in progress the centres it started with, and a game that ended with a victory
+/// in the fall shows the winning count, because its final position is recorded too.
+fn count_year(years: &mut Vec<(i32, Vec<u32>)>, variant: &Variant, position: &Position) {
+    let map = &variant.map;
+    let counts = (0..map.powers.len())
+        .map(|p| position.centres_of(map, PowerId(p as u8)))
+        .collect();
+    let Turn { year, .. } = position.turn;
+    match years.iter_mut().find(|(y, _)| *y == year) {
+        Some(entry) => entry.1 = counts,
+        None => years.push((year, counts)),
+    }
+}
+
+/// `{power id: player shown}` of a phase: the address, with the registered name if any.
+fn players_of(
+    tx: &Tx,
+    phase: &PhaseRow,
+    names: &mut BTreeMap<String, String>,
+    problems: &mut Vec<String>,
+) -> rusqlite::Result<BTreeMap<String, String>> {
+    let value: serde_json::Value = match serde_json::from_str(&phase.players) {
+        Ok(v) => v,
+        Err(e) => {
+            problems.push(format!(
+                "{}: the players are not readable: {e}.",
+                phase.title
+            ));
+            return Ok(BTreeMap::new());
+        }
+    };
+    let mut out = BTreeMap::new();
+    for (power, email) in value.as_object().into_iter().flatten() {
+        let Some(email) = email.as_str() else {
+            continue;
+        };
+        if !names.contains_key(email) {
+            let shown = match tx.player_by_email(email)?.and_then(|p| p.name) {
+                Some(name) if !name.trim().is_empty() => format!("{} <{email}>", name.trim()),
+                _ => email.to_string(),
+            };
+            names.insert(email.to_string(), shown);
+        }
+        if let Some(shown) = names.get(email) {
+            out.insert(power.clone(), shown.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Runs of the same player at each power over `history` (`(label, {power: player})`, in
+/// order). A run still going at the end is open while the game runs.
+fn holder_spans(
+    history: &[(String, BTreeMap<String, String>)],
+    powers: &[(String, String)],
+    running: bool,
+) -> Vec<Holders> {
+    let mut out = Vec::new();
+    for (id, name) in powers {
+        let mut spans: Vec<Span> = Vec::new();
+        // The run going on: its span and the label of its latest phase.
+        let mut current: Option<(Span, String)> = None;
+        for (label, players) in history {
+            match (players.get(id), &mut current) {
+                (Some(player), Some((span, last))) if span.player == *player => {
+                    *last = label.clone();
+                }
+                (held, _) => {
+                    if let Some((mut span, last)) = current.take() {
+                        span.to = Some(last);
+                        spans.push(span);
+                    }
+                    current = held.map(|player| {
+                        let span = Span {
+                            player: player.clone(),
+                            from: label.clone(),
+                            to: None,
+                        };
+                        (span, label.clone())
+                    });
+                }
+            }
+        }
+        if let Some((mut span, last)) = current {
+            span.to = if running { None } else { Some(last) };
+            spans.push(span);
+        }
+        if !spans.is_empty() {
+            out.push(Holders {
+                power: name.clone(),
+                spans,
+            });
+        }
+    }
+    out
+}
+
+/// The SUMMARY letter: who held each power when, and the supply centres by year as a
+/// plain-text table.
+pub fn summary_text(tx: &Tx, variant: &Variant, game: &GameRow) -> rusqlite::Result<String> {
+    let summary = summarise(tx, Some(variant), game)?;
+    let mut out = format!(
+        "Summary of game '{}' ({}): {}",
+        game.name, variant.name, game.state
+    );
+    if let Some(phase) = &summary.phase {
+        out.push_str(&format!(", {phase}"));
+    }
+    out.push_str(".\n\nWho held each power:\n");
+    if summary.holders.is_empty() {
+        out.push_str("  no one yet: the game has not started.\n");
+    }
+    for holders in &summary.holders {
+        out.push_str(&format!("  {}\n", holders.line()));
+    }
+    if !summary.years.is_empty() {
+        out.push_str(&format!("\n{}:\n", centres_heading(&summary)));
+        out.push_str(&centre_table(&summary));
+    }
+    for problem in &summary.problems {
+        out.push_str(&format!("\nNote: {problem}\n"));
+    }
+    Ok(out)
+}
+
+/// What the centre table shows, as a heading.
+pub fn centres_heading(summary: &Summary) -> String {
+    match summary.years.last() {
+        Some(last) if summary.running => {
+            format!("Supply centres at the end of each year ({last}: so far)")
+        }
+        _ => "Supply centres at the end of each year".to_string(),
+    }
+}
+
+/// The counts as aligned text: a header of years, one line per power.
+fn centre_table(summary: &Summary) -> String {
+    let name_width = summary
+        .centres
+        .iter()
+        .map(|r| r.power.chars().count())
+        .max()
+        .unwrap_or(0);
+    let widths: Vec<usize> = summary
+        .years
+        .iter()
+        .map(|y| y.chars().count().max(3))
+        .collect();
+    let mut out = format!("  {:name_width$}", "");
+    for (year, width) in summary.years.iter().zip(&widths) {
+        out.push_str(&format!("  {year:>width$}"));
+    }
+    out.push('\n');
+    for row in &summary.centres {
+        out.push_str(&format!("  {:name_width$}", row.power));
+        for (count, width) in row.counts.iter().zip(&widths) {
+            out.push_str(&format!("  {count:>width$}"));
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn phase(label: &str, players: &[(&str, &str)]) -> (String, BTreeMap<String, String>) {
+        let players = players
+            .iter()
+            .map(|(p, e)| (p.to_string(), e.to_string()))
+            .collect();
+        (label.to_string(), players)
+    }
+
+    fn powers() -> Vec<(String, String)> {
+        vec![
+            ("france".into(), "France".into()),
+            ("italy".into(), "Italy".into()),
+        ]
+    }
+
+    #[test]
+    fn a_replaced_player_ends_a_span_and_the_new_one_runs_on() {
+        let history = vec![
+            phase("Spring 1901", &[("france", "a@x"), ("italy", "c@z")]),
+            phase("Fall 1901", &[("france", "a@x"), ("italy", "c@z")]),
+            phase("Fall 1903", &[("france", "a@x")]),
+            phase("Spring 1904", &[("france", "b@y")]),
+            phase("Fall 1904", &[("france", "b@y")]),
+        ];
+        let holders = holder_spans(&history, &powers(), true);
+        let lines: Vec<String> = holders.iter().map(Holders::line).collect();
+        assert_eq!(
+            lines,
+            [
+                "France: a@x (Spring 1901 – Fall 1903), b@y (Spring 1904 – )",
+                "Italy: c@z (Spring 1901 – Fall 1901)",
+            ]
+        );
+        let finished = holder_spans(&history, &powers(), false);
+        assert_eq!(
+            finished[0].line(),
+            "France: a@x (Spring 1901 – Fall 1903), b@y (Spring 1904 – Fall 1904)"
+        );
+    }
+
+    #[test]
+    fn a_one_phase_span_names_its_phase_once_and_powers_never_held_are_left_out() {
+        let history = vec![phase("Spring 1901", &[("france", "a@x")])];
+        let holders = holder_spans(&history, &powers(), false);
+        assert_eq!(holders.len(), 1);
+        assert_eq!(holders[0].line(), "France: a@x (Spring 1901)");
+    }
+
+    #[test]
+    fn the_table_aligns_years_and_counts() {
+        let summary = Summary {
+            phase: None,
+            running: true,
+            years: vec!["240 BC".into(), "239 BC".into()],
+            centres: vec![
+                CentreRow {
+                    power: "North".into(),
+                    counts: vec![1, 1],
+                },
+                CentreRow {
+                    power: "South".into(),
+                    counts: vec![2, 12],
+                },
+            ],
+            holders: Vec::new(),
+            problems: Vec::new(),
+        };
+        assert_eq!(
+            centre_table(&summary),
+            "         240 BC  239 BC\n  North       1       1\n  South       2      12\n"
+        );
+        assert_eq!(
+            centres_heading(&summary),
+            "Supply centres at the end of each year (239 BC: so far)"
+        );
+    }
+}

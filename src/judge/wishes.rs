@@ -1,0 +1,352 @@
+//! What players set for themselves: SET ADDRESS, WAIT, ABSENCE, DRAW, CONCEDE, PREFERENCE,
+//! LANGUAGE. Draw votes and concessions are secret and cleared every phase; a draw passes
+//! when every survivor votes for it.
+
+use chrono::{Duration, NaiveDate, TimeZone, Utc};
+
+use super::deadline_text;
+use super::letter::Session;
+use super::settings::{GameSettings, Wishes};
+use crate::diplomacy::power::PowerId;
+use crate::letter::{Address, OutgoingLetter};
+use crate::store::{GameRow, MemberRow, Tx};
+use crate::text::command::Setting;
+
+impl Session<'_> {
+    /// The member signed on as a power, with its game.
+    fn seat(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        what: &str,
+    ) -> rusqlite::Result<Option<(GameRow, MemberRow)>> {
+        let Some((game, power)) = self.signed_on.clone() else {
+            self.error(format!(
+                "line {line}: {what} needs a SIGNON to a game first"
+            ));
+            return Ok(None);
+        };
+        let game = tx.game(game.id)?;
+        let member = tx
+            .members(game.id)?
+            .into_iter()
+            .find(|m| m.power.as_deref() == Some(power.as_str()));
+        match member {
+            Some(m) => Ok(Some((game, m))),
+            None => {
+                self.error(format!(
+                    "line {line}: {power} has no player in game '{}'",
+                    game.name
+                ));
+                Ok(None)
+            }
+        }
+    }
+
+    /// SET for a player's own wishes.
+    pub(super) fn player_setting(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        setting: &Setting,
+    ) -> rusqlite::Result<()> {
+        match setting {
+            Setting::Address(address) => return self.set_address(tx, line, address.as_deref()),
+            Setting::Language(language) => return self.set_language(tx, line, language),
+            _ => {}
+        }
+        let Some((mut game, member)) = self.seat(tx, line, "this SET")? else {
+            return Ok(());
+        };
+        let mut wishes = Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?);
+        match setting {
+            Setting::Wait(on) => {
+                wishes.wait = *on;
+                self.say(if *on {
+                    "The phase will not be processed before its deadline.".into()
+                } else {
+                    "The phase may be processed as soon as all orders are in.".into()
+                });
+            }
+            Setting::Absence { from, to } => {
+                let Some(message) =
+                    self.absence(tx, line, &mut game, &mut wishes, from, to.as_deref())?
+                else {
+                    return Ok(());
+                };
+                self.say(message);
+            }
+            Setting::NoAbsence => {
+                wishes.absence = None;
+                self.say("Your absence is cancelled.".into());
+            }
+            Setting::Draw(powers) => {
+                wishes.draw = Some(powers.clone());
+                self.say(
+                    "Your draw vote is recorded (it stays secret and lasts this phase).".into(),
+                );
+            }
+            Setting::NoDraw => {
+                wishes.draw = None;
+                self.say("Your draw vote is withdrawn.".into());
+            }
+            Setting::Concede(power) => {
+                wishes.concede = Some(power.clone());
+                self.say(format!(
+                    "You concede the game to {power} (this lasts this phase)."
+                ));
+            }
+            Setting::NoConcede => {
+                wishes.concede = None;
+                self.say("Your concession is withdrawn.".into());
+            }
+            Setting::Preference(list) => {
+                wishes.preference = Some(list.clone());
+                self.say(format!("Your preference {list} is recorded."));
+            }
+            _ => return Ok(()),
+        }
+        tx.set_member_wishes(game.id, member.player_id, &wishes.to_json())?;
+        if matches!(setting, Setting::Draw(_) | Setting::Concede(_)) {
+            self.check_end_by_vote(tx, game)?;
+        }
+        Ok(())
+    }
+
+    /// SET ADDRESS new: letters go to the new address; the old one is told.
+    fn set_address(&mut self, tx: &Tx, line: usize, address: Option<&str>) -> rusqlite::Result<()> {
+        let Some(address) = address else {
+            self.error(format!(
+                "line {line}: write the new address, like: SET ADDRESS me@example.org"
+            ));
+            return Ok(());
+        };
+        let Some(player) = tx.player_by_email(&self.sender)? else {
+            self.error(format!(
+                "line {line}: {} is not registered; REGISTER first",
+                self.sender
+            ));
+            return Ok(());
+        };
+        if !tx.change_email(player.id, address)? {
+            self.error(format!("line {line}: {address} belongs to another player"));
+            return Ok(());
+        }
+        self.caused.push(OutgoingLetter {
+            to: vec![Address::new(&player.email)],
+            subject: "Your address at the judge has changed".into(),
+            body: format!(
+                "Your address at the judge was changed from {} to {address} by a letter from {}.\n\
+                 If you did not ask for this, write to the keeper, {}.\n",
+                player.email, self.sender, self.judge.config.judge.keeper
+            ),
+            in_reply_to: None,
+            references: Vec::new(),
+        });
+        self.say(format!(
+            "Your address is now {address}; the old address has been told."
+        ));
+        self.answer_to = address.to_lowercase();
+        Ok(())
+    }
+
+    /// SET LANGUAGE: letters to you in this language (`en`, `ru`).
+    fn set_language(&mut self, tx: &Tx, line: usize, language: &str) -> rusqlite::Result<()> {
+        if !["en", "ru"].contains(&language) {
+            self.error(format!(
+                "line {line}: the judge writes in en (English) and ru (Russian), not '{language}'"
+            ));
+            return Ok(());
+        }
+        let player = tx.register_player(&self.sender, None, None, self.now)?;
+        tx.set_player_language(player.id, language)?;
+        if let Some((game, _)) = &self.signed_on
+            && let Some(member) = tx
+                .members(game.id)?
+                .into_iter()
+                .find(|m| m.player_id == player.id)
+        {
+            let mut wishes = Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?);
+            wishes.language = Some(language.to_string());
+            tx.set_member_wishes(game.id, member.player_id, &wishes.to_json())?;
+        }
+        self.language = language.to_string();
+        self.say(format!(
+            "Letters to you will be in {}.",
+            if language == "ru" {
+                "Russian"
+            } else {
+                "English"
+            }
+        ));
+        Ok(())
+    }
+
+    /// SET ABSENCE: a deadline inside the absence moves to its end (capped by the game's
+    /// longest absence); the masters are told.
+    fn absence(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        game: &mut GameRow,
+        wishes: &mut Wishes,
+        from: &str,
+        to: Option<&str>,
+    ) -> rusqlite::Result<Option<String>> {
+        let settings = GameSettings::from_json(&game.settings);
+        let parse = |d: &str| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok();
+        let (Some(start), end) = (parse(from), to.map(parse)) else {
+            self.error(format!("line {line}: write dates like 2027-02-01"));
+            return Ok(None);
+        };
+        let Some(end) = end.unwrap_or(Some(start)) else {
+            self.error(format!("line {line}: write dates like 2027-02-01"));
+            return Ok(None);
+        };
+        let days = (end - start).num_days() + 1;
+        if days < 1 || days > i64::from(settings.max_absence_days) {
+            self.error(format!(
+                "line {line}: an absence lasts from 1 to {} days in game '{}'",
+                settings.max_absence_days, game.name
+            ));
+            return Ok(None);
+        }
+        wishes.absence = Some((from.to_string(), to.map(str::to_string)));
+        let tz: chrono_tz::Tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
+        let local = |d: NaiveDate| {
+            tz.from_local_datetime(&d.and_hms_opt(0, 0, 0).expect("midnight"))
+                .earliest()
+                .map(|t| t.with_timezone(&Utc))
+        };
+        let (Some(begin), Some(finish)) = (local(start), local(end + Duration::days(1))) else {
+            return Ok(Some("Your absence is recorded.".into()));
+        };
+        let mut message = format!(
+            "Your absence from {from} to {} is recorded.",
+            to.unwrap_or(from)
+        );
+        if let Some(deadline) = game.deadline_at
+            && deadline >= begin
+            && deadline < finish
+        {
+            let moved = finish
+                + (deadline - local(deadline.with_timezone(&tz).date_naive()).unwrap_or(deadline));
+            game.deadline_at = Some(moved);
+            game.reminded = false;
+            tx.save_game(game)?;
+            message.push_str(&format!(
+                " The deadline of game '{}' moves to {}.",
+                game.name,
+                deadline_text(game)
+            ));
+            let notice = format!(
+                "A player of game '{}' will be away from {from} to {}; the deadline moves to {}.\n",
+                game.name,
+                to.unwrap_or(from),
+                deadline_text(game)
+            );
+            self.announce(
+                tx,
+                game,
+                &format!("Game '{}': deadline moved for an absence", game.name),
+                &notice,
+            )?;
+        }
+        Ok(Some(message))
+    }
+
+    /// Ends the game when every survivor votes the same draw, or concedes to one power.
+    fn check_end_by_vote(&mut self, tx: &Tx, mut game: GameRow) -> rusqlite::Result<()> {
+        let Some((variant, position)) = self.judge.game_position(&game) else {
+            return Ok(());
+        };
+        let map = &variant.map;
+        let survivors: Vec<PowerId> = (0..map.powers.len())
+            .map(|p| PowerId(p as u8))
+            .filter(|p| {
+                position.units.iter().any(|u| u.power == *p) || position.centres_of(map, *p) > 0
+            })
+            .collect();
+        let settings = GameSettings::from_json(&game.settings);
+        let members = tx.members(game.id)?;
+        let mut votes = Vec::new();
+        let mut concessions = Vec::new();
+        for power in &survivors {
+            let id = &map.power(*power).id;
+            let member = members
+                .iter()
+                .find(|m| m.power.as_deref() == Some(id.as_str()));
+            let wishes = match member {
+                Some(m) => Wishes::from_json(&tx.member_wishes(game.id, m.player_id)?),
+                None => Wishes::default(),
+            };
+            votes.push(wishes.draw.map(|powers| {
+                let mut named: Vec<PowerId> = powers
+                    .iter()
+                    .filter_map(|p| super::credit::power_named(map, p))
+                    .collect();
+                if named.is_empty() || settings.dias {
+                    named = survivors.clone();
+                }
+                named.sort();
+                named
+            }));
+            concessions.push(
+                wishes
+                    .concede
+                    .and_then(|p| super::credit::power_named(map, &p)),
+            );
+        }
+        let draw = match votes.first() {
+            Some(Some(first)) if votes.iter().all(|v| v.as_ref() == Some(first)) => {
+                Some(first.clone())
+            }
+            _ => None,
+        };
+        let winner = survivors.iter().copied().find(|w| {
+            survivors
+                .iter()
+                .zip(&concessions)
+                .all(|(p, c)| p == w || *c == Some(*w))
+        });
+        let text = match (draw, winner) {
+            (Some(powers), _) => {
+                let names: Vec<&str> = powers.iter().map(|p| map.power(*p).name.as_str()).collect();
+                format!(
+                    "Game '{}' ends in a draw between {}.\n",
+                    game.name,
+                    names.join(", ")
+                )
+            }
+            (None, Some(w)) if survivors.len() > 1 => {
+                format!(
+                    "Game '{}' ends: the other powers concede to {}.\n",
+                    game.name,
+                    map.power(w).name
+                )
+            }
+            _ => return Ok(()),
+        };
+        game.state = "finished".into();
+        game.deadline_at = None;
+        tx.save_game(&game)?;
+        self.say(text.trim_end().to_string());
+        self.announce(tx, &game, &format!("Game '{}' is over", game.name), &text)?;
+        self.refresh(game);
+        Ok(())
+    }
+}
+
+/// Clears the wishes that last one phase (wait, draw votes, concessions) of every member.
+pub(super) fn clear_phase_wishes(tx: &Tx, game_id: i64) -> rusqlite::Result<()> {
+    for member in tx.members(game_id)? {
+        let mut wishes = Wishes::from_json(&tx.member_wishes(game_id, member.player_id)?);
+        if wishes.wait || wishes.draw.is_some() || wishes.concede.is_some() {
+            wishes.wait = false;
+            wishes.draw = None;
+            wishes.concede = None;
+            tx.set_member_wishes(game_id, member.player_id, &wishes.to_json())?;
+        }
+    }
+    Ok(())
+}

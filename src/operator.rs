@@ -1,0 +1,245 @@
+//! The keeper's read-only commands on the configured database: `strategos archive` writes
+//! the static site, `strategos game list` and `strategos game show <game>` print games.
+//! Each returns the text to print or an error that names what is wrong; `main` prints it
+//! and picks the exit code.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+use clap::Subcommand;
+
+use strategos::archive::{is_public, write_site};
+use strategos::config::Config;
+use strategos::diplomacy::power::PowerId;
+use strategos::diplomacy::turn::PhaseKind;
+use strategos::report::describe::unit_name;
+use strategos::store::{GameRow, Store, Tx, position_from_json, time_text};
+use strategos::variant::Variant;
+
+/// `strategos game ...`
+#[derive(Subcommand)]
+pub enum GameCommand {
+    /// One line per game: name, variant, state, phase, deadline.
+    List,
+    /// One game in full: state, phase, deadline, members, units, supply centres.
+    Show {
+        /// The game's name.
+        game: String,
+    },
+}
+
+/// Opens the configured database, which must already exist (these commands never make one).
+fn open(config: &Config) -> Result<Store, String> {
+    let path = &config.paths.database;
+    if !path.is_file() {
+        return Err(format!(
+            "there is no database at {} (paths.database in the configuration)",
+            path.display()
+        ));
+    }
+    Store::open(path).map_err(|e| format!("cannot open the database {}: {e}", path.display()))
+}
+
+/// The configured variants: the built-in ones and those of `paths.variants`.
+fn variants(config: &Config) -> Result<Vec<Variant>, String> {
+    let folder = Some(config.paths.variants.as_path()).filter(|d| d.is_dir());
+    super::load_all(folder).map_err(|problems| problems.join("\n"))
+}
+
+/// Prints what a command wrote, or its error on standard error with exit code 2.
+pub fn finish(result: Result<String, String>) -> ExitCode {
+    match result {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("strategos: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn db(e: rusqlite::Error) -> String {
+    format!("cannot read the database: {e}")
+}
+
+/// `strategos archive [--out DIR]`: the site written into `out`.
+pub fn archive(config: &Config, out: &Path) -> Result<String, String> {
+    let variants = variants(config)?;
+    let mut store = open(config)?;
+    let tx = store.begin().map_err(db)?;
+    let written = write_site(&tx, &variants, out)?;
+    Ok(format!(
+        "{written} game page(s) written; the index is {}\n",
+        out.join("index.html").display()
+    ))
+}
+
+/// `strategos game list` or `strategos game show <game>`.
+pub fn game(config: &Config, command: &GameCommand) -> Result<String, String> {
+    let variants = variants(config)?;
+    let mut store = open(config)?;
+    let tx = store.begin().map_err(db)?;
+    match command {
+        GameCommand::List => list(&tx, &variants),
+        GameCommand::Show { game } => show(&tx, &variants, game),
+    }
+}
+
+/// The phase a game is in, as players read it; what can be said when it cannot be read.
+fn phase(variants: &[Variant], game: &GameRow) -> String {
+    let Some(text) = &game.position else {
+        return "not started".into();
+    };
+    let Some(variant) = variants.iter().find(|v| v.id == game.variant) else {
+        return format!("unknown (variant '{}' not loaded)", game.variant);
+    };
+    match position_from_json(&variant.map, text) {
+        Ok(position) => {
+            let kind = match position.turn.kind {
+                PhaseKind::Movement => "movement",
+                PhaseKind::Retreat => "retreats",
+                PhaseKind::Adjustment => "adjustments",
+            };
+            format!("{} {kind}", variant.calendar.describe(position.turn))
+        }
+        Err(e) => format!("unreadable ({e})"),
+    }
+}
+
+fn deadline(game: &GameRow) -> String {
+    game.deadline_at.map_or_else(|| "none".into(), time_text)
+}
+
+fn list(tx: &Tx, variants: &[Variant]) -> Result<String, String> {
+    let games = tx.games().map_err(db)?;
+    if games.is_empty() {
+        return Ok("no games\n".into());
+    }
+    let rows: Vec<[String; 5]> = games
+        .iter()
+        .map(|g| {
+            [
+                g.name.clone(),
+                g.variant.clone(),
+                g.state.clone(),
+                phase(variants, g),
+                format!("deadline {}", deadline(g)),
+            ]
+        })
+        .collect();
+    let mut widths = [0; 5];
+    for row in &rows {
+        for (width, cell) in widths.iter_mut().zip(row) {
+            *width = (*width).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(widths)
+            .map(|(cell, width)| format!("{cell:width$}"))
+            .collect();
+        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+    }
+    Ok(out)
+}
+
+fn show(tx: &Tx, variants: &[Variant], name: &str) -> Result<String, String> {
+    let game = tx
+        .game_by_name(name)
+        .map_err(db)?
+        .ok_or_else(|| format!("there is no game '{name}'"))?;
+    let variant = variants.iter().find(|v| v.id == game.variant);
+    let mut out = String::new();
+    let _ = writeln!(out, "Game {}", game.name);
+    let _ = writeln!(
+        out,
+        "Variant: {}",
+        variant.map_or(format!("{} (not loaded)", game.variant), |v| format!(
+            "{} ({})",
+            v.name, v.id
+        ))
+    );
+    let _ = writeln!(out, "State: {}", game.state);
+    let _ = writeln!(out, "Phase: {}", phase(variants, &game));
+    let _ = writeln!(
+        out,
+        "Deadline: {} (the game's time zone: {})",
+        deadline(&game),
+        game.time_zone
+    );
+    let public = is_public(tx, &game).map_err(db)?;
+    let _ = writeln!(out, "Public: {}", if public { "yes" } else { "no" });
+    let _ = writeln!(out, "Members:");
+    for member in tx.members(game.id).map_err(db)? {
+        let player = tx.player(member.player_id).map_err(db)?;
+        let power = member.power.as_deref().map_or("-".to_string(), |id| {
+            variant
+                .and_then(|v| v.map.power_by_id(id).map(|p| v.map.power(p).name.clone()))
+                .unwrap_or_else(|| id.to_string())
+        });
+        let shown = match player.name {
+            Some(n) => format!("{n} <{}>", member.email),
+            None => member.email.clone(),
+        };
+        let _ = writeln!(out, "  {power}: {shown}, {}", member.role);
+    }
+    let Some(text) = &game.position else {
+        return Ok(out);
+    };
+    let Some(variant) = variant else {
+        let _ = writeln!(
+            out,
+            "Units and supply centres: not shown, the variant '{}' is not loaded",
+            game.variant
+        );
+        return Ok(out);
+    };
+    let map = &variant.map;
+    let position = position_from_json(map, text)
+        .map_err(|e| format!("game '{}': the stored position: {e}", game.name))?;
+    let _ = writeln!(out, "Units:");
+    for unit in &position.units {
+        let _ = writeln!(
+            out,
+            "  {}: {}",
+            map.power(unit.power).name,
+            unit_name(map, unit)
+        );
+    }
+    for dislodged in &position.dislodged {
+        let _ = writeln!(
+            out,
+            "  {}: {} (dislodged)",
+            map.power(dislodged.unit.power).name,
+            unit_name(map, &dislodged.unit)
+        );
+    }
+    let _ = writeln!(out, "Supply centres:");
+    for p in 0..map.powers.len() {
+        let power = PowerId(p as u8);
+        let centres: Vec<&str> = position
+            .owners
+            .iter()
+            .enumerate()
+            .filter(|(i, owner)| **owner == Some(power) && map.provinces[*i].centre.is_some())
+            .map(|(i, _)| map.provinces[i].name.as_str())
+            .collect();
+        let _ = writeln!(
+            out,
+            "  {}: {}{}",
+            map.power(power).name,
+            position.centres_of(map, power),
+            if centres.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", centres.join(", "))
+            }
+        );
+    }
+    Ok(out)
+}

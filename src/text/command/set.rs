@@ -1,0 +1,649 @@
+//! `SET` lines other than `SET PASSWORD`: a player's or a master's settings
+//! (judge-conventions.md §1.3, §1.4, §1.8-1.10), read into a typed `Setting` and echoed back.
+//!
+//! Each setting is a phrase after `SET`, with the spaces between its words optional like every
+//! keyword (`SET NOWAIT`, `SET NO WAIT`, `SETNOWAIT`). A `SET` line whose setting is unknown is
+//! an error, never order text. Settings that take nothing refuse words after them (an error,
+//! not a warning: `SET PARTIAL FAKES` is not `SET PARTIAL`).
+
+use super::super::Severity;
+use super::CommandKind;
+use super::args::{Args, shown};
+use super::line::{self, Word};
+
+/// A setting, as `SET ...` asks for it. Dates are `yyyy-mm-dd` (a day that exists), powers
+/// lower-case as written (a name or letters: which power it is depends on the variant, so the
+/// judge decides), addresses as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Setting {
+    /// `SET ADDRESS [a@b.c]`: where this player's mail goes; with none, the sender's address.
+    Address(Option<String>),
+    /// `SET WAIT` (true), `SET NOWAIT` / `SET NO WAIT` (false): hold early processing.
+    Wait(bool),
+    /// `SET ABSENCE from [TO to]`; `HOLIDAY` and `VACATION` are synonyms.
+    Absence { from: String, to: Option<String> },
+    /// `SET NOABSENCE`, `SET NO ABSENCE` (or `HOLIDAY`, `VACATION`).
+    NoAbsence,
+    /// `SET DRAW [powers...]`: the powers lower-case (commas split them too); empty means a
+    /// draw of all survivors.
+    Draw(Vec<String>),
+    /// `SET NODRAW`, `SET NO DRAW`.
+    NoDraw,
+    /// `SET CONCEDE power`, `SET CONC power`.
+    Concede(String),
+    /// `SET NOCONCEDE`, `SET NO CONC`.
+    NoConcede,
+    /// `SET PREFERENCE EFG` (power letters) or `SET PREFERENCE *` (any power), upper-case.
+    Preference(String),
+    /// `SET LANGUAGE en|ru` (`english`, `russian`, `русский`, `английский` too): `"en"` or `"ru"`.
+    Language(String),
+    /// `SET MOVE|RETREAT|ADJUST [CLOCK hh:mm] [MIN h] [NEXT h] [GRACE h] [DAYS -MTWTF-]`, at
+    /// least one option, in any order. `clock` is `hh:mm`; `days` seven places from Sunday,
+    /// each `-` or that day's letter (`SMTWTFS`), upper-case.
+    Deadline {
+        kind: PhaseSetting,
+        clock: Option<String>,
+        min_hours: Option<u32>,
+        /// `NEXT`: hours from processing to the next deadline.
+        hours: Option<u32>,
+        grace_hours: Option<u32>,
+        days: Option<String>,
+    },
+    /// `SET ZONE Europe/Moscow`: the name as written; the judge checks it.
+    Zone(String),
+    /// `SET WHITE`, `SET GREY`, `SET NO PRESS`; `SET WHITE/GREY` is white, `SET GREY/WHITE`
+    /// grey (each the default of the two kinds; GRAY is read as GREY).
+    Press(PressMode),
+    /// `SET PARTIAL` (true), `SET NO PARTIAL` (false): press to some powers only.
+    Partial(bool),
+    /// `SET OBSERVER ANY|WHITE|NO` (`OBSERVERS`, `NONE` too): the press observers may send.
+    ObserverPress(ObserverPress),
+    /// `SET ALL PRESS` (true: the master gets a copy of partial press), `SET NORMAL PRESS`.
+    MasterSeesPress(bool),
+    /// `SET NMR`, `SET CD` (true: civil disorder after grace); `SET NO NMR`, `SET NO CD`
+    /// (false: wait for a replacement).
+    CivilDisorder(bool),
+    /// `SET PUBLIC`, `SET LIST`, `SET LISTED` (true); `SET PRIVATE`, `SET NO LIST`,
+    /// `SET UNLISTED` (false).
+    Public(bool),
+    /// `SET ALLOW [PLAYER] a@b.c`.
+    Allow(String),
+    /// `SET DENY [PLAYER] a@b.c`.
+    Deny(String),
+    /// `SET DIAS` (true: draws include all survivors), `SET NO DIAS` (smaller draws allowed).
+    Dias(bool),
+    /// `SET MODERATED` (true), `SET UNMODERATED` (false).
+    Moderated(bool),
+    /// `SET MAX ABSENCE days`, 0 to 31 (njudge's limit; 0: no absences).
+    MaxAbsence(u32),
+}
+
+/// Which phases a deadline setting is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PhaseSetting {
+    /// `SET MOVE`, `SET MOVEMENT`.
+    Movement,
+    /// `SET RETREAT`, `SET RETREATS`.
+    Retreat,
+    /// `SET ADJUST`, `SET ADJUSTMENT`, `SET BUILD`, `SET BUILDS`.
+    Adjustment,
+}
+
+/// The press a game allows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PressMode {
+    /// The sender is shown.
+    White,
+    /// The sender may be hidden.
+    Grey,
+    /// No press between players (press to and from the master is always allowed).
+    None,
+}
+
+/// The press observers may send (njudge's `SET OBSERVER ANY|WHITE|NO`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ObserverPress {
+    /// `ANY`: white or grey.
+    Any,
+    /// `WHITE`: white only.
+    White,
+    /// `NO`, `NONE`: none.
+    None,
+}
+
+/// What a setting's phrase leads to: a setting that takes nothing, or what reads its words.
+#[derive(Clone, Debug)]
+enum Name {
+    Flag(Setting),
+    Address,
+    Absence,
+    Draw,
+    Concede,
+    Preference,
+    Language,
+    Deadline(PhaseSetting),
+    Zone,
+    Observer,
+    Allow,
+    Deny,
+    MaxAbsence,
+}
+
+use Name::Flag;
+
+/// Each setting's phrases, `SET` included (spaces between the words optional). No phrase
+/// spells a beginning of another's words, so the order does not matter.
+const SETTINGS: [(&[&str], Name); 57] = [
+    (&["SET", "ADDRESS"], Name::Address),
+    (&["SET", "WAIT"], Flag(Setting::Wait(true))),
+    (&["SET", "NO", "WAIT"], Flag(Setting::Wait(false))),
+    (&["SET", "ABSENCE"], Name::Absence),
+    (&["SET", "HOLIDAY"], Name::Absence),
+    (&["SET", "VACATION"], Name::Absence),
+    (&["SET", "NO", "ABSENCE"], Flag(Setting::NoAbsence)),
+    (&["SET", "NO", "HOLIDAY"], Flag(Setting::NoAbsence)),
+    (&["SET", "NO", "VACATION"], Flag(Setting::NoAbsence)),
+    (&["SET", "DRAW"], Name::Draw),
+    (&["SET", "NO", "DRAW"], Flag(Setting::NoDraw)),
+    (&["SET", "CONCEDE"], Name::Concede),
+    (&["SET", "CONC"], Name::Concede),
+    (&["SET", "NO", "CONCEDE"], Flag(Setting::NoConcede)),
+    (&["SET", "NO", "CONC"], Flag(Setting::NoConcede)),
+    (&["SET", "PREFERENCE"], Name::Preference),
+    (&["SET", "LANGUAGE"], Name::Language),
+    (&["SET", "MOVE"], Name::Deadline(PhaseSetting::Movement)),
+    (&["SET", "MOVEMENT"], Name::Deadline(PhaseSetting::Movement)),
+    (&["SET", "RETREAT"], Name::Deadline(PhaseSetting::Retreat)),
+    (&["SET", "RETREATS"], Name::Deadline(PhaseSetting::Retreat)),
+    (&["SET", "ADJUST"], Name::Deadline(PhaseSetting::Adjustment)),
+    (
+        &["SET", "ADJUSTMENT"],
+        Name::Deadline(PhaseSetting::Adjustment),
+    ),
+    (&["SET", "BUILD"], Name::Deadline(PhaseSetting::Adjustment)),
+    (&["SET", "BUILDS"], Name::Deadline(PhaseSetting::Adjustment)),
+    (&["SET", "ZONE"], Name::Zone),
+    (&["SET", "WHITE"], Flag(Setting::Press(PressMode::White))),
+    (
+        &["SET", "WHITE/GREY"],
+        Flag(Setting::Press(PressMode::White)),
+    ),
+    (
+        &["SET", "WHITE/GRAY"],
+        Flag(Setting::Press(PressMode::White)),
+    ),
+    (&["SET", "GREY"], Flag(Setting::Press(PressMode::Grey))),
+    (&["SET", "GRAY"], Flag(Setting::Press(PressMode::Grey))),
+    (
+        &["SET", "GREY/WHITE"],
+        Flag(Setting::Press(PressMode::Grey)),
+    ),
+    (
+        &["SET", "GRAY/WHITE"],
+        Flag(Setting::Press(PressMode::Grey)),
+    ),
+    (
+        &["SET", "NO", "PRESS"],
+        Flag(Setting::Press(PressMode::None)),
+    ),
+    (&["SET", "PARTIAL"], Flag(Setting::Partial(true))),
+    (&["SET", "NO", "PARTIAL"], Flag(Setting::Partial(false))),
+    (&["SET", "OBSERVER"], Name::Observer),
+    (&["SET", "OBSERVERS"], Name::Observer),
+    (
+        &["SET", "ALL", "PRESS"],
+        Flag(Setting::MasterSeesPress(true)),
+    ),
+    (
+        &["SET", "NORMAL", "PRESS"],
+        Flag(Setting::MasterSeesPress(false)),
+    ),
+    (&["SET", "NMR"], Flag(Setting::CivilDisorder(true))),
+    (&["SET", "CD"], Flag(Setting::CivilDisorder(true))),
+    (&["SET", "NO", "NMR"], Flag(Setting::CivilDisorder(false))),
+    (&["SET", "NO", "CD"], Flag(Setting::CivilDisorder(false))),
+    (&["SET", "PUBLIC"], Flag(Setting::Public(true))),
+    (&["SET", "LIST"], Flag(Setting::Public(true))),
+    (&["SET", "LISTED"], Flag(Setting::Public(true))),
+    (&["SET", "PRIVATE"], Flag(Setting::Public(false))),
+    (&["SET", "NO", "LIST"], Flag(Setting::Public(false))),
+    (&["SET", "UNLISTED"], Flag(Setting::Public(false))),
+    (&["SET", "ALLOW"], Name::Allow),
+    (&["SET", "DENY"], Name::Deny),
+    (&["SET", "DIAS"], Flag(Setting::Dias(true))),
+    (&["SET", "NO", "DIAS"], Flag(Setting::Dias(false))),
+    (&["SET", "MODERATED"], Flag(Setting::Moderated(true))),
+    (&["SET", "UNMODERATED"], Flag(Setting::Moderated(false))),
+    (&["SET", "MAX", "ABSENCE"], Name::MaxAbsence),
+];
+
+/// The setting the line's words spell, and how many words its phrase takes.
+fn find(words: &[Word]) -> Option<(Name, usize)> {
+    SETTINGS
+        .iter()
+        .find_map(|(phrase, name)| Some((name.clone(), line::spells(words, phrase)?)))
+}
+
+/// Whether a line starts with a setting's phrase, `SET` glued to it (`SETNOWAIT`).
+pub(super) fn starts_setting(words: &[Word]) -> bool {
+    find(words).is_some()
+}
+
+impl Args<'_> {
+    /// A `SET` line, its words from `SET` on.
+    pub(super) fn set(&mut self, words: &[Word]) -> Option<CommandKind> {
+        let Some((name, used)) = find(words) else {
+            return self.unknown_setting(words);
+        };
+        let args = &words[used..];
+        let setting = match name {
+            Flag(setting) => {
+                if let Some(first) = args.first() {
+                    let message = format!(
+                        "{} takes nothing after it; the setting was not changed",
+                        render(&setting)
+                    );
+                    self.report(Severity::Error, first.column, message);
+                    return None;
+                }
+                setting
+            }
+            Name::Address => match args {
+                [] => Setting::Address(None),
+                [word] => Setting::Address(Some(self.address(word)?)),
+                [_, second, ..] => {
+                    let message = "SET ADDRESS takes one address, with no spaces";
+                    self.report(Severity::Error, second.column, message);
+                    return None;
+                }
+            },
+            Name::Absence => self.absence(args)?,
+            Name::Draw => self.draw(args)?,
+            Name::Concede => match args {
+                [power] => Setting::Concede(self.power(power)?),
+                _ => {
+                    return self.usage(
+                        "SET CONCEDE takes the power you concede to, like: SET CONCEDE france",
+                    );
+                }
+            },
+            Name::Preference => self.preference(args)?,
+            Name::Language => self.language(args)?,
+            Name::Deadline(kind) => self.deadline(kind, args)?,
+            Name::Zone => self.zone(args)?,
+            Name::Observer => self.observer(args)?,
+            Name::Allow => Setting::Allow(self.player(args, "ALLOW")?),
+            Name::Deny => Setting::Deny(self.player(args, "DENY")?),
+            Name::MaxAbsence => match args {
+                [days] => {
+                    let message = "SET MAX ABSENCE takes a number of days from 0 to 31";
+                    Setting::MaxAbsence(self.number(days, 0..=31, message)?)
+                }
+                _ => {
+                    return self
+                        .usage("SET MAX ABSENCE takes a number of days, like: SET MAX ABSENCE 15");
+                }
+            },
+        };
+        Some(CommandKind::Set(setting))
+    }
+
+    /// `SET` and a word that is no setting. The word is quoted only if it is letters alone,
+    /// so that a password written in the wrong place is never echoed.
+    fn unknown_setting<T>(&mut self, words: &[Word]) -> Option<T> {
+        let Some(word) = words.get(1) else {
+            return self.usage("SET needs a setting, like: SET WAIT; send HELP SET for the list");
+        };
+        let message = if word.text.chars().all(|c| c.is_alphabetic()) {
+            format!(
+                "I do not know the setting 'SET {}'; send HELP SET",
+                shown(word.text)
+            )
+        } else {
+            "I do not know that setting; send HELP SET".to_string()
+        };
+        self.report(Severity::Error, word.column, message);
+        None
+    }
+
+    /// `SET ABSENCE from [TO to]`.
+    fn absence(&mut self, args: &[Word]) -> Option<Setting> {
+        const USAGE: &str = "SET ABSENCE takes its first day and maybe its last, like: SET ABSENCE 2027-02-01 \
+             TO 2027-02-10";
+        let (from_word, to_word) = match args {
+            [] => return self.usage(USAGE),
+            [from] => (from, None),
+            [from, to_keyword, to] if to_keyword.text.eq_ignore_ascii_case("to") => {
+                (from, Some(to))
+            }
+            [_, second, ..] => {
+                self.report(Severity::Error, second.column, USAGE);
+                return None;
+            }
+        };
+        let from = self.date(from_word);
+        let to = match to_word {
+            Some(word) => Some(self.date(word)?),
+            None => None,
+        };
+        let from = from?;
+        if let (Some(to), Some(word)) = (&to, to_word)
+            && *to < from
+        {
+            let message = "the absence ends before it starts";
+            self.report(Severity::Error, word.column, message);
+            return None;
+        }
+        Some(Setting::Absence { from, to })
+    }
+
+    /// `SET DRAW [powers...]`, the powers split at spaces and commas.
+    fn draw(&mut self, args: &[Word]) -> Option<Setting> {
+        let mut powers = Vec::new();
+        let mut valid = true;
+        for word in args {
+            let mut column = word.column;
+            for part in word.text.split(',') {
+                if !part.is_empty() {
+                    let part_word = Word { text: part, column };
+                    match self.power(&part_word) {
+                        Some(power) => powers.push(power),
+                        None => valid = false,
+                    }
+                }
+                column += part.chars().count() + 1;
+            }
+        }
+        valid.then_some(Setting::Draw(powers))
+    }
+
+    /// `SET PREFERENCE EFG` or `SET PREFERENCE *`.
+    fn preference(&mut self, args: &[Word]) -> Option<Setting> {
+        const USAGE: &str = "SET PREFERENCE takes power letters in the order you want them, like: SET \
+             PREFERENCE EFG, or * for any power";
+        let [word] = args else {
+            return self.usage(USAGE);
+        };
+        let valid = word.text == "*"
+            || ((1..=40).contains(&word.text.chars().count())
+                && word.text.chars().all(|c| c.is_ascii_alphabetic()));
+        if !valid {
+            self.report(Severity::Error, word.column, USAGE);
+            return None;
+        }
+        Some(Setting::Preference(word.text.to_ascii_uppercase()))
+    }
+
+    /// `SET LANGUAGE en|ru`.
+    fn language(&mut self, args: &[Word]) -> Option<Setting> {
+        const USAGE: &str = "SET LANGUAGE takes en (English) or ru (русский)";
+        let [word] = args else {
+            return self.usage(USAGE);
+        };
+        let code = match word.text.to_lowercase().as_str() {
+            "en" | "eng" | "english" | "английский" => "en",
+            "ru" | "rus" | "russian" | "русский" => "ru",
+            _ => {
+                self.report(Severity::Error, word.column, USAGE);
+                return None;
+            }
+        };
+        Some(Setting::Language(code.to_string()))
+    }
+
+    /// `SET MOVE|RETREAT|ADJUST` and its options.
+    fn deadline(&mut self, kind: PhaseSetting, args: &[Word]) -> Option<Setting> {
+        let name = phase_word(kind);
+        if args.is_empty() {
+            let message = format!(
+                "SET {name} needs at least one of CLOCK hh:mm, MIN h, NEXT h, GRACE h, DAYS \
+                 -MTWTF-, like: SET {name} CLOCK 12:00 NEXT 48"
+            );
+            return self.usage(&message);
+        }
+        let mut clock = None;
+        let mut min_hours = None;
+        let mut hours = None;
+        let mut grace_hours = None;
+        let mut days = None;
+        let mut seen: Vec<String> = Vec::new();
+        let mut valid = true;
+        let mut rest = args;
+        while let [option, after @ ..] = rest {
+            let upper = option.text.to_ascii_uppercase();
+            if !matches!(upper.as_str(), "CLOCK" | "MIN" | "NEXT" | "GRACE" | "DAYS") {
+                let message = format!(
+                    "SET {name} takes CLOCK hh:mm, MIN h, NEXT h, GRACE h and DAYS -MTWTF-"
+                );
+                self.report(Severity::Error, option.column, message);
+                return None;
+            }
+            let Some((value, after)) = after.split_first() else {
+                let message = format!("{upper} needs a value after it");
+                self.report(Severity::Error, option.column, message);
+                return None;
+            };
+            if seen.contains(&upper) {
+                let message = format!("{upper} is given twice");
+                self.report(Severity::Error, option.column, message);
+                return None;
+            }
+            let read = match upper.as_str() {
+                "CLOCK" => self.clock(value).map(|c| clock = Some(c)),
+                "MIN" => {
+                    let message = "MIN is a number of hours from 0 to 720";
+                    let number = self.number(value, 0..=720, message);
+                    number.map(|n| min_hours = Some(n))
+                }
+                "NEXT" => {
+                    let message = "NEXT is a number of hours from 1 to 720";
+                    let number = self.number(value, 1..=720, message);
+                    number.map(|n| hours = Some(n))
+                }
+                "GRACE" => {
+                    let message = "GRACE is a number of hours from 0 to 720";
+                    let number = self.number(value, 0..=720, message);
+                    number.map(|n| grace_hours = Some(n))
+                }
+                _ => self.days(value).map(|d| days = Some(d)),
+            };
+            valid &= read.is_some();
+            seen.push(upper);
+            rest = after;
+        }
+        valid.then_some(Setting::Deadline {
+            kind,
+            clock,
+            min_hours,
+            hours,
+            grace_hours,
+            days,
+        })
+    }
+
+    /// A time of day, `h:mm` or `hh:mm`, as `hh:mm`.
+    fn clock(&mut self, word: &Word) -> Option<String> {
+        let time = word.text.split_once(':').and_then(|(h, m)| {
+            let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+            let ok = (1..=2).contains(&h.len()) && m.len() == 2 && digits(h) && digits(m);
+            let (h, m) = (h.parse::<u32>().ok()?, m.parse::<u32>().ok()?);
+            (ok && h < 24 && m < 60).then(|| format!("{h:02}:{m:02}"))
+        });
+        if time.is_none() {
+            let message = "CLOCK is a time of day, hh:mm, like 12:00";
+            self.report(Severity::Error, word.column, message);
+        }
+        time
+    }
+
+    /// Seven places, Sunday first, each `-` or the day's letter, at least one day; upper-case.
+    /// njudge's lower-case letters (only after noon) are read as upper-case, with a warning.
+    fn days(&mut self, word: &Word) -> Option<String> {
+        const LETTERS: [char; 7] = ['S', 'M', 'T', 'W', 'T', 'F', 'S'];
+        let chars: Vec<char> = word.text.chars().collect();
+        let valid = chars.len() == 7
+            && chars
+                .iter()
+                .zip(LETTERS)
+                .all(|(c, day)| *c == '-' || c.to_ascii_uppercase() == day)
+            && chars.iter().any(|c| *c != '-');
+        if !valid {
+            let message = "DAYS is seven places from Sunday, each the day's letter or '-', \
+                           with at least one day, like -MTWTF-";
+            self.report(Severity::Error, word.column, message);
+            return None;
+        }
+        let days = word.text.to_ascii_uppercase();
+        if days != word.text {
+            let message =
+                format!("lower-case days (only after noon) are not supported; read as {days}");
+            self.report(Severity::Warning, word.column, message);
+        }
+        Some(days)
+    }
+
+    /// `SET ZONE name`: one word of letters, digits, `/`, `_`, `-`, `+`.
+    fn zone(&mut self, args: &[Word]) -> Option<Setting> {
+        const USAGE: &str = "SET ZONE takes the name of a time zone, like: SET ZONE Europe/Moscow";
+        let [word] = args else {
+            return self.usage(USAGE);
+        };
+        let valid = (1..=64).contains(&word.text.chars().count())
+            && word
+                .text
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '/' | '_' | '-' | '+'));
+        if !valid {
+            self.report(Severity::Error, word.column, USAGE);
+            return None;
+        }
+        Some(Setting::Zone(word.text.to_string()))
+    }
+
+    /// `SET OBSERVER ANY|WHITE|NO`.
+    fn observer(&mut self, args: &[Word]) -> Option<Setting> {
+        const USAGE: &str = "SET OBSERVER takes ANY, WHITE or NO, like: SET OBSERVER WHITE";
+        let [word] = args else {
+            return self.usage(USAGE);
+        };
+        let press = match word.text.to_ascii_uppercase().as_str() {
+            "ANY" => ObserverPress::Any,
+            "WHITE" => ObserverPress::White,
+            "NO" | "NONE" => ObserverPress::None,
+            _ => {
+                self.report(Severity::Error, word.column, USAGE);
+                return None;
+            }
+        };
+        Some(Setting::ObserverPress(press))
+    }
+
+    /// The address of `SET ALLOW|DENY [PLAYER] a@b.c`.
+    fn player(&mut self, args: &[Word], verb: &str) -> Option<String> {
+        let args = match args {
+            [player, rest @ ..] if player.text.eq_ignore_ascii_case("player") => rest,
+            _ => args,
+        };
+        match args {
+            [word] => self.address(word),
+            _ => {
+                let message = format!(
+                    "SET {verb} takes one address, like: SET {verb} PLAYER ann@example.org"
+                );
+                self.usage(&message)
+            }
+        }
+    }
+}
+
+/// The word `render` writes for a deadline setting's phases.
+fn phase_word(kind: PhaseSetting) -> &'static str {
+    match kind {
+        PhaseSetting::Movement => "MOVE",
+        PhaseSetting::Retreat => "RETREAT",
+        PhaseSetting::Adjustment => "ADJUST",
+    }
+}
+
+/// A setting as the judge echoes it, `SET` included, reading back to the same setting:
+/// `SET WAIT`, `SET ABSENCE 2027-02-01 TO 2027-02-10`, `SET MOVE CLOCK 12:00 NEXT 48 GRACE 24
+/// DAYS -MTWTF-`, `SET NO PRESS`, `SET ALLOW PLAYER ann@example.org`.
+pub(super) fn render(setting: &Setting) -> String {
+    let yes_no = |on: bool, yes: &str, no: &str| format!("SET {}", if on { yes } else { no });
+    match setting {
+        Setting::Address(None) => "SET ADDRESS".into(),
+        Setting::Address(Some(address)) => format!("SET ADDRESS {address}"),
+        Setting::Wait(on) => yes_no(*on, "WAIT", "NOWAIT"),
+        Setting::Absence { from, to: None } => format!("SET ABSENCE {from}"),
+        Setting::Absence { from, to: Some(to) } => format!("SET ABSENCE {from} TO {to}"),
+        Setting::NoAbsence => "SET NOABSENCE".into(),
+        Setting::Draw(powers) if powers.is_empty() => "SET DRAW".into(),
+        Setting::Draw(powers) => format!("SET DRAW {}", powers.join(" ")),
+        Setting::NoDraw => "SET NODRAW".into(),
+        Setting::Concede(power) => format!("SET CONCEDE {power}"),
+        Setting::NoConcede => "SET NOCONCEDE".into(),
+        Setting::Preference(list) => format!("SET PREFERENCE {list}"),
+        Setting::Language(code) => format!("SET LANGUAGE {code}"),
+        Setting::Deadline {
+            kind,
+            clock,
+            min_hours,
+            hours,
+            grace_hours,
+            days,
+        } => {
+            let mut text = format!("SET {}", phase_word(*kind));
+            if let Some(clock) = clock {
+                text.push_str(&format!(" CLOCK {clock}"));
+            }
+            if let Some(min) = min_hours {
+                text.push_str(&format!(" MIN {min}"));
+            }
+            if let Some(next) = hours {
+                text.push_str(&format!(" NEXT {next}"));
+            }
+            if let Some(grace) = grace_hours {
+                text.push_str(&format!(" GRACE {grace}"));
+            }
+            if let Some(days) = days {
+                text.push_str(&format!(" DAYS {days}"));
+            }
+            text
+        }
+        Setting::Zone(zone) => format!("SET ZONE {zone}"),
+        Setting::Press(PressMode::White) => "SET WHITE".into(),
+        Setting::Press(PressMode::Grey) => "SET GREY".into(),
+        Setting::Press(PressMode::None) => "SET NO PRESS".into(),
+        Setting::Partial(on) => yes_no(*on, "PARTIAL", "NO PARTIAL"),
+        Setting::ObserverPress(ObserverPress::Any) => "SET OBSERVER ANY".into(),
+        Setting::ObserverPress(ObserverPress::White) => "SET OBSERVER WHITE".into(),
+        Setting::ObserverPress(ObserverPress::None) => "SET OBSERVER NO".into(),
+        Setting::MasterSeesPress(on) => yes_no(*on, "ALL PRESS", "NORMAL PRESS"),
+        Setting::CivilDisorder(on) => yes_no(*on, "NMR", "NO NMR"),
+        Setting::Public(on) => yes_no(*on, "PUBLIC", "PRIVATE"),
+        Setting::Allow(address) => format!("SET ALLOW PLAYER {address}"),
+        Setting::Deny(address) => format!("SET DENY PLAYER {address}"),
+        Setting::Dias(on) => yes_no(*on, "DIAS", "NO DIAS"),
+        Setting::Moderated(on) => yes_no(*on, "MODERATED", "UNMODERATED"),
+        Setting::MaxAbsence(days) => format!("SET MAX ABSENCE {days}"),
+    }
+}
+
+impl Setting {
+    /// Whether a player sets this for themselves (the rest are the master's).
+    pub fn is_for_players(&self) -> bool {
+        matches!(
+            self,
+            Setting::Address(_)
+                | Setting::Wait(_)
+                | Setting::Absence { .. }
+                | Setting::NoAbsence
+                | Setting::Draw(_)
+                | Setting::NoDraw
+                | Setting::Concede(_)
+                | Setting::NoConcede
+                | Setting::Preference(_)
+                | Setting::Language(_)
+        )
+    }
+}

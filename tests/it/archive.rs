@@ -1,0 +1,316 @@
+//! The archive: a two-year duel on the tiny variant played by mail, then written as a web
+//! site (index, game page with reports in order, centre table and chart, everything
+//! escaped), summed up for the SUMMARY letter, and looked at through `strategos archive`,
+//! `game list` and `game show` run as programs.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use chrono::{DateTime, Utc};
+use strategos::archive::{summary_text, write_site};
+
+use crate::judge_harness::{Harness, TempDir, mail, test_variants};
+
+const ALICE: &str = "Alice <alice@example.test>";
+const BOB: &str = "Bob <bob@example.test>";
+const CAROL: &str = "Carol <carol@example.test>";
+
+/// A judge where `duel` has been played to South's victory in 239 BC, and carol's game
+/// `waiting` still forms. Bob registered with markup in his name.
+fn played_duel() -> Harness {
+    let mut judge = Harness::new("archive");
+    let mut serial = 0;
+    let mut send = |judge: &mut Harness, at: &str, from: &str, body: &str| {
+        serial += 1;
+        let now: DateTime<Utc> = at.parse().unwrap();
+        judge.set_time(now);
+        judge.deliver(&mail(
+            from,
+            "duel",
+            &format!("a{serial}@example.test"),
+            body,
+        ));
+    };
+    send(
+        &mut judge,
+        "2027-01-05T12:00:00Z",
+        ALICE,
+        "CREATE ?duel secret1 tiny",
+    );
+    send(
+        &mut judge,
+        "2027-01-05T13:00:00Z",
+        BOB,
+        "REGISTER secret2 <b>Bob</b> & co\nSIGNON ?duel secret2",
+    );
+    send(
+        &mut judge,
+        "2027-01-05T14:00:00Z",
+        ALICE,
+        "SIGNON Nduel secret1\nF Nor - Mid",
+    );
+    send(
+        &mut judge,
+        "2027-01-05T15:00:00Z",
+        BOB,
+        "SIGNON Sduel secret2\nA Sou - Twin Coasts",
+    );
+    // Autumn 240 BC: no orders; the deadline passes and South takes Twin Coasts.
+    judge.tick("2027-01-07T15:00:00Z".parse().unwrap());
+    send(
+        &mut judge,
+        "2027-01-07T16:00:00Z",
+        BOB,
+        "SIGNON Sduel secret2\nBuild A Sou\nWaive",
+    );
+    // 239 BC: South walks into Northland and holds it: three centres win.
+    send(
+        &mut judge,
+        "2027-01-08T10:00:00Z",
+        ALICE,
+        "SIGNON Nduel secret1\nF Mid H",
+    );
+    send(
+        &mut judge,
+        "2027-01-08T11:00:00Z",
+        BOB,
+        "SIGNON Sduel secret2\nA Sou - Nor\nA Two H",
+    );
+    send(
+        &mut judge,
+        "2027-01-09T10:00:00Z",
+        ALICE,
+        "SIGNON Nduel secret1\nF Mid H",
+    );
+    send(
+        &mut judge,
+        "2027-01-09T11:00:00Z",
+        BOB,
+        "SIGNON Sduel secret2\nA Nor H\nA Two H",
+    );
+    send(
+        &mut judge,
+        "2027-01-09T12:00:00Z",
+        CAROL,
+        "CREATE ?waiting secret3 tiny",
+    );
+    judge.take_sent();
+    judge
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// Where each of `needles` is found in `text`, asserting they come in that order.
+fn assert_in_order(text: &str, needles: &[&str]) {
+    let mut from = 0;
+    for needle in needles {
+        match text[from..].find(needle) {
+            Some(at) => from += at + needle.len(),
+            None => panic!("`{needle}` missing or out of order in:\n{text}"),
+        }
+    }
+}
+
+#[test]
+fn the_site_shows_every_game_its_reports_centres_and_players_escaped() {
+    let mut judge = played_duel();
+    let site = TempDir::new("archive-site");
+    let tx = judge.daemon.store.begin().unwrap();
+    let written = write_site(&tx, &test_variants(), &site.0).unwrap();
+    assert_eq!(written, 2);
+
+    let index = read(&site.0.join("index.html"));
+    assert!(index.starts_with("<!DOCTYPE html>"), "{index}");
+    assert!(
+        index.contains(
+            "<tr><td><a href=\"duel/index.html\">duel</a></td><td>Tiny</td><td>finished</td>\
+             <td>Winter 239 BC adjustments</td></tr>"
+        ),
+        "{index}"
+    );
+    assert!(
+        index.contains("<a href=\"waiting/index.html\">waiting</a></td><td>Tiny</td><td>forming</td><td>not started</td>"),
+        "{index}"
+    );
+
+    let page = read(&site.0.join("duel/index.html"));
+    // Every report, in the order of the game, its title escaped.
+    let titles = [
+        "Game &#39;duel&#39; started",
+        "duel: Spring 240 BC movement results",
+        "duel: Autumn 240 BC movement results",
+        "duel: Winter 240 BC adjustments results",
+        "duel: Spring 239 BC movement results",
+        "duel: Autumn 239 BC movement results",
+    ];
+    let headings: Vec<String> = titles.iter().map(|t| format!("<h3>{t}</h3>")).collect();
+    let headings: Vec<&str> = headings.iter().map(String::as_str).collect();
+    assert_in_order(&page, &headings);
+    assert_eq!(page.matches("<pre>").count(), titles.len());
+    assert_in_order(
+        &page,
+        &[
+            "<pre>Autumn 240 BC movement results for game &#39;duel&#39;.",
+            "South: Southland, Twin Coasts.",
+            "</pre>",
+        ],
+    );
+    // Centres at the end of each year: South took Twin Coasts in 240 and Northland in 239.
+    assert!(
+        page.contains(
+            "<tr><th scope=\"col\">Power</th><th scope=\"col\">240 BC</th><th scope=\"col\">239 BC</th></tr>\n\
+             <tr><th scope=\"row\">North</th><td class=\"count\">1</td><td class=\"count\">0</td></tr>\n\
+             <tr><th scope=\"row\">South</th><td class=\"count\">2</td><td class=\"count\">3</td></tr>"
+        ),
+        "{page}"
+    );
+    assert!(page.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_eq!(page.matches("<polyline").count(), 2);
+    // Who held each power; Bob's name is shown, never as markup.
+    assert!(
+        page.contains("<li>North: alice@example.test (Spring 240 BC – Winter 239 BC)</li>"),
+        "{page}"
+    );
+    assert!(
+        page.contains(
+            "<li>South: &lt;b&gt;Bob&lt;/b&gt; &amp; co &lt;bob@example.test&gt; (Spring 240 BC – Winter 239 BC)</li>"
+        ),
+        "{page}"
+    );
+    for html in [&index, &page] {
+        assert!(!html.contains("<b>"));
+        assert!(!html.contains("<script"));
+    }
+
+    let forming = read(&site.0.join("waiting/index.html"));
+    assert!(forming.contains("the game has not started"), "{forming}");
+
+    // The same database writes the same site, byte for byte.
+    let again = TempDir::new("archive-again");
+    write_site(&tx, &test_variants(), &again.0).unwrap();
+    assert_eq!(read(&again.0.join("duel/index.html")), page);
+    assert_eq!(read(&again.0.join("index.html")), index);
+}
+
+#[test]
+fn the_summary_gives_holders_and_centres_by_year() {
+    let mut judge = played_duel();
+    let variants = test_variants();
+    let tiny = variants.iter().find(|v| v.id == "tiny").unwrap();
+    let tx = judge.daemon.store.begin().unwrap();
+    let duel = tx.game_by_name("duel").unwrap().unwrap();
+    assert_eq!(
+        summary_text(&tx, tiny, &duel).unwrap(),
+        "Summary of game 'duel' (Tiny): finished, Winter 239 BC adjustments.\n\
+         \n\
+         Who held each power:\n\
+         \x20 North: alice@example.test (Spring 240 BC – Winter 239 BC)\n\
+         \x20 South: <b>Bob</b> & co <bob@example.test> (Spring 240 BC – Winter 239 BC)\n\
+         \n\
+         Supply centres at the end of each year:\n\
+         \x20        240 BC  239 BC\n\
+         \x20 North       1       0\n\
+         \x20 South       2       3\n"
+    );
+    let waiting = tx.game_by_name("waiting").unwrap().unwrap();
+    assert_eq!(
+        summary_text(&tx, tiny, &waiting).unwrap(),
+        "Summary of game 'waiting' (Tiny): forming.\n\nWho held each power:\n  no one yet: the game has not started.\n"
+    );
+}
+
+fn strategos(config: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_strategos"))
+        .arg("--config")
+        .arg(config)
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn the_operator_commands_read_the_configured_database() {
+    let mut judge = played_duel();
+    let config = judge.dir.0.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[paths]\ndatabase = \"{}\"\nvariants = \"{}\"\n",
+            judge.dir.0.join("judge.db").display(),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/variants")
+        ),
+    )
+    .unwrap();
+
+    let list = stdout(&strategos(&config, &["game", "list"]));
+    assert_eq!(
+        list,
+        "waiting  tiny  forming   not started                 deadline none\n\
+         duel     tiny  finished  Winter 239 BC adjustments  deadline none\n"
+    );
+
+    let show = stdout(&strategos(&config, &["game", "show", "duel"]));
+    assert_eq!(
+        show,
+        "Game duel\n\
+         Variant: Tiny (tiny)\n\
+         State: finished\n\
+         Phase: Winter 239 BC adjustments\n\
+         Deadline: none (the game's time zone: UTC)\n\
+         Public: yes\n\
+         Members:\n\
+         \x20 North: alice@example.test, player\n\
+         \x20 South: <b>Bob</b> & co <bob@example.test>, player\n\
+         Units:\n\
+         \x20 North: Fleet Middle Sea\n\
+         \x20 South: Army Twin Coasts\n\
+         \x20 South: Army Northland\n\
+         Supply centres:\n\
+         \x20 North: 0\n\
+         \x20 South: 3 (Northland, Southland, Twin Coasts)\n"
+    );
+
+    // The site the command writes is the one the library writes.
+    let site = judge.dir.0.join("site");
+    let out = strategos(&config, &["archive", "--out", site.to_str().unwrap()]);
+    assert!(stdout(&out).starts_with("2 game page(s) written"));
+    let own = TempDir::new("archive-own");
+    let tx = judge.daemon.store.begin().unwrap();
+    write_site(&tx, &test_variants(), &own.0).unwrap();
+    assert_eq!(
+        read(&site.join("duel/index.html")),
+        read(&own.0.join("duel/index.html"))
+    );
+
+    // Errors name what is wrong and exit with 2.
+    let out = strategos(&config, &["game", "show", "nosuch"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("there is no game 'nosuch'"));
+    let missing = judge.dir.0.join("missing.toml");
+    std::fs::write(
+        &missing,
+        format!(
+            "[paths]\ndatabase = \"{}\"\n",
+            judge.dir.0.join("nothing.db").display()
+        ),
+    )
+    .unwrap();
+    let out = strategos(&missing, &["game", "list"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("there is no database at"), "{err}");
+    assert!(!judge.dir.0.join("nothing.db").exists());
+}
