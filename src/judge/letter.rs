@@ -66,6 +66,9 @@ pub(super) fn handle(
     for warning in &letter.warnings {
         session.sections.push(format!("Note: {warning}."));
     }
+    if let Some(language) = tx.player_language(&session.sender)? {
+        session.language = language;
+    }
     let (commands, diagnostics) = parse_commands(&letter.body);
     for d in diagnostics.iter().filter(|d| d.severity == Severity::Error) {
         session.error(format!("line {}: {}", d.line, d.message));
@@ -87,7 +90,8 @@ pub(super) fn handle(
             if session.errors == 1 { " was" } else { "s were" }
         ));
     }
-    let body = judge.templates.render(
+    let body = judge.templates.render_in(
+        &session.language,
         "reply.txt",
         serde_json::json!({
             "sections": session.sections, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
@@ -102,6 +106,13 @@ pub(super) fn handle(
         in_reply_to: Some(letter.message_id.clone()),
         references,
     }];
+    // A player whose power the master BECAME gets a copy of what was done in their name.
+    for copy in std::mem::take(&mut session.copy_to) {
+        let mut letter = letters[0].clone();
+        letter.to = vec![Address::new(&copy)];
+        letter.subject = format!("Copy: {}", letter.subject);
+        letters.push(letter);
+    }
     letters.append(&mut session.caused);
     Ok(letters)
 }
@@ -206,8 +217,10 @@ impl Session<'_> {
         let info = topic.and_then(|t| self.judge.variant(t.trim_start_matches("info-")));
         if let Some(variant) = info {
             let file = format!("info-{}.txt", variant.id);
-            let text = if self.judge.templates.has(&file) {
-                self.judge.templates.render(&file, serde_json::json!({}))
+            let text = if self.judge.templates.has(&self.language, &file) {
+                self.judge
+                    .templates
+                    .render_in(&self.language, &file, serde_json::json!({}))
             } else {
                 format!(
                     "{}: {} powers, {} supply centres; {} to win.\n{}\n",
@@ -227,15 +240,26 @@ impl Session<'_> {
             return;
         }
         if let Some(topic) = topic.filter(|t| !t.eq_ignore_ascii_case("help")) {
-            self.say(format!(
-                "There is no help file '{topic}'; here is the general help."
-            ));
+            let file = format!("help/{topic}.txt");
+            if self.judge.templates.has(&self.language, &file) {
+                let text =
+                    self.judge
+                        .templates
+                        .render_in(&self.language, &file, serde_json::json!({}));
+                self.say(text.trim_end().to_string());
+                return;
+            }
+            self.say(format!("There is no help file '{topic}'; here is the general help (GET index lists the files)."));
         }
         let variants: Vec<&str> = self.judge.variants.iter().map(|v| v.id.as_str()).collect();
         self.say(
             self.judge
                 .templates
-                .render("help.txt", serde_json::json!({ "variants": variants }))
+                .render_in(
+                    &self.language,
+                    "help.txt",
+                    serde_json::json!({ "variants": variants }),
+                )
                 .trim_end()
                 .to_string(),
         );

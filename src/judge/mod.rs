@@ -2,6 +2,7 @@
 //! reminders and processed phases. Everything happens inside one store transaction, which
 //! the caller commits together with the letters it queues.
 //!
+//! - `deadlines.rs`: reminders, late notices, grace, civil disorder or takeover offers.
 //! - `letter.rs`: one incoming letter, command by command, and its answer.
 //! - `orders.rs`: orders read, checked, merged and judged complete.
 //! - `phase.rs`: starting a game, processing a phase, reports and reminders.
@@ -10,6 +11,7 @@
 //! - `settings.rs`: game settings, members' wishes, deadlines from clock, days and zone.
 
 pub mod credit;
+mod deadlines;
 mod info;
 mod letter;
 mod master;
@@ -70,18 +72,11 @@ impl Judge {
     }
 
     /// Does what time asks of every running game: reminders before deadlines, phases at
-    /// their deadlines. Returns the letters caused.
+    /// their deadlines (or after the grace, by the game's policy). Returns the letters caused.
     pub fn tick(&self, tx: &Tx, now: DateTime<Utc>) -> rusqlite::Result<Vec<OutgoingLetter>> {
         let mut letters = Vec::new();
         for mut game in tx.games_due(now)? {
-            let Some(deadline) = game.deadline_at else {
-                continue;
-            };
-            if deadline <= now {
-                letters.extend(self.process_phase(tx, &mut game, now)?);
-            } else if !game.reminded {
-                letters.extend(self.remind(tx, &mut game)?);
-            }
+            letters.extend(self.at_deadline(tx, &mut game, now)?);
         }
         Ok(letters)
     }

@@ -156,7 +156,9 @@ impl Judge {
                     )
                 })
                 .unwrap_or_default();
-            let body = self.templates.render(
+            let language = self.language_of(tx, game, member)?;
+            let body = self.templates.render_in(
+                &language,
                 "start.txt",
                 serde_json::json!({
                     "game": game.name, "variant": variant.name, "power": map.power(power).name,
@@ -302,34 +304,57 @@ impl Judge {
             game.deadline_at = Some(next_deadline(game, next.turn.kind, now));
         }
         let title = format!("{}: {} results", game.name, phase_name(variant, &position));
-        let body = self.templates.render(
-            "report.txt",
-            serde_json::json!({
-                "game": game.name, "phase": phase_name(variant, &position), "orders": lines,
-                "missing": missing.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
-                "dislodged": dislodged, "ownership": ownership, "adjustments": adjustments,
-                "destroyed": next.destroyed.iter().map(|p| map.province(*p).name.clone()).collect::<Vec<_>>(),
-                "restoring": next.restoring.iter().map(|r| format!("{} ({}, {} of 2 turns)", map.province(r.province).name, map.power(r.power).name, r.turns)).collect::<Vec<_>>(),
-                "credits": if ownership_changed || position.turn.kind == PhaseKind::Adjustment || next.turn.kind == PhaseKind::Adjustment { credit_lines(map, &next) } else { Vec::new() },
-                "eliminated": standing.eliminated.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
-                "winner": winner, "next_phase": phase_name(variant, &next), "deadline": deadline_text(game),
-            }),
-            );
+        let context = serde_json::json!({
+            "game": game.name, "phase": phase_name(variant, &position), "orders": lines,
+            "missing": missing.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
+            "dislodged": dislodged, "ownership": ownership, "adjustments": adjustments,
+            "destroyed": next.destroyed.iter().map(|p| map.province(*p).name.clone()).collect::<Vec<_>>(),
+            "restoring": next.restoring.iter().map(|r| format!("{} ({}, {} of 2 turns)", map.province(r.province).name, map.power(r.power).name, r.turns)).collect::<Vec<_>>(),
+            "credits": if ownership_changed || position.turn.kind == PhaseKind::Adjustment || next.turn.kind == PhaseKind::Adjustment { credit_lines(map, &next) } else { Vec::new() },
+            "eliminated": standing.eliminated.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
+            "winner": winner, "next_phase": phase_name(variant, &next), "deadline": deadline_text(game),
+        });
+        let body = self.templates.render("report.txt", &context);
         tx.save_game(game)?;
         super::wishes::clear_phase_wishes(tx, game.id)?;
         self.record_phase(tx, game, variant, &next, now)?;
         tx.archive(game.id, game.phase_serial, &title, &body, now)?;
-        let members = tx.members(game.id)?;
-        Ok(members
-            .iter()
-            .map(|m| OutgoingLetter {
+        let mut letters = Vec::new();
+        for m in tx.members(game.id)? {
+            let language = self.language_of(tx, game, &m)?;
+            let body = if language == "en" {
+                body.clone()
+            } else {
+                self.templates.render_in(&language, "report.txt", &context)
+            };
+            letters.push(OutgoingLetter {
                 to: vec![Address::new(&m.email)],
                 subject: title.clone(),
-                body: body.clone(),
+                body,
                 in_reply_to: None,
                 references: Vec::new(),
-            })
-            .collect())
+            });
+        }
+        Ok(letters)
+    }
+
+    /// The language a member reads: their own choice for the game, else for the judge, else
+    /// the game's.
+    pub(super) fn language_of(
+        &self,
+        tx: &Tx,
+        game: &GameRow,
+        member: &crate::store::MemberRow,
+    ) -> rusqlite::Result<String> {
+        if let Some(language) =
+            Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?).language
+        {
+            return Ok(language);
+        }
+        if let Some(language) = tx.player_language(&member.email)? {
+            return Ok(language);
+        }
+        Ok(GameSettings::from_json(&game.settings).language)
     }
 
     /// Results lines for units that had no order: they held, were disbanded or removed.
@@ -421,13 +446,10 @@ impl Judge {
                 Some(_) if !is_complete(map, &position, power, &orders) => "incomplete",
                 Some(_) => continue,
             };
-            let body = self.templates.render(
-                "reminder.txt",
-                serde_json::json!({
-                    "game": game.name, "phase": phase_name(variant, &position), "state": state, "deadline": deadline_text(game),
-                    "orders": orders.iter().map(|o| describe_order(map, &position, power, o)).collect::<Vec<_>>(),
-                }),
-            );
+            let context = serde_json::json!({
+                "game": game.name, "phase": phase_name(variant, &position), "state": state, "deadline": deadline_text(game),
+                "orders": orders.iter().map(|o| describe_order(map, &position, power, o)).collect::<Vec<_>>(),
+            });
             for m in members
                 .iter()
                 .filter(|m| Judge::power_of(map, &m.power) == Some(power) && m.role == "player")
@@ -439,7 +461,11 @@ impl Judge {
                         game.name,
                         phase_name(variant, &position)
                     ),
-                    body: body.clone(),
+                    body: self.templates.render_in(
+                        &self.language_of(tx, game, m)?,
+                        "reminder.txt",
+                        &context,
+                    ),
                     in_reply_to: None,
                     references: Vec::new(),
                 });

@@ -88,6 +88,10 @@ pub struct GameSettings {
     pub max_absence_days: u32,
     /// The language of letters to members who chose none: `en` or `ru`.
     pub language: String,
+    /// The phase whose late notices went out (so they go once).
+    pub late_noticed: Option<i64>,
+    /// The phase whose silent powers were offered for takeover (so the offer goes once).
+    pub offered: Option<i64>,
 }
 
 impl Default for GameSettings {
@@ -110,6 +114,8 @@ impl Default for GameSettings {
             paused: false,
             max_absence_days: 14,
             language: "en".into(),
+            late_noticed: None,
+            offered: None,
         }
     }
 }

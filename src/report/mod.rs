@@ -1,5 +1,6 @@
-//! Letters rendered from templates (`templates/en/*.txt`, minijinja): the built-in
-//! templates, replaced file by file from a folder, and the words reports are made of.
+//! Letters rendered from templates (`templates/<language>/*.txt`, minijinja): the built-in
+//! templates in English and Russian, replaced file by file from a folder, and the words
+//! reports are made of.
 
 pub mod describe;
 
@@ -10,17 +11,171 @@ use serde::Serialize;
 
 /// The built-in templates: `(name, source)`.
 const BUILT_IN: &[(&str, &str)] = &[
-    ("reply.txt", include_str!("../../templates/en/reply.txt")),
-    ("report.txt", include_str!("../../templates/en/report.txt")),
-    ("start.txt", include_str!("../../templates/en/start.txt")),
+    ("en/help.txt", include_str!("../../templates/en/help.txt")),
     (
-        "reminder.txt",
+        "en/info-diadochi-v.txt",
+        include_str!("../../templates/en/info-diadochi-v.txt"),
+    ),
+    (
+        "en/reminder.txt",
         include_str!("../../templates/en/reminder.txt"),
     ),
-    ("help.txt", include_str!("../../templates/en/help.txt")),
+    ("en/reply.txt", include_str!("../../templates/en/reply.txt")),
     (
-        "info-diadochi-v.txt",
-        include_str!("../../templates/en/info-diadochi-v.txt"),
+        "en/report.txt",
+        include_str!("../../templates/en/report.txt"),
+    ),
+    ("en/start.txt", include_str!("../../templates/en/start.txt")),
+    (
+        "en/help/create.txt",
+        include_str!("../../templates/en/help/create.txt"),
+    ),
+    (
+        "en/help/credit.txt",
+        include_str!("../../templates/en/help/credit.txt"),
+    ),
+    (
+        "en/help/help.txt",
+        include_str!("../../templates/en/help/help.txt"),
+    ),
+    (
+        "en/help/history.txt",
+        include_str!("../../templates/en/help/history.txt"),
+    ),
+    (
+        "en/help/index.txt",
+        include_str!("../../templates/en/help/index.txt"),
+    ),
+    (
+        "en/help/list.txt",
+        include_str!("../../templates/en/help/list.txt"),
+    ),
+    (
+        "en/help/master.txt",
+        include_str!("../../templates/en/help/master.txt"),
+    ),
+    (
+        "en/help/observe.txt",
+        include_str!("../../templates/en/help/observe.txt"),
+    ),
+    (
+        "en/help/orders.txt",
+        include_str!("../../templates/en/help/orders.txt"),
+    ),
+    (
+        "en/help/press.txt",
+        include_str!("../../templates/en/help/press.txt"),
+    ),
+    (
+        "en/help/register.txt",
+        include_str!("../../templates/en/help/register.txt"),
+    ),
+    (
+        "en/help/resign.txt",
+        include_str!("../../templates/en/help/resign.txt"),
+    ),
+    (
+        "en/help/set.txt",
+        include_str!("../../templates/en/help/set.txt"),
+    ),
+    (
+        "en/help/signoff.txt",
+        include_str!("../../templates/en/help/signoff.txt"),
+    ),
+    (
+        "en/help/signon.txt",
+        include_str!("../../templates/en/help/signon.txt"),
+    ),
+    (
+        "en/help/summary.txt",
+        include_str!("../../templates/en/help/summary.txt"),
+    ),
+    (
+        "en/help/whois.txt",
+        include_str!("../../templates/en/help/whois.txt"),
+    ),
+    ("ru/help.txt", include_str!("../../templates/ru/help.txt")),
+    (
+        "ru/info-diadochi-v.txt",
+        include_str!("../../templates/ru/info-diadochi-v.txt"),
+    ),
+    (
+        "ru/reminder.txt",
+        include_str!("../../templates/ru/reminder.txt"),
+    ),
+    ("ru/reply.txt", include_str!("../../templates/ru/reply.txt")),
+    (
+        "ru/report.txt",
+        include_str!("../../templates/ru/report.txt"),
+    ),
+    ("ru/start.txt", include_str!("../../templates/ru/start.txt")),
+    (
+        "ru/help/create.txt",
+        include_str!("../../templates/ru/help/create.txt"),
+    ),
+    (
+        "ru/help/credit.txt",
+        include_str!("../../templates/ru/help/credit.txt"),
+    ),
+    (
+        "ru/help/help.txt",
+        include_str!("../../templates/ru/help/help.txt"),
+    ),
+    (
+        "ru/help/history.txt",
+        include_str!("../../templates/ru/help/history.txt"),
+    ),
+    (
+        "ru/help/index.txt",
+        include_str!("../../templates/ru/help/index.txt"),
+    ),
+    (
+        "ru/help/list.txt",
+        include_str!("../../templates/ru/help/list.txt"),
+    ),
+    (
+        "ru/help/master.txt",
+        include_str!("../../templates/ru/help/master.txt"),
+    ),
+    (
+        "ru/help/observe.txt",
+        include_str!("../../templates/ru/help/observe.txt"),
+    ),
+    (
+        "ru/help/orders.txt",
+        include_str!("../../templates/ru/help/orders.txt"),
+    ),
+    (
+        "ru/help/press.txt",
+        include_str!("../../templates/ru/help/press.txt"),
+    ),
+    (
+        "ru/help/register.txt",
+        include_str!("../../templates/ru/help/register.txt"),
+    ),
+    (
+        "ru/help/resign.txt",
+        include_str!("../../templates/ru/help/resign.txt"),
+    ),
+    (
+        "ru/help/set.txt",
+        include_str!("../../templates/ru/help/set.txt"),
+    ),
+    (
+        "ru/help/signoff.txt",
+        include_str!("../../templates/ru/help/signoff.txt"),
+    ),
+    (
+        "ru/help/signon.txt",
+        include_str!("../../templates/ru/help/signon.txt"),
+    ),
+    (
+        "ru/help/summary.txt",
+        include_str!("../../templates/ru/help/summary.txt"),
+    ),
+    (
+        "ru/help/whois.txt",
+        include_str!("../../templates/ru/help/whois.txt"),
     ),
 ];
 
@@ -41,7 +196,7 @@ impl Templates {
             .expect("the default delimiters are valid");
         env.set_syntax(syntax);
         for (name, built_in) in BUILT_IN {
-            let file = folder.map(|f| f.join("en").join(name));
+            let file = folder.map(|f| f.join(name));
             let source = match file.as_ref().map(std::fs::read_to_string) {
                 Some(Ok(text)) => text,
                 _ => built_in.to_string(),
@@ -58,9 +213,10 @@ impl Templates {
         Ok(Templates { env })
     }
 
-    /// Whether there is a template called `name`.
-    pub fn has(&self, name: &str) -> bool {
-        self.env.get_template(name).is_ok()
+    /// Whether there is a template `name` in `language` (or in English).
+    pub fn has(&self, language: &str, name: &str) -> bool {
+        self.env.get_template(&format!("{language}/{name}")).is_ok()
+            || self.env.get_template(&format!("en/{name}")).is_ok()
     }
 
     /// The built-in templates only.
@@ -68,17 +224,27 @@ impl Templates {
         Templates::load(None).expect("the built-in templates compile")
     }
 
-    /// Renders template `name` with `context`; a rendering error is a bug in a template, so
-    /// the letter says so rather than being lost.
-    pub fn render(&self, name: &str, context: impl Serialize) -> String {
+    /// Renders template `name` (`report.txt`, `help/orders.txt`) in `language`, falling back
+    /// to English; a rendering error is a bug in a template, so the letter says so rather
+    /// than being lost.
+    pub fn render_in(&self, language: &str, name: &str, context: impl Serialize) -> String {
         let context = minijinja::Value::from(minijinja::value::Serde(&context));
-        let result = self.env.get_template(name).and_then(|t| t.render(context));
-        match result {
+        let wanted = format!("{language}/{name}");
+        let template = self
+            .env
+            .get_template(&wanted)
+            .or_else(|_| self.env.get_template(&format!("en/{name}")));
+        match template.and_then(|t| t.render(context)) {
             Ok(text) => tidy(&text),
             Err(e) => {
                 format!("(The judge could not write this letter from its template {name}: {e}.)\n")
             }
         }
+    }
+
+    /// Renders the English template `name`.
+    pub fn render(&self, name: &str, context: impl Serialize) -> String {
+        self.render_in("en", name, context)
     }
 }
 

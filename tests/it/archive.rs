@@ -258,7 +258,7 @@ fn the_operator_commands_read_the_configured_database() {
     let list = stdout(&strategos(&config, &["game", "list"]));
     assert_eq!(
         list,
-        "waiting  tiny  forming   not started                 deadline none\n\
+        "waiting  tiny  forming   not started                deadline none\n\
          duel     tiny  finished  Winter 239 BC adjustments  deadline none\n"
     );
 
