@@ -21,6 +21,11 @@ pub(super) struct Session<'j> {
     pub(super) answer_to: String,
     /// The game and power signed on to.
     pub(super) signed_on: Option<(GameRow, String)>,
+    /// The forming game the sender joined in this letter.
+    pub(super) joined: Option<GameRow>,
+    /// Announcements to games, sent at the end of the letter, one letter per member:
+    /// `(game, subject, text)`.
+    pub(super) notices: Vec<(GameRow, String, String)>,
     /// The game the sender watches, signed on as an observer.
     pub(super) watching: Option<GameRow>,
     /// Addresses that get a copy of the answer (a player whose power the master BECAME).
@@ -56,6 +61,8 @@ pub(super) fn handle(
         sender,
         signed_on: None,
         watching: None,
+        joined: None,
+        notices: Vec::new(),
         copy_to: Vec::new(),
         language: "en".into(),
         master_of: None,
@@ -113,6 +120,7 @@ pub(super) fn handle(
         letter.subject = format!("Copy: {}", letter.subject);
         letters.push(letter);
     }
+    session.send_notices(tx)?;
     letters.append(&mut session.caused);
     Ok(letters)
 }

@@ -38,7 +38,8 @@ impl Session<'_> {
         Ok(None)
     }
 
-    /// Sends `text` to every member of `game` and keeps it in the game's archive.
+    /// Announces `text` to every member of `game` (sent at the end of the letter, several
+    /// announcements to one game in one letter) and keeps it in the game's archive.
     pub(super) fn announce(
         &mut self,
         tx: &Tx,
@@ -47,14 +48,44 @@ impl Session<'_> {
         text: &str,
     ) -> rusqlite::Result<()> {
         tx.archive(game.id, game.phase_serial, subject, text, self.now)?;
-        for member in tx.members(game.id)? {
-            self.caused.push(OutgoingLetter {
-                to: vec![Address::new(&member.email)],
-                subject: subject.to_string(),
-                body: text.to_string(),
-                in_reply_to: None,
-                references: Vec::new(),
-            });
+        self.notices
+            .push((game.clone(), subject.to_string(), text.to_string()));
+        Ok(())
+    }
+
+    /// Sends the letter's announcements: one letter per member of each game, the sender
+    /// excepted (their answer says it all).
+    pub(super) fn send_notices(&mut self, tx: &Tx) -> rusqlite::Result<()> {
+        let notices = std::mem::take(&mut self.notices);
+        let mut games: Vec<i64> = notices.iter().map(|(g, _, _)| g.id).collect();
+        games.sort_unstable();
+        games.dedup();
+        for id in games {
+            let of_game: Vec<&(GameRow, String, String)> =
+                notices.iter().filter(|(g, _, _)| g.id == id).collect();
+            let subject = match of_game.as_slice() {
+                [(_, subject, _)] => subject.clone(),
+                _ => format!("Game '{}': announcements", of_game[0].0.name),
+            };
+            let body = of_game
+                .iter()
+                .map(|(_, _, t)| t.trim_end())
+                .collect::<Vec<_>>()
+                .join("\n\n")
+                + "\n";
+            for member in tx
+                .members(id)?
+                .into_iter()
+                .filter(|m| m.email != self.sender && m.email != self.answer_to)
+            {
+                self.caused.push(OutgoingLetter {
+                    to: vec![Address::new(&member.email)],
+                    subject: subject.clone(),
+                    body: body.clone(),
+                    in_reply_to: None,
+                    references: Vec::new(),
+                });
+            }
         }
         Ok(())
     }

@@ -187,6 +187,7 @@ impl Session<'_> {
             self.now,
         )?;
         let joined = members.iter().filter(|m| m.role == "player").count() + 1;
+        self.joined = Some(row.clone());
         self.say(format!(
             "You have joined game '{}' ({joined} of {needed} players).",
             row.name

@@ -20,22 +20,37 @@ impl Session<'_> {
         line: usize,
         what: &str,
     ) -> rusqlite::Result<Option<(GameRow, MemberRow)>> {
-        let Some((game, power)) = self.signed_on.clone() else {
-            self.error(format!(
-                "line {line}: {what} needs a SIGNON to a game first"
-            ));
-            return Ok(None);
+        let (game, member) = match (self.signed_on.clone(), self.joined.clone()) {
+            (Some((game, power)), _) => {
+                let game = tx.game(game.id)?;
+                let member = tx
+                    .members(game.id)?
+                    .into_iter()
+                    .find(|m| m.power.as_deref() == Some(power.as_str()));
+                (game, member)
+            }
+            // Just joined a forming game in this letter (SET PREFERENCE after SIGNON ?game).
+            (None, Some(game)) => {
+                let game = tx.game(game.id)?;
+                let player = tx.player_by_email(&self.sender)?;
+                let member = tx
+                    .members(game.id)?
+                    .into_iter()
+                    .find(|m| player.as_ref().is_some_and(|p| p.id == m.player_id));
+                (game, member)
+            }
+            (None, None) => {
+                self.error(format!(
+                    "line {line}: {what} needs a SIGNON to a game first"
+                ));
+                return Ok(None);
+            }
         };
-        let game = tx.game(game.id)?;
-        let member = tx
-            .members(game.id)?
-            .into_iter()
-            .find(|m| m.power.as_deref() == Some(power.as_str()));
         match member {
             Some(m) => Ok(Some((game, m))),
             None => {
                 self.error(format!(
-                    "line {line}: {power} has no player in game '{}'",
+                    "line {line}: you have no seat in game '{}'",
                     game.name
                 ));
                 Ok(None)
