@@ -132,6 +132,11 @@ impl Session<'_> {
         for (when, title, text) in &reports {
             body.push_str(&format!("\n======== {title} ({when})\n\n{text}"));
         }
+        if super::settings::GameSettings::from_json(&row.settings).hides_identities()
+            && !self.is_master_of(&row)
+        {
+            body = hide_members(tx, &row, &body)?;
+        }
         self.caused.push(OutgoingLetter {
             to: vec![Address::new(&self.answer_to)],
             subject: format!("History of game '{}'", row.name),
@@ -169,7 +174,12 @@ impl Session<'_> {
         let Some(variant) = self.judge.variant(&row.variant) else {
             return Ok(());
         };
-        let text = crate::archive::summary_text(tx, variant, &row)?;
+        let mut text = crate::archive::summary_text(tx, variant, &row)?;
+        if super::settings::GameSettings::from_json(&row.settings).hides_identities()
+            && !self.is_master_of(&row)
+        {
+            text = hide_members(tx, &row, &text)?;
+        }
         self.say(text.trim_end().to_string());
         Ok(())
     }
@@ -190,10 +200,36 @@ impl Session<'_> {
                 .unwrap_or_default()
         )];
         for (game, member) in tx.memberships(player.id)? {
+            if super::settings::GameSettings::from_json(&game.settings).hides_identities()
+                && !self.is_master_of(&game)
+            {
+                continue;
+            }
             let what = member.power.unwrap_or(member.role);
             lines.push(format!("  game '{}': {what}", game.name));
         }
         self.say(lines.join("\n"));
         Ok(())
     }
+
+    /// Whether the letter's sender is signed on as a master of `game`.
+    pub(super) fn is_master_of(&self, game: &GameRow) -> bool {
+        self.master_of.as_ref().is_some_and(|g| g.id == game.id)
+    }
+}
+
+/// `text` with every member's address (and registered name) of `game` replaced by "(hidden)".
+fn hide_members(tx: &Tx, game: &GameRow, text: &str) -> rusqlite::Result<String> {
+    let mut out = text.to_string();
+    for member in tx.members(game.id)? {
+        if let Some(name) = tx
+            .player(member.player_id)?
+            .name
+            .filter(|n| !n.trim().is_empty())
+        {
+            out = out.replace(&format!("{} <{}>", name.trim(), member.email), "(hidden)");
+        }
+        out = out.replace(&member.email, "(hidden)");
+    }
+    Ok(out)
 }

@@ -230,10 +230,7 @@ impl Session<'_> {
         game.settings = settings.to_json();
         tx.save_game(&game)?;
         self.say(format!("Setting changed: {change}."));
-        let text = format!(
-            "The master of game '{}' changed a setting: {change}.\n",
-            game.name
-        );
+        let text = format!("A setting of game '{}' changed: {change}.\n", game.name);
         self.announce(
             tx,
             &game,

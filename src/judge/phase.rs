@@ -127,11 +127,17 @@ impl Judge {
         tx.save_game(game)?;
         self.record_phase(tx, game, variant, &position, now)?;
         let deadline = deadline_text(game);
+        let hidden = GameSettings::from_json(&game.settings).hides_identities();
         let power_lines: Vec<String> = members
             .iter()
             .filter_map(|m| {
-                Judge::power_of(map, &m.power)
-                    .map(|p| format!("{}: {}", map.power(p).name, m.email))
+                Judge::power_of(map, &m.power).map(|p| {
+                    format!(
+                        "{}: {}",
+                        map.power(p).name,
+                        if hidden { "(hidden)" } else { m.email.as_str() }
+                    )
+                })
             })
             .collect();
         let mut letters = Vec::new();

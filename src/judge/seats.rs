@@ -100,6 +100,7 @@ impl Session<'_> {
              others join with: SIGNON ?{} <their password>",
             row.name, variant.name, row.name
         ));
+        self.joined = Some(row.clone());
         if needed == 1 {
             let mut row = row;
             self.caused
@@ -367,9 +368,14 @@ impl Session<'_> {
             }
         }
         tx.save_game(&row)?;
+        let newcomer = if settings.hides_identities() {
+            "A new player".to_string()
+        } else {
+            self.sender.clone()
+        };
         let text = format!(
             "{} has taken over {} in game '{}'. The deadline is {}.\n",
-            self.sender,
+            newcomer,
             power.name,
             row.name,
             super::deadline_text(&row)

@@ -140,6 +140,12 @@ impl GameSettings {
         }
     }
 
+    /// Whether players' identities stay hidden from one another: games without white press
+    /// (grey press, or none: gunboat) never tell who plays which power.
+    pub fn hides_identities(&self) -> bool {
+        self.press != PressKind::White
+    }
+
     pub fn timing(&self, kind: crate::diplomacy::turn::PhaseKind) -> &PhaseTiming {
         use crate::diplomacy::turn::PhaseKind;
         match kind {
@@ -285,9 +291,11 @@ mod tests {
 
     #[test]
     fn stored_settings_read_back_and_tolerate_bad_json() {
-        let mut s = GameSettings::default();
-        s.press = PressKind::Grey;
-        s.masters.push(7);
+        let s = GameSettings {
+            press: PressKind::Grey,
+            masters: vec![7],
+            ..GameSettings::default()
+        };
         assert_eq!(GameSettings::from_json(&s.to_json()), s);
         assert_eq!(GameSettings::from_json("not json"), GameSettings::default());
         assert_eq!(GameSettings::from_json("{}"), GameSettings::default());

@@ -288,8 +288,11 @@ fn the_operator_commands_read_the_configured_database() {
     let out = strategos(&config, &["archive", "--out", site.to_str().unwrap()]);
     assert!(stdout(&out).starts_with("2 game page(s) written"));
     let own = TempDir::new("archive-own");
-    let tx = judge.daemon.store.begin().unwrap();
-    write_site(&tx, &test_variants(), &own.0).unwrap();
+    {
+        // The judge's transaction holds the write lock: the command would wait for it.
+        let tx = judge.daemon.store.begin().unwrap();
+        write_site(&tx, &test_variants(), &own.0).unwrap();
+    }
     assert_eq!(
         read(&site.join("duel/index.html")),
         read(&own.0.join("duel/index.html"))

@@ -270,3 +270,76 @@ fn deadlines_are_shown_in_the_game_time_zone_across_daylight_saving() {
     game.deadline_at = Some(at("2027-03-28T01:30:00Z"));
     assert_eq!(deadline_text(&game), "Sun 28 Mar 2027 02:30 BST");
 }
+
+/// An observer tries every question there is: no letter shows a password, partial press,
+/// or (in a game without white press) who plays which power.
+#[test]
+fn nothing_reveals_passwords_partial_press_or_hidden_identities() {
+    let mut judge = Harness::new("leaks");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    let letters = [
+        (
+            "alice@example.test",
+            "CREATE ?dark alicepw1 tiny\nSET PREFERENCE N\n",
+        ),
+        ("bob@example.test", "SIGNON ?dark bobpw22\n"),
+        (
+            "alice@example.test",
+            "SIGNON Ndark alicepw1\nSET GREY\nPRESS TO S\nthe plan is xyzzy\nENDPRESS\nF Nor - Mid\n",
+        ),
+        ("eve@example.test", "OBSERVE dark evepw333\n"),
+        (
+            "eve@example.test",
+            "LIST\nLIST dark\nWHOIS alice@example.test\nWHOIS bob@example.test\nSUMMARY dark\nHISTORY dark\nGET index\n",
+        ),
+        (
+            "eve@example.test",
+            "SIGNON Ndark alicepw\nSIGNON ?dark evepw333\nPRESS TO N\nwho are you\nENDPRESS\n",
+        ),
+    ];
+    let mut to_eve = Vec::new();
+    let mut everything = Vec::new();
+    for (i, (from, body)) in letters.iter().enumerate() {
+        judge.deliver(&mail(from, "questions", &format!("leak{i}@x"), body));
+        for letter in judge.take_sent() {
+            let text = format!("{}\n{}", letter.subject, letter.body);
+            if letter.to[0].email == "eve@example.test" {
+                to_eve.push(text.clone());
+            }
+            everything.push(text);
+        }
+    }
+    assert!(to_eve.len() >= 4, "eve got her answers: {to_eve:#?}");
+    for text in &everything {
+        for password in ["alicepw1", "bobpw22", "evepw333"] {
+            assert!(!text.contains(password), "a password in a letter:\n{text}");
+        }
+    }
+    for text in &to_eve {
+        // Her own commands echoed back (`> WHOIS alice@...`) tell her nothing new.
+        let told: String = text
+            .lines()
+            .filter(|l| !l.starts_with("> "))
+            .collect::<Vec<_>>()
+            .join("\n");
+        assert!(!told.contains("xyzzy"), "eve read partial press:\n{told}");
+        // No line ties a player's address to a power or to the game.
+        for line in told.lines() {
+            let names_player =
+                line.contains("alice@example.test") || line.contains("bob@example.test");
+            let names_seat = ["North", "South", "north", "south", "dark"]
+                .iter()
+                .any(|w| line.contains(w));
+            assert!(
+                !(names_player && names_seat),
+                "eve learned who plays what: {line}\n{told}"
+            );
+        }
+    }
+    // Bob got the partial press, unsigned.
+    assert!(
+        everything
+            .iter()
+            .any(|t| t.contains("xyzzy") && t.contains("press from someone"))
+    );
+}
