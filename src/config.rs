@@ -45,6 +45,8 @@ pub struct PathsConfig {
     pub templates: PathBuf,
     /// Variant files loaded besides the built-in ones.
     pub variants: PathBuf,
+    /// When set, the daemon rewrites the static HTML archive here after each phase.
+    pub archive: Option<PathBuf>,
 }
 
 /// Where mail comes in.
@@ -153,6 +155,7 @@ impl Default for PathsConfig {
             database: "var/strategos.db".into(),
             templates: "templates".into(),
             variants: "variants".into(),
+            archive: None,
         }
     }
 }

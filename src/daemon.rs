@@ -69,6 +69,9 @@ impl Daemon {
         round.letters_in += self.recover();
         round.letters_in += self.poll_inbox();
         round.phases += self.tick();
+        if round.phases > 0 || round.letters_in > 0 {
+            self.refresh_archive();
+        }
         round.letters_out += self.flush();
         round
     }
@@ -98,6 +101,21 @@ impl Daemon {
     fn drop_imap(&mut self) {
         if let Inbox::Imap { connection, .. } = &mut self.inbox {
             *connection = None;
+        }
+    }
+
+    /// Rewrites the HTML archive when the configuration asks for one; a failure is logged.
+    fn refresh_archive(&mut self) {
+        let Some(folder) = self.judge.config.paths.archive.clone() else {
+            return;
+        };
+        let result = self
+            .store
+            .begin()
+            .map_err(|e| e.to_string())
+            .and_then(|tx| crate::archive::write_site(&tx, &self.judge.variants, &folder));
+        if let Err(e) = result {
+            warn!(error = %e, folder = %folder.display(), "cannot write the archive");
         }
     }
 

@@ -27,6 +27,18 @@ pub enum GameCommand {
         /// The game's name.
         game: String,
     },
+    /// Run commands on a game as its master (PAUSE, EXTEND 24, SET ZONE ..., PROCESS...),
+    /// through the same code as mail; logged as a letter from the keeper, answered to the
+    /// keeper, and announced to the game as mail commands are.
+    Do {
+        /// The game's name.
+        game: String,
+        /// The commands, one per line (or several arguments, one command each).
+        commands: Vec<String>,
+        /// The time to act at (RFC 3339) instead of the clock.
+        #[arg(long)]
+        now: Option<String>,
+    },
 }
 
 /// Opens the configured database, which must already exist (these commands never make one).
@@ -85,7 +97,78 @@ pub fn game(config: &Config, command: &GameCommand) -> Result<String, String> {
     match command {
         GameCommand::List => list(&tx, &variants),
         GameCommand::Show { game } => show(&tx, &variants, game),
+        GameCommand::Do {
+            game,
+            commands,
+            now,
+        } => {
+            drop(tx);
+            operate(
+                config,
+                variants,
+                store,
+                game,
+                &commands.join("\n"),
+                now.as_deref(),
+            )
+        }
     }
+}
+
+/// `strategos game do`: the commands run as the game's master; the letters they cause go
+/// into the outbox for the judge to send.
+fn operate(
+    config: &Config,
+    variants: Vec<Variant>,
+    mut store: Store,
+    game: &str,
+    commands: &str,
+    now: Option<&str>,
+) -> Result<String, String> {
+    let now = match now {
+        Some(t) => chrono::DateTime::parse_from_rfc3339(t)
+            .map_err(|e| format!("--now: {e}"))?
+            .with_timezone(&chrono::Utc),
+        None => chrono::Utc::now(),
+    };
+    let templates = strategos::report::Templates::load(
+        Some(config.paths.templates.as_path()).filter(|p| p.is_dir()),
+    )?;
+    let judge = strategos::judge::Judge {
+        config: config.clone(),
+        variants,
+        templates,
+    };
+    let tx = store.begin().map_err(db)?;
+    let letters = judge.operate(&tx, game, commands, now).map_err(db)??;
+    // Logged as a letter from the keeper, like any mail command.
+    let raw = format!(
+        "From: {}\r\nSubject: Operator: game '{game}'\r\n\r\n{commands}\r\n",
+        config.judge.keeper
+    );
+    let id = format!(
+        "operator.{game}.{}@strategos.invalid",
+        now.timestamp_nanos_opt().unwrap_or(0)
+    );
+    if let Some(row) = tx
+        .record_message(&id, "operator", raw.as_bytes(), now)
+        .map_err(db)?
+    {
+        tx.settle_message(
+            row,
+            strategos::store::MessageState::Handled,
+            Some(&config.judge.keeper),
+            None,
+            now,
+        )
+        .map_err(db)?;
+    }
+    let answer = letters.first().map(|l| l.body.clone()).unwrap_or_default();
+    for letter in &letters {
+        strategos::daemon::Daemon::queue(&judge, &tx, letter, None, now).map_err(db)?;
+    }
+    tx.commit().map_err(db)?;
+    Ok(answer)
 }
 
 /// The phase a game is in, as players read it; what can be said when it cannot be read.

@@ -47,6 +47,18 @@ pub(super) fn handle(
     letter: &IncomingLetter,
     now: DateTime<Utc>,
 ) -> rusqlite::Result<Vec<OutgoingLetter>> {
+    handle_as(judge, tx, letter, now, None)
+}
+
+/// Handles `letter`, as the master of `master_of` when given (the operator's own commands,
+/// which need no password).
+pub(super) fn handle_as(
+    judge: &Judge,
+    tx: &Tx,
+    letter: &IncomingLetter,
+    now: DateTime<Utc>,
+    master_of: Option<GameRow>,
+) -> rusqlite::Result<Vec<OutgoingLetter>> {
     let Some(from) = &letter.from else {
         return Ok(Vec::new());
     };
@@ -65,7 +77,7 @@ pub(super) fn handle(
         notices: Vec::new(),
         copy_to: Vec::new(),
         language: "en".into(),
-        master_of: None,
+        master_of,
         sections: Vec::new(),
         errors: 0,
         caused: Vec::new(),

@@ -71,6 +71,38 @@ impl Judge {
         letter::handle(self, tx, letter, now)
     }
 
+    /// The operator's commands for `game` (`strategos game do`): run as its master, through
+    /// the same code as mail, answered to the keeper.
+    pub fn operate(
+        &self,
+        tx: &Tx,
+        game: &str,
+        commands: &str,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Result<Vec<OutgoingLetter>, String>> {
+        let Some(row) = tx.game_by_name(game)? else {
+            return Ok(Err(format!("there is no game called '{game}'")));
+        };
+        let keeper = crate::letter::Address::new(&self.config.judge.keeper);
+        let letter = IncomingLetter {
+            message_id: format!(
+                "operator.{}.{}@strategos.invalid",
+                row.name,
+                now.timestamp()
+            ),
+            from: Some(keeper.clone()),
+            reply_to: None,
+            to: Vec::new(),
+            subject: format!("Operator: game '{}'", row.name),
+            body: commands.to_string(),
+            automatic: None,
+            references: Vec::new(),
+            size: commands.len(),
+            warnings: Vec::new(),
+        };
+        letter::handle_as(self, tx, &letter, now, Some(row)).map(Ok)
+    }
+
     /// Does what time asks of every running game: reminders before deadlines, phases at
     /// their deadlines (or after the grace, by the game's policy). Returns the letters caused.
     pub fn tick(&self, tx: &Tx, now: DateTime<Utc>) -> rusqlite::Result<Vec<OutgoingLetter>> {

@@ -244,3 +244,86 @@ fn deliver_reads_one_message_from_standard_input() {
     assert_eq!(std::fs::read_dir(dir.join("sent/new")).unwrap().count(), 1);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `strategos game do`: an operator runs master commands on a game through the mail code.
+#[test]
+fn an_operator_pauses_a_game_from_the_command_line() {
+    use crate::judge_harness::{Harness, mail};
+    let mut judge = Harness::new("operator");
+    judge.set_time(
+        chrono::DateTime::parse_from_rfc3339("2027-01-05T12:00:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc),
+    );
+    judge.deliver(&mail(
+        "alice@example.test",
+        "g",
+        "op1@x",
+        "CREATE ?opg apw tiny\n",
+    ));
+    judge.deliver(&mail("bob@example.test", "g", "op2@x", "SIGNON ?opg bpw\n"));
+    let db = judge.dir.0.join("judge.db");
+    let config = judge.dir.0.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[judge]\naddress = \"judge@example.test\"\nkeeper = \"keeper@example.test\"\n[paths]\ndatabase = \"{}\"\n",
+            db.display()
+        ),
+    )
+    .unwrap();
+    let out = strategos(
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "game",
+            "do",
+            "opg",
+            "PAUSE",
+            "EXTEND 12",
+            "--now",
+            "2027-01-05T13:00:00Z",
+        ],
+        None,
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("Game 'opg' is paused"), "{stdout}");
+    let out = strategos(
+        &[
+            "--config",
+            config.to_str().unwrap(),
+            "game",
+            "do",
+            "nosuch",
+            "PAUSE",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    // The players are told, by the judge's next round.
+    judge.restart();
+    judge.tick(
+        chrono::DateTime::parse_from_rfc3339("2027-01-05T13:01:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc),
+    );
+    let sent = judge.take_sent();
+    let to_bob: Vec<_> = sent
+        .iter()
+        .filter(|l| l.to[0].email == "bob@example.test")
+        .collect();
+    assert!(
+        to_bob.iter().any(|l| l.body.contains("is paused")),
+        "{sent:#?}"
+    );
+    assert!(
+        sent.iter().any(|l| l.to[0].email == "keeper@example.test"),
+        "the keeper gets the answer"
+    );
+}

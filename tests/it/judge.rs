@@ -343,3 +343,30 @@ fn nothing_reveals_passwords_partial_press_or_hidden_identities() {
             .any(|t| t.contains("xyzzy") && t.contains("press from someone"))
     );
 }
+
+#[test]
+fn the_daemon_refreshes_the_archive_when_configured() {
+    let mut config = test_config();
+    let folder = std::env::temp_dir().join(format!("strategos-archive-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    config.paths.archive = Some(folder.clone());
+    let mut judge = Harness::with_config("archive-refresh", config);
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.deliver(&mail(
+        "alice@example.test",
+        "g",
+        "ar1@x",
+        "CREATE ?site apw tiny\n",
+    ));
+    judge.deliver(&mail(
+        "bob@example.test",
+        "g",
+        "ar2@x",
+        "SIGNON ?site bpw\n",
+    ));
+    judge.tick(at("2027-01-08T12:00:00Z"));
+    let page = std::fs::read_to_string(folder.join("site/index.html"))
+        .expect("the game's page is written");
+    assert!(page.contains("Spring 240 BC movement results"), "{page}");
+    std::fs::remove_dir_all(&folder).unwrap();
+}
