@@ -1,5 +1,6 @@
 //! The one integration test binary. Each module tests one boundary through data:
 //!
+//! - `crash`: the judge as a process killed with SIGKILL 60 times while letters arrive.
 //! - `datc`: every DATC v3.0 case (`tests/data/datc/cases.json`) under both rules editions.
 //! - `diadochi`: Diadochi V rule by rule (`tests/data/diadochi/rules.json`).
 //! - `diadochi_game`: three years of Diadochi V through the judge's mail handling.
@@ -27,6 +28,7 @@ mod case;
 mod cli;
 mod commands;
 mod config;
+mod crash;
 mod datc;
 mod diadochi;
 mod diadochi_game;
