@@ -19,6 +19,8 @@
 //! - `mailserver`: the real test mail servers (`../shared/tools/mailserver`), or a SKIPPED line.
 //! - `flow`: whole mail exchanges as data (`tests/data/flow/`): letters in, transcript out.
 //! - `judge`: the judge through a crash, broken and automatic mail, floods, a failing outbox.
+//! - `hostile`: hostile input (oversized parts, endless bodies, header injection) and bounded
+//!   fuzzing of every reader from a corpus (`tests/data/fuzz/`, `STRATEGOS_FUZZ_ROUNDS`).
 //! - `judge_harness`: a judge on temporary files with a settable clock, for those tests.
 //! - `whole_game`: a standard game of two years through the real IMAP and SMTP servers.
 //! - `archive`: a duel by mail written as a web site, summed up, and shown by `game`/`archive`.
@@ -34,6 +36,7 @@ mod diadochi;
 mod diadochi_game;
 mod flow;
 mod game;
+mod hostile;
 mod judge;
 mod judge_harness;
 mod mail_read;

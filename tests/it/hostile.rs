@@ -1,0 +1,188 @@
+//! Hostile and broken input, and bounded fuzzing with a checked-in corpus.
+//!
+//! Each reader (order parser, command parser, mail reader, variant loader) replays every
+//! file of its corpus in `tests/data/fuzz/<reader>/` and then runs mutations of it for a
+//! bounded number of rounds (`STRATEGOS_FUZZ_ROUNDS`, default 300): no panic, and every
+//! input read in bounded time.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use strategos::diplomacy::turn::PhaseKind;
+use strategos::mail::read::read_letter;
+use strategos::text::command::parse_commands;
+use strategos::text::order::parse_orders;
+use strategos::variant::load_variant;
+
+use crate::case::variants;
+use crate::judge_harness::{Harness, mail};
+
+fn rounds() -> usize {
+    std::env::var("STRATEGOS_FUZZ_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(300)
+}
+
+/// The corpus of one reader.
+fn corpus(reader: &str) -> Vec<Vec<u8>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/fuzz")
+        .join(reader);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let inputs: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    assert!(
+        inputs.len() >= 3,
+        "the {reader} corpus has {} files",
+        inputs.len()
+    );
+    inputs
+}
+
+/// Repeatable mutations: flip, insert, delete, duplicate and splice bytes.
+struct Mutator(u64);
+
+impl Mutator {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn mutate(&mut self, input: &[u8], other: &[u8]) -> Vec<u8> {
+        let mut out = input.to_vec();
+        for _ in 0..1 + self.next() % 8 {
+            let at = if out.is_empty() {
+                0
+            } else {
+                (self.next() as usize) % out.len()
+            };
+            match self.next() % 6 {
+                0 if !out.is_empty() => out[at] ^= 1 << (self.next() % 8),
+                1 => out.insert(at, self.next() as u8),
+                2 if !out.is_empty() => {
+                    out.remove(at);
+                }
+                3 => {
+                    let piece: Vec<u8> = out[at..].iter().take(64).copied().collect();
+                    out.splice(at..at, piece);
+                }
+                4 if !other.is_empty() => {
+                    let from = (self.next() as usize) % other.len();
+                    let piece: Vec<u8> = other[from..].iter().take(40).copied().collect();
+                    out.splice(at..at, piece);
+                }
+                _ => out.insert(at, b"\n-,;/()@<>=?\0\xd0\xb9"[(self.next() % 14) as usize]),
+            }
+        }
+        out
+    }
+}
+
+/// Replays the corpus and its mutations through `read`, each within a time bound.
+fn fuzz(reader: &str, seed: u64, read: impl Fn(&[u8])) {
+    let inputs = corpus(reader);
+    let mut mutator = Mutator(seed);
+    let check = |input: &[u8]| {
+        let started = Instant::now();
+        read(input);
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{reader}: an input took {:?}",
+            started.elapsed()
+        );
+    };
+    for input in &inputs {
+        check(input);
+    }
+    for round in 0..rounds() {
+        let a = &inputs[round % inputs.len()];
+        let b = &inputs[(round * 7 + 3) % inputs.len()];
+        check(&mutator.mutate(a, b));
+    }
+}
+
+#[test]
+fn fuzz_the_order_parser() {
+    let map = &variants().iter().find(|v| v.id == "standard").unwrap().map;
+    fuzz("orders", 11, |input| {
+        let text = String::from_utf8_lossy(input);
+        for phase in [
+            PhaseKind::Movement,
+            PhaseKind::Retreat,
+            PhaseKind::Adjustment,
+        ] {
+            let _ = parse_orders(map, phase, &text);
+        }
+    });
+}
+
+#[test]
+fn fuzz_the_command_parser() {
+    fuzz("commands", 22, |input| {
+        let _ = parse_commands(&String::from_utf8_lossy(input));
+    });
+}
+
+#[test]
+fn fuzz_the_mail_reader() {
+    fuzz("mail", 33, |input| {
+        let _ = read_letter(input, &["judge@example.test".to_string()]);
+    });
+}
+
+#[test]
+fn fuzz_the_variant_loader() {
+    fuzz("variants", 44, |input| {
+        let _ = load_variant("fuzz", "fuzz.toml", &String::from_utf8_lossy(input));
+    });
+}
+
+/// A base64 part that decodes to far more than the letter (a zip bomb's cousin), and a body
+/// of 100,000 lines: read within the limits, answered, and the judge goes on.
+#[test]
+fn oversized_parts_and_endless_bodies() {
+    let mut judge = Harness::new("hostile");
+    judge.set_time(
+        chrono::DateTime::parse_from_rfc3339("2027-01-05T12:00:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc),
+    );
+    // 600 KB of base64 'A's decodes to zeros: within the size limit, read as an attachment.
+    let mut bomb = b"From: z@example.test\r\nSubject: bomb\r\nMessage-ID: <bomb@x>\r\nMIME-Version: 1.0\r\n\
+        Content-Type: multipart/mixed; boundary=\"b\"\r\n\r\n--b\r\nContent-Type: text/plain\r\n\r\nHELP\r\n\
+        --b\r\nContent-Type: application/octet-stream\r\nContent-Transfer-Encoding: base64\r\n\r\n"
+        .to_vec();
+    for _ in 0..8000 {
+        bomb.extend_from_slice(&[b'A'; 76]);
+        bomb.extend_from_slice(b"\r\n");
+    }
+    bomb.extend_from_slice(b"--b--\r\n");
+    let started = Instant::now();
+    judge.deliver(&bomb);
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].body.contains("Commands to the judge"));
+    // 100,000 lines of orders without a SIGNON: one answer, quickly.
+    let body: String = (0..100_000).map(|i| format!("A Par - Bur {i}\n")).collect();
+    judge.deliver(&mail("y@example.test", "long", "long@x", &body));
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].subject.contains("[Error Flag]"));
+    assert!(started.elapsed() < Duration::from_secs(60));
+    // Header injection through the subject and the name: the answer has no extra header.
+    judge.deliver(b"From: \"Eve\r\nBcc: all@example.test\" <eve@example.test>\r\nSubject: hi\r\n\tBcc: all@example.test\r\nMessage-ID: <inj@x>\r\n\r\nHELP\r\n");
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1, "the letter with folded headers is answered");
+    for letter in &sent {
+        assert!(
+            letter.to.iter().all(|a| a.email != "all@example.test"),
+            "{letter:?}"
+        );
+    }
+}
