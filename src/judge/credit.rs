@@ -4,15 +4,18 @@
 use crate::diplomacy::map::Map;
 use crate::diplomacy::position::{Credit, Position};
 use crate::diplomacy::power::PowerId;
+use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx, position_to_json};
 use crate::text::command::CreditAction;
 use crate::variant::Variant;
+use crate::{msg, tr};
 
-/// What a credit command did: the sentence for the answer and a note for the other power.
+/// What a credit command did: the sentence for the answer and a note for the other power,
+/// each to be written in its reader's language.
 pub struct CreditChange {
-    pub said: String,
+    pub said: Message,
     /// `(power told, subject, body)`.
-    pub notice: Option<(PowerId, String, String)>,
+    pub notice: Option<(PowerId, Message, Message)>,
 }
 
 /// The power named `name`: its id, name, or letter.
@@ -38,7 +41,7 @@ pub struct CreditOrder<'a> {
     pub other: &'a str,
 }
 
-/// Carries out a credit command of `power` in `game`; an error is a sentence for the player.
+/// Carries out a credit command of `power` in `game`; an error is a message for the player.
 pub fn change_credit(
     tx: &Tx,
     variant: &Variant,
@@ -46,7 +49,7 @@ pub fn change_credit(
     mut position: Position,
     power: PowerId,
     order: CreditOrder,
-) -> rusqlite::Result<Result<CreditChange, String>> {
+) -> rusqlite::Result<Result<CreditChange, Message>> {
     let CreditOrder {
         action,
         amount,
@@ -54,67 +57,75 @@ pub fn change_credit(
     } = order;
     let map = &variant.map;
     if !variant.rules.supply_credit {
-        return Ok(Err(format!("{} has no supply credit", variant.name)));
+        return Ok(Err(msg!("credit.none_in_variant", variant = variant.name)));
     }
     let Some(other) = power_named(map, other).filter(|o| *o != power) else {
-        return Ok(Err(format!("'{other}' is not another power of this game")));
+        return Ok(Err(msg!("credit.not_a_power", power = other)));
     };
     let (me, them) = (map.power(power).name.clone(), map.power(other).name.clone());
     let owns_a_centre = |p: PowerId| position.centres_of(map, p) > 0;
     let change = match action {
         CreditAction::Ask => {
             if !owns_a_centre(power) {
-                return Ok(Err(
-                    "only a power that owns a supply centre may ask for credit".into(),
-                ));
+                return Ok(Err(msg!("credit.ask_needs_centre")));
             }
             return Ok(Ok(CreditChange {
-                said: format!("{them} is asked for a credit of {amount} supply."),
+                said: msg!("credit.asked", other = them, amount = amount),
                 notice: Some((
                     other,
-                    format!("Game '{}': {me} asks you for credit", game.name),
-                    format!(
-                        "{me} asks {them} for a credit of {amount} supply in game '{}'.\n\
-                         To grant it, sign on and write: CREDIT {amount} TO {}\n",
-                        game.name,
-                        map.power(power).id
+                    msg!("credit.ask_subject", game = game.name, power = me),
+                    msg!(
+                        "credit.ask",
+                        power = me,
+                        other = them,
+                        amount = amount,
+                        game = game.name,
+                        id = map.power(power).id
                     ),
                 )),
             }));
         }
         CreditAction::Grant => {
             if !owns_a_centre(other) {
-                return Ok(Err(format!(
-                    "{them} owns no supply centre, so it cannot take credit"
-                )));
+                return Ok(Err(msg!("credit.no_centre", other = them)));
             }
             let (_, lent) = position.credit_balance(power);
             let supply = position.supply_of(map, power);
             if lent + amount > supply {
-                return Ok(Err(format!(
-                    "{me} has {supply} supply and lends {lent} already, so it cannot lend {amount} more"
+                return Ok(Err(msg!(
+                    "credit.cannot_lend",
+                    power = me,
+                    supply = supply,
+                    lent = lent,
+                    amount = amount
                 )));
             }
             add(&mut position, power, other, amount);
             CreditChange {
-                said: format!("{me} lends {amount} supply to {them}."),
+                said: msg!("credit.lends", power = me, amount = amount, other = them),
                 notice: Some((
                     other,
-                    format!("Game '{}': credit from {me}", game.name),
-                    format!("{me} lends you {amount} supply in game '{}'.\n", game.name),
+                    msg!("credit.grant_subject", game = game.name, power = me),
+                    msg!(
+                        "credit.granted",
+                        power = me,
+                        amount = amount,
+                        game = game.name
+                    ),
                 )),
             }
         }
         CreditAction::Pass => {
             if !owns_a_centre(other) {
-                return Ok(Err(format!(
-                    "{them} owns no supply centre, so it cannot take credit"
-                )));
+                return Ok(Err(msg!("credit.no_centre", other = them)));
             }
             let (received, _) = position.credit_balance(power);
             if amount > received {
-                return Ok(Err(format!(
-                    "{me} has {received} supply of credit to pass on, not {amount}"
+                return Ok(Err(msg!(
+                    "credit.cannot_pass",
+                    power = me,
+                    received = received,
+                    amount = amount
                 )));
             }
             let mut left = amount;
@@ -133,13 +144,15 @@ pub fn change_credit(
                 add(&mut position, lender, other, n);
             }
             CreditChange {
-                said: format!("{me} passes {amount} supply of credit on to {them}."),
+                said: msg!("credit.passes", power = me, amount = amount, other = them),
                 notice: Some((
                     other,
-                    format!("Game '{}': credit passed on by {me}", game.name),
-                    format!(
-                        "{me} passes {amount} supply of credit on to you in game '{}'.\n",
-                        game.name
+                    msg!("credit.pass_subject", game = game.name, power = me),
+                    msg!(
+                        "credit.passed",
+                        power = me,
+                        amount = amount,
+                        game = game.name
                     ),
                 )),
             }
@@ -150,14 +163,14 @@ pub fn change_credit(
                 .credits
                 .retain(|c| !(c.lender == power && c.borrower == other));
             if position.credits.len() == before {
-                return Ok(Err(format!("{me} gives {them} no credit")));
+                return Ok(Err(msg!("credit.no_credit", power = me, other = them)));
             }
             CreditChange {
-                said: format!("{me} ends its credit to {them}."),
+                said: msg!("credit.ends", power = me, other = them),
                 notice: Some((
                     other,
-                    format!("Game '{}': credit ended by {me}", game.name),
-                    format!("{me} ends its credit to you in game '{}'.\n", game.name),
+                    msg!("credit.end_subject", game = game.name, power = me),
+                    msg!("credit.ended", power = me, game = game.name),
                 )),
             }
         }
@@ -183,16 +196,17 @@ fn add(position: &mut Position, lender: PowerId, borrower: PowerId, amount: u32)
 }
 
 /// `Rome lends 2 supply to Egypt.` for each credit, for reports.
-pub fn credit_lines(map: &Map, position: &Position) -> Vec<String> {
+pub fn credit_lines(words: Words, map: &Map, position: &Position) -> Vec<String> {
     position
         .credits
         .iter()
         .map(|c| {
-            format!(
-                "{} lends {} supply to {}.",
-                map.power(c.lender).name,
-                c.amount,
-                map.power(c.borrower).name
+            tr!(
+                words,
+                "credit.line",
+                power = map.power(c.lender).name,
+                amount = c.amount,
+                other = map.power(c.borrower).name
             )
         })
         .collect()

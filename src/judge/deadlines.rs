@@ -7,11 +7,13 @@ use chrono::{DateTime, Duration, Utc};
 
 use super::Judge;
 use super::orders::{is_complete, powers_owing, stored_orders};
-use super::phase::phase_name;
+use super::phase::phase_name_in;
 use super::settings::GameSettings;
 use crate::diplomacy::power::PowerId;
 use crate::letter::{Address, OutgoingLetter};
+use crate::report::Words;
 use crate::store::{GameRow, Tx};
+use crate::tr;
 
 impl Judge {
     /// The powers of `game` whose orders are missing, incomplete or in error.
@@ -70,7 +72,6 @@ impl Judge {
         }
         let map = &variant.map;
         let members = tx.members(game.id)?;
-        let names: Vec<String> = missing.iter().map(|p| map.power(*p).name.clone()).collect();
         let mut letters = Vec::new();
         if !grace_over {
             if settings.late_noticed == Some(game.phase_serial) {
@@ -82,16 +83,18 @@ impl Judge {
                     .iter()
                     .filter(|m| m.power.as_deref() == Some(map.power(*power).id.as_str()))
                 {
+                    let language = self.language_of(tx, game, m)?;
+                    let words = self.templates.words(&language);
                     letters.push(OutgoingLetter {
                         to: vec![Address::new(&m.email)],
-                        subject: format!("Game '{}': your orders are late", game.name),
-                        body: format!(
-                            "The deadline of game '{}' for {} has passed and your orders are missing or incomplete.\n\
-                             Send them before the grace ends, {} hours after the deadline.\n",
-                            game.name,
-                            phase_name(variant, &position),
-                            grace
-                        ),
+                        subject: tr!(words, "deadlines.late_subject", game = game.name),
+                        body: tr!(
+                            words,
+                            "deadlines.late",
+                            game = game.name,
+                            phase = phase_name_in(words, variant, &position),
+                            hours = grace
+                        ) + "\n",
                         in_reply_to: None,
                         references: Vec::new(),
                     });
@@ -108,51 +111,67 @@ impl Judge {
                     .iter()
                     .find(|m| m.power.as_deref() == Some(map.power(*power).id.as_str()))
                 {
+                    let language = self.language_of(tx, game, m)?;
+                    let words = self.templates.words(&language);
                     tx.remove_member(game.id, m.player_id)?;
                     letters.push(OutgoingLetter {
                         to: vec![Address::new(&m.email)],
-                        subject: format!("Game '{}': you have lost {}", game.name, map.power(*power).name),
-                        body: format!(
-                            "You sent no orders for {} in game '{}' before the grace ended, so {} is offered to a new player.\n",
-                            phase_name(variant, &position),
-                            game.name,
-                            map.power(*power).name
+                        subject: tr!(
+                            words,
+                            "deadlines.lost_subject",
+                            game = game.name,
+                            power = map.power(*power).name
                         ),
+                        body: tr!(
+                            words,
+                            "deadlines.lost",
+                            phase = phase_name_in(words, variant, &position),
+                            game = game.name,
+                            power = map.power(*power).name
+                        ) + "\n",
                         in_reply_to: None,
                         references: Vec::new(),
                     });
                 }
             }
-            let offers: Vec<String> = missing
-                .iter()
-                .map(|p| {
-                    format!(
-                        "  {}: SIGNON {}{} <password>",
-                        map.power(*p).name,
-                        map.power(*p).letter,
-                        game.name
-                    )
-                })
-                .collect();
-            let text = format!(
-                "Game '{}' waits: {} sent no orders for {}. These powers are open for takeover:\n{}\n",
-                game.name,
-                names.join(", "),
-                phase_name(variant, &position),
-                offers.join("\n")
-            );
-            tx.archive(
-                game.id,
-                game.phase_serial,
-                &format!("Game '{}': powers open for takeover", game.name),
-                &text,
-                now,
-            )?;
+            // The offer in one language: subject and text.
+            let offer = |words: Words| -> (String, String) {
+                let names: Vec<&str> = missing
+                    .iter()
+                    .map(|p| map.power(*p).name.as_str())
+                    .collect();
+                let lines: Vec<String> = missing
+                    .iter()
+                    .map(|p| {
+                        tr!(
+                            words,
+                            "deadlines.offer_line",
+                            power = map.power(*p).name,
+                            letter = map.power(*p).letter,
+                            game = game.name
+                        )
+                    })
+                    .collect();
+                let text = tr!(
+                    words,
+                    "deadlines.offer",
+                    game = game.name,
+                    powers = names.join(", "),
+                    phase = phase_name_in(words, variant, &position),
+                    offers = lines.join("\n")
+                ) + "\n";
+                let subject = tr!(words, "deadlines.offer_subject", game = game.name);
+                (subject, text)
+            };
+            let (subject, text) = offer(self.game_words(game));
+            tx.archive(game.id, game.phase_serial, &subject, &text, now)?;
             for m in tx.members(game.id)? {
+                let language = self.language_of(tx, game, &m)?;
+                let (subject, body) = offer(self.templates.words(&language));
                 letters.push(OutgoingLetter {
                     to: vec![Address::new(&m.email)],
-                    subject: format!("Game '{}': powers open for takeover", game.name),
-                    body: text.clone(),
+                    subject,
+                    body,
                     in_reply_to: None,
                     references: Vec::new(),
                 });

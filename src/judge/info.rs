@@ -1,12 +1,14 @@
 //! What players may ask about games: LIST, HISTORY, and who still owes orders.
 
-use super::deadline_text;
+use super::deadline_text_in;
 use super::letter::Session;
 use super::orders::{is_complete, powers_owing, stored_orders};
-use super::phase::phase_name;
+use super::phase::phase_name_in;
 use crate::letter::{Address, OutgoingLetter};
-use crate::report::describe::unit_name;
+use crate::report::Words;
+use crate::report::describe::unit_name_in;
 use crate::store::{GameRow, Tx};
+use crate::{msg, tr};
 
 impl Session<'_> {
     pub(super) fn list(
@@ -15,15 +17,16 @@ impl Session<'_> {
         line: usize,
         game: Option<&str>,
     ) -> rusqlite::Result<()> {
+        let words = self.words();
         let Some(name) = game else {
-            let mut lines = vec!["Games on this judge:".to_string()];
+            let mut lines = vec![tr!(words, "info.games")];
             for row in tx.games()? {
                 lines.push(self.game_summary(tx, &row)?);
             }
             if lines.len() == 1 {
-                lines.push("  none yet; create one with CREATE ?name password".into());
+                lines.push(tr!(words, "info.no_games"));
             }
-            self.say(lines.join("\n"));
+            self.say_text(lines.join("\n"));
             return Ok(());
         };
         let Some(row) = self.find_game(tx, line, name)? else {
@@ -32,20 +35,24 @@ impl Session<'_> {
         let mut lines = vec![self.game_summary(tx, &row)?];
         if let Some((variant, position)) = self.judge.game_position(&row) {
             let map = &variant.map;
-            lines.push(format!("Deadline: {}.", deadline_text(&row)));
+            lines.push(tr!(
+                words,
+                "info.deadline",
+                deadline = deadline_text_in(words, &row)
+            ));
             let owing = self.owing_names(tx, &row)?;
             if !owing.is_empty() {
-                lines.push(format!("Orders still due from: {}.", owing.join(", ")));
+                lines.push(tr!(words, "info.owing", powers = owing.join(", ")));
             }
-            lines.push("Units:".into());
+            lines.push(tr!(words, "info.units"));
             for unit in &position.units {
                 lines.push(format!(
                     "  {}: {}",
                     map.power(unit.power).name,
-                    unit_name(map, unit)
+                    unit_name_in(words, map, unit)
                 ));
             }
-            lines.push("Supply centres:".into());
+            lines.push(tr!(words, "info.centres"));
             for (i, power) in map.powers.iter().enumerate() {
                 let id = crate::diplomacy::power::PowerId(i as u8);
                 lines.push(format!(
@@ -55,7 +62,7 @@ impl Session<'_> {
                 ));
             }
         }
-        self.say(lines.join("\n"));
+        self.say_text(lines.join("\n"));
         Ok(())
     }
 
@@ -64,6 +71,7 @@ impl Session<'_> {
         let Some(variant) = self.judge.variant(&row.variant) else {
             return Ok(format!("  {}", row.name));
         };
+        let words = self.words();
         let state = match (&row.state[..], self.judge.game_position(row)) {
             ("forming", _) => {
                 let joined = tx
@@ -71,10 +79,19 @@ impl Session<'_> {
                     .iter()
                     .filter(|m| m.role == "player")
                     .count();
-                format!("forming, {joined} of {} players", variant.map.powers.len())
+                tr!(
+                    words,
+                    "info.forming",
+                    joined = joined,
+                    needed = variant.map.powers.len()
+                )
             }
-            (state, Some((_, position))) => format!("{state}, {}", phase_name(variant, &position)),
-            (state, None) => state.to_string(),
+            (state, Some((_, position))) => format!(
+                "{}, {}",
+                state_word(words, state),
+                phase_name_in(words, variant, &position)
+            ),
+            (state, None) => state_word(words, state),
         };
         Ok(format!("  {}  {}  {state}", row.name, variant.name))
     }
@@ -124,30 +141,29 @@ impl Session<'_> {
                     && to.is_none_or(|t| &when[..10.min(when.len())] <= t)
             })
             .collect();
-        let mut body = format!(
-            "The archive of game '{}': {} report(s).\n",
-            row.name,
-            reports.len()
-        );
+        let words = self.words();
+        let mut body = tr!(
+            words,
+            "info.archive",
+            game = row.name,
+            count = reports.len()
+        ) + "\n";
         for (when, title, text) in &reports {
             body.push_str(&format!("\n======== {title} ({when})\n\n{text}"));
         }
         if super::settings::GameSettings::from_json(&row.settings).hides_identities()
             && !self.is_master_of(&row)
         {
-            body = hide_members(tx, &row, &body)?;
+            body = hide_members(words, tx, &row, &body)?;
         }
         self.caused.push(OutgoingLetter {
             to: vec![Address::new(&self.answer_to)],
-            subject: format!("History of game '{}'", row.name),
+            subject: tr!(words, "info.history_subject", game = row.name),
             body,
             in_reply_to: None,
             references: Vec::new(),
         });
-        self.say(format!(
-            "The archive of game '{}' follows in a separate letter.",
-            row.name
-        ));
+        self.say(msg!("info.history_follows", game = row.name));
         Ok(())
     }
 
@@ -162,9 +178,7 @@ impl Session<'_> {
             (Some(name), _, _) => name.to_string(),
             (None, Some((row, _)), _) | (None, None, Some(row)) => row.name.clone(),
             _ => {
-                self.error(format!(
-                    "line {line}: SUMMARY needs a game name, like: SUMMARY mygame"
-                ));
+                self.fail(line, msg!("info.summary_needs_game"));
                 return Ok(());
             }
         };
@@ -178,16 +192,16 @@ impl Session<'_> {
         if super::settings::GameSettings::from_json(&row.settings).hides_identities()
             && !self.is_master_of(&row)
         {
-            text = hide_members(tx, &row, &text)?;
+            text = hide_members(self.words(), tx, &row, &text)?;
         }
-        self.say(text.trim_end().to_string());
+        self.say_text(text.trim_end().to_string());
         Ok(())
     }
 
     /// WHOIS address: the player's name and the games they play or watch.
     pub(super) fn whois(&mut self, tx: &Tx, who: &str) -> rusqlite::Result<()> {
         let Some(player) = tx.player_by_email(who)? else {
-            self.say(format!("Nobody is registered as {who}."));
+            self.say(msg!("info.nobody", address = who));
             return Ok(());
         };
         let mut lines = vec![format!(
@@ -205,10 +219,18 @@ impl Session<'_> {
             {
                 continue;
             }
-            let what = member.power.unwrap_or(member.role);
-            lines.push(format!("  game '{}': {what}", game.name));
+            let what = match member.power {
+                Some(power) => power,
+                None => role_word(self.words(), &member.role),
+            };
+            lines.push(tr!(
+                self.words(),
+                "info.whois_game",
+                game = game.name,
+                what = what
+            ));
         }
-        self.say(lines.join("\n"));
+        self.say_text(lines.join("\n"));
         Ok(())
     }
 
@@ -218,8 +240,29 @@ impl Session<'_> {
     }
 }
 
+/// A game's state (`active`, `finished`) in the reader's words.
+fn state_word(words: Words, state: &str) -> String {
+    match state {
+        "active" => tr!(words, "state.active"),
+        "finished" => tr!(words, "state.finished"),
+        "forming" => tr!(words, "state.forming"),
+        other => other.to_string(),
+    }
+}
+
+/// A member's role (`master`, `observer`, `player`) in the reader's words.
+pub(super) fn role_word(words: Words, role: &str) -> String {
+    match role {
+        "master" => tr!(words, "role.master"),
+        "observer" => tr!(words, "role.observer"),
+        "player" => tr!(words, "role.player"),
+        other => other.to_string(),
+    }
+}
+
 /// `text` with every member's address (and registered name) of `game` replaced by "(hidden)".
-fn hide_members(tx: &Tx, game: &GameRow, text: &str) -> rusqlite::Result<String> {
+fn hide_members(words: Words, tx: &Tx, game: &GameRow, text: &str) -> rusqlite::Result<String> {
+    let hidden = tr!(words, "common.hidden");
     let mut out = text.to_string();
     for member in tx.members(game.id)? {
         if let Some(name) = tx
@@ -227,9 +270,9 @@ fn hide_members(tx: &Tx, game: &GameRow, text: &str) -> rusqlite::Result<String>
             .name
             .filter(|n| !n.trim().is_empty())
         {
-            out = out.replace(&format!("{} <{}>", name.trim(), member.email), "(hidden)");
+            out = out.replace(&format!("{} <{}>", name.trim(), member.email), &hidden);
         }
-        out = out.replace(&member.email, "(hidden)");
+        out = out.replace(&member.email, &hidden);
     }
     Ok(out)
 }

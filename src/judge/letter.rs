@@ -7,9 +7,11 @@ use super::Judge;
 use super::password::hash_password;
 use crate::letter::{Address, IncomingLetter, OutgoingLetter};
 use crate::mail::compose::reply_subject;
+use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx};
 use crate::text::Severity;
 use crate::text::command::{Command, CommandKind, parse_commands, render};
+use crate::{msg, tr};
 
 /// What reading one letter is building up.
 pub(super) struct Session<'j> {
@@ -23,9 +25,9 @@ pub(super) struct Session<'j> {
     pub(super) signed_on: Option<(GameRow, String)>,
     /// The forming game the sender joined in this letter.
     pub(super) joined: Option<GameRow>,
-    /// Announcements to games, sent at the end of the letter, one letter per member:
-    /// `(game, subject, text)`.
-    pub(super) notices: Vec<(GameRow, String, String)>,
+    /// Announcements to games, sent at the end of the letter, one letter per member in
+    /// their language: `(game, subject, text)`.
+    pub(super) notices: Vec<(GameRow, Message, Message)>,
     /// The game the sender watches, signed on as an observer.
     pub(super) watching: Option<GameRow>,
     /// Addresses that get a copy of the answer (a player whose power the master BECAME).
@@ -34,10 +36,17 @@ pub(super) struct Session<'j> {
     pub(super) language: String,
     /// The game the sender is signed on to as its master.
     pub(super) master_of: Option<GameRow>,
-    pub(super) sections: Vec<String>,
+    /// The paragraphs of the answer, rendered at the end in the language then in force.
+    pub(super) sections: Vec<Section>,
     pub(super) errors: usize,
     /// Other letters caused: start notices, reports, warnings to owners.
     pub(super) caused: Vec<OutgoingLetter>,
+}
+
+/// A paragraph of the answer: a message, or text already written.
+pub(super) enum Section {
+    Message(Message),
+    Text(String),
 }
 
 /// Handles `letter`; returns the letters to send.
@@ -82,20 +91,18 @@ pub(super) fn handle_as(
         errors: 0,
         caused: Vec::new(),
     };
-    for warning in &letter.warnings {
-        session.sections.push(format!("Note: {warning}."));
-    }
     if let Some(language) = tx.player_language(&session.sender)? {
         session.language = language;
     }
+    for warning in &letter.warnings {
+        session.say(msg!("letter.note", warning = warning));
+    }
     let (commands, diagnostics) = parse_commands(&letter.body);
     for d in diagnostics.iter().filter(|d| d.severity == Severity::Error) {
-        session.error(format!("line {}: {}", d.line, d.message));
+        session.fail(d.line, msg!("letter.text", text = d.message));
     }
     if commands.is_empty() && diagnostics.is_empty() {
-        session
-            .sections
-            .push("Your letter held no commands. Send HELP for the list of commands.".into());
+        session.say(msg!("letter.no_commands"));
     }
     for command in &commands {
         session.run(tx, command)?;
@@ -103,19 +110,23 @@ pub(super) fn handle_as(
     let mut subject = reply_subject(&letter.subject);
     if session.errors > 0 {
         subject.push_str(" [Error Flag]");
-        session.sections.push(format!(
-            "{} error{} found. Orders with errors were not accepted; send them again before the deadline.",
-            session.errors,
-            if session.errors == 1 { " was" } else { "s were" }
-        ));
+        session.say(msg!("letter.errors_found", count = session.errors));
     }
+    let sections: Vec<String> = session
+        .sections
+        .iter()
+        .map(|section| match section {
+            Section::Message(message) => session.text(message),
+            Section::Text(text) => text.clone(),
+        })
+        .collect();
     let body = judge.templates.render_in(
         &session.language,
         "reply.txt",
         serde_json::json!({
-            "sections": session.sections, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
+            "sections": sections, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
         }),
-            );
+    );
     let mut references = letter.references.clone();
     references.push(letter.message_id.clone());
     let mut letters = vec![OutgoingLetter {
@@ -129,7 +140,11 @@ pub(super) fn handle_as(
     for copy in std::mem::take(&mut session.copy_to) {
         let mut letter = letters[0].clone();
         letter.to = vec![Address::new(&copy)];
-        letter.subject = format!("Copy: {}", letter.subject);
+        letter.subject = tr!(
+            session.words(),
+            "letter.copy_subject",
+            subject = letter.subject
+        );
         letters.push(letter);
     }
     session.send_notices(tx)?;
@@ -137,14 +152,36 @@ pub(super) fn handle_as(
     Ok(letters)
 }
 
-impl Session<'_> {
-    pub(super) fn error(&mut self, message: String) {
-        self.errors += 1;
-        self.sections.push(format!("Error: {message}"));
+impl<'j> Session<'j> {
+    /// The words of the answer's language.
+    pub(super) fn words(&self) -> Words<'j> {
+        self.judge.templates.words(&self.language)
     }
 
-    pub(super) fn say(&mut self, message: String) {
-        self.sections.push(message);
+    /// A message in the answer's language.
+    pub(super) fn text(&self, message: &Message) -> String {
+        self.words().message(message)
+    }
+
+    /// An error: counted, and said.
+    pub(super) fn error(&mut self, message: Message) {
+        self.errors += 1;
+        self.say(msg!("letter.error", message = message));
+    }
+
+    /// An error about line `line` of the letter.
+    pub(super) fn fail(&mut self, line: usize, message: Message) {
+        self.error(msg!("letter.line", line = line, message = message));
+    }
+
+    /// A paragraph of the answer.
+    pub(super) fn say(&mut self, message: Message) {
+        self.sections.push(Section::Message(message));
+    }
+
+    /// A paragraph of the answer already written (in the answer's language).
+    pub(super) fn say_text(&mut self, text: String) {
+        self.sections.push(Section::Text(text));
     }
 
     fn run(&mut self, tx: &Tx, command: &Command) -> rusqlite::Result<()> {
@@ -158,7 +195,7 @@ impl Session<'_> {
             } => return self.press(tx, line, *kind, options, text),
             _ => {}
         }
-        self.say(format!("> {}", render(command)));
+        self.say_text(format!("> {}", render(command)));
         match &command.kind {
             CommandKind::Help { topic } => self.help(topic.as_deref()),
             CommandKind::Register { name, password } => {
@@ -166,7 +203,7 @@ impl Session<'_> {
             }
             CommandKind::SetPassword { password } => {
                 tx.register_player(&self.sender, None, Some(&hash_password(password)), self.now)?;
-                self.say("Your password is changed.".into());
+                self.say(msg!("letter.password_changed"));
             }
             CommandKind::Create {
                 game,
@@ -226,9 +263,7 @@ impl Session<'_> {
     ) -> rusqlite::Result<Option<GameRow>> {
         let found = tx.game_by_name(name)?;
         if found.is_none() {
-            self.error(format!(
-                "line {line}: there is no game called '{name}'; send LIST for the games"
-            ));
+            self.fail(line, msg!("letter.no_such_game", game = name));
         }
         Ok(found)
     }
@@ -242,21 +277,23 @@ impl Session<'_> {
                     .templates
                     .render_in(&self.language, &file, serde_json::json!({}))
             } else {
-                format!(
-                    "{}: {} powers, {} supply centres; {} to win.\n{}\n",
-                    variant.name,
-                    variant.map.powers.len(),
-                    variant
-                        .map
-                        .provinces
-                        .iter()
-                        .filter(|p| p.centre.is_some())
-                        .count(),
-                    variant.victory_centres,
-                    variant.description
+                let centres = variant
+                    .map
+                    .provinces
+                    .iter()
+                    .filter(|p| p.centre.is_some())
+                    .count();
+                tr!(
+                    self.words(),
+                    "letter.variant_info",
+                    variant = variant.name,
+                    powers = variant.map.powers.len(),
+                    centres = centres,
+                    victory = variant.victory_centres,
+                    description = variant.description
                 )
             };
-            self.say(text.trim_end().to_string());
+            self.say_text(text.trim_end().to_string());
             return;
         }
         if let Some(topic) = topic.filter(|t| !t.eq_ignore_ascii_case("help")) {
@@ -266,13 +303,13 @@ impl Session<'_> {
                     self.judge
                         .templates
                         .render_in(&self.language, &file, serde_json::json!({}));
-                self.say(text.trim_end().to_string());
+                self.say_text(text.trim_end().to_string());
                 return;
             }
-            self.say(format!("There is no help file '{topic}'; here is the general help (GET index lists the files)."));
+            self.say(msg!("letter.no_help_file", topic = topic));
         }
         let variants: Vec<&str> = self.judge.variants.iter().map(|v| v.id.as_str()).collect();
-        self.say(
+        self.say_text(
             self.judge
                 .templates
                 .render_in(

@@ -5,14 +5,21 @@
 use chrono::Duration;
 
 use super::letter::Session;
-use super::phase::{next_deadline, phase_name};
+use super::phase::{next_deadline, phase_message, phase_name, phase_name_in};
 use super::settings::{GameSettings, PressKind};
-use super::{Judge, deadline_text};
+use super::{Judge, deadline_of};
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::letter::{Address, OutgoingLetter};
-use crate::report::describe::{describe_order, note};
+use crate::report::Message;
+use crate::report::describe::{describe_order_in, note_in};
 use crate::store::{GameRow, Tx, position_from_json};
 use crate::text::command::{ObserverPress, PhaseSetting, PressMode, Setting};
+use crate::{msg, tr};
+
+/// A command's name as written, for messages that name it.
+pub(super) fn command_word(word: &'static str) -> Message {
+    msg!("letter.text", text = word)
+}
 
 impl Session<'_> {
     /// The game this letter may act on as master: signed on as its master, or as a player of
@@ -21,7 +28,7 @@ impl Session<'_> {
         &mut self,
         tx: &Tx,
         line: usize,
-        what: &str,
+        what: Message,
     ) -> rusqlite::Result<Option<GameRow>> {
         if let Some(game) = &self.master_of {
             return Ok(Some(tx.game(game.id)?));
@@ -32,24 +39,29 @@ impl Session<'_> {
                 return Ok(Some(game));
             }
         }
-        self.error(format!(
-            "line {line}: {what} is for the game's master; sign on as master first with SIGNON ?<game> <password>"
-        ));
+        self.fail(line, msg!("master.not_master", what = what));
         Ok(None)
     }
 
-    /// Announces `text` to every member of `game` (sent at the end of the letter, several
-    /// announcements to one game in one letter) and keeps it in the game's archive.
+    /// Announces `text` to every member of `game` in their language (sent at the end of the
+    /// letter, several announcements to one game in one letter) and keeps it in the game's
+    /// archive, in the game's language.
     pub(super) fn announce(
         &mut self,
         tx: &Tx,
         game: &GameRow,
-        subject: &str,
-        text: &str,
+        subject: Message,
+        text: Message,
     ) -> rusqlite::Result<()> {
-        tx.archive(game.id, game.phase_serial, subject, text, self.now)?;
-        self.notices
-            .push((game.clone(), subject.to_string(), text.to_string()));
+        let words = self.judge.game_words(game);
+        tx.archive(
+            game.id,
+            game.phase_serial,
+            &words.message(&subject),
+            &(words.message(&text) + "\n"),
+            self.now,
+        )?;
+        self.notices.push((game.clone(), subject, text));
         Ok(())
     }
 
@@ -61,27 +73,30 @@ impl Session<'_> {
         games.sort_unstable();
         games.dedup();
         for id in games {
-            let of_game: Vec<&(GameRow, String, String)> =
+            let of_game: Vec<&(GameRow, Message, Message)> =
                 notices.iter().filter(|(g, _, _)| g.id == id).collect();
-            let subject = match of_game.as_slice() {
-                [(_, subject, _)] => subject.clone(),
-                _ => format!("Game '{}': announcements", of_game[0].0.name),
-            };
-            let body = of_game
-                .iter()
-                .map(|(_, _, t)| t.trim_end())
-                .collect::<Vec<_>>()
-                .join("\n\n")
-                + "\n";
+            let game = &of_game[0].0;
             for member in tx
                 .members(id)?
                 .into_iter()
                 .filter(|m| m.email != self.sender && m.email != self.answer_to)
             {
+                let language = self.judge.language_of(tx, game, &member)?;
+                let words = self.judge.templates.words(&language);
+                let subject = match of_game.as_slice() {
+                    [(_, subject, _)] => words.message(subject),
+                    _ => tr!(words, "master.announcements", game = game.name),
+                };
+                let body = of_game
+                    .iter()
+                    .map(|(_, _, t)| words.message(t).trim_end().to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n\n")
+                    + "\n";
                 self.caused.push(OutgoingLetter {
                     to: vec![Address::new(&member.email)],
-                    subject: subject.clone(),
-                    body: body.clone(),
+                    subject,
+                    body,
                     in_reply_to: None,
                     references: Vec::new(),
                 });
@@ -97,7 +112,7 @@ impl Session<'_> {
         line: usize,
         setting: &Setting,
     ) -> rusqlite::Result<()> {
-        let Some(mut game) = self.mastered(tx, line, "this SET")? else {
+        let Some(mut game) = self.mastered(tx, line, msg!("master.this_set"))? else {
             return Ok(());
         };
         let mut settings = GameSettings::from_json(&game.settings);
@@ -116,9 +131,13 @@ impl Session<'_> {
                 days,
             } => {
                 let (name, timing) = match kind {
-                    PhaseSetting::Movement => ("movement", &mut settings.movement),
-                    PhaseSetting::Retreat => ("retreat", &mut settings.retreat),
-                    PhaseSetting::Adjustment => ("adjustment", &mut settings.adjustment),
+                    PhaseSetting::Movement => {
+                        (msg!("master.kind_movement"), &mut settings.movement)
+                    }
+                    PhaseSetting::Retreat => (msg!("master.kind_retreat"), &mut settings.retreat),
+                    PhaseSetting::Adjustment => {
+                        (msg!("master.kind_adjustment"), &mut settings.adjustment)
+                    }
                 };
                 if let Some(c) = clock {
                     timing.clock = Some(c.clone());
@@ -135,107 +154,116 @@ impl Session<'_> {
                 if let Some(d) = days {
                     timing.days = d.clone();
                 }
-                format!(
-                    "{name} phases last {} hours (at least {}), deadline at {}, on days {}, with {} hours of grace",
-                    timing.hours,
-                    timing.min_hours,
-                    timing.clock.as_deref().unwrap_or("any time"),
-                    timing.days,
-                    timing.grace_hours
+                let clock = match timing.clock.as_deref() {
+                    Some(clock) => msg!("letter.text", text = clock),
+                    None => msg!("master.any_time"),
+                };
+                msg!(
+                    "master.set_deadline",
+                    kind = name,
+                    hours = timing.hours,
+                    min = timing.min_hours,
+                    clock = clock,
+                    days = timing.days,
+                    grace = timing.grace_hours
                 )
             }
             Setting::Zone(zone) => {
                 if zone.parse::<chrono_tz::Tz>().is_err() {
-                    self.error(format!(
-                        "line {line}: '{zone}' is not a time zone such as Europe/Moscow"
-                    ));
+                    self.fail(line, msg!("master.bad_zone", zone = zone));
                     return Ok(());
                 }
                 game.time_zone = zone.clone();
-                format!(
-                    "the game's time zone is {zone}; the deadline is now shown as {}",
-                    deadline_text(&game)
+                msg!(
+                    "master.set_zone",
+                    zone = zone,
+                    deadline = deadline_of(&game)
                 )
             }
             Setting::Press(mode) => {
                 settings.press = press(mode);
-                format!("press is {}", press_word(settings.press))
+                msg!("master.set_press", press = press_word(settings.press))
             }
             Setting::Partial(on) => {
                 settings.partial_press = *on;
-                format!(
-                    "partial press is {}",
-                    if *on { "allowed" } else { "not allowed" }
-                )
+                if *on {
+                    msg!("master.set_partial")
+                } else {
+                    msg!("master.set_no_partial")
+                }
             }
             Setting::ObserverPress(mode) => {
                 settings.observer_press = match mode {
                     ObserverPress::Any | ObserverPress::White => PressKind::White,
                     ObserverPress::None => PressKind::None,
                 };
-                format!(
-                    "observers' press is {}",
-                    press_word(settings.observer_press)
+                msg!(
+                    "master.set_observer_press",
+                    press = press_word(settings.observer_press)
                 )
             }
             Setting::MasterSeesPress(on) => {
                 settings.master_sees_press = *on;
-                format!(
-                    "the master {} a copy of all press",
-                    if *on { "receives" } else { "does not receive" }
-                )
+                if *on {
+                    msg!("master.set_master_sees_press")
+                } else {
+                    msg!("master.set_master_sees_no_press")
+                }
             }
             Setting::CivilDisorder(on) => {
                 settings.civil_disorder = *on;
                 if *on {
-                    "a power silent past the grace falls into civil disorder".to_string()
+                    msg!("master.set_civil_disorder")
                 } else {
-                    "a power silent past the grace is offered for takeover and the game waits"
-                        .to_string()
+                    msg!("master.set_takeover")
                 }
             }
             Setting::Public(on) => {
                 settings.public = *on;
-                format!("the game is {}", if *on { "public" } else { "private" })
+                if *on {
+                    msg!("master.set_public")
+                } else {
+                    msg!("master.set_private")
+                }
             }
             Setting::Allow(address) => {
                 settings.allow.push(address.to_lowercase());
-                format!("{address} may join")
+                msg!("master.set_allow", address = address)
             }
             Setting::Deny(address) => {
                 settings.deny.push(address.to_lowercase());
-                format!("{address} may not join")
+                msg!("master.set_deny", address = address)
             }
             Setting::Dias(on) => {
                 settings.dias = *on;
                 if *on {
-                    "a draw includes all survivors".to_string()
+                    msg!("master.set_dias")
                 } else {
-                    "smaller draws may be proposed".to_string()
+                    msg!("master.set_no_dias")
                 }
             }
             Setting::Moderated(on) => {
                 settings.moderated = *on;
-                format!(
-                    "the game is {}",
-                    if *on { "moderated" } else { "unmoderated" }
-                )
+                if *on {
+                    msg!("master.set_moderated")
+                } else {
+                    msg!("master.set_unmoderated")
+                }
             }
             Setting::MaxAbsence(days) => {
                 settings.max_absence_days = *days;
-                format!("absences may last up to {days} days")
+                msg!("master.set_max_absence", days = days)
             }
             _ => return Ok(()),
         };
         game.settings = settings.to_json();
         tx.save_game(&game)?;
-        self.say(format!("Setting changed: {change}."));
-        let text = format!("A setting of game '{}' changed: {change}.\n", game.name);
+        self.say(msg!("master.setting_changed", change = change));
         self.announce(
             tx,
             &game,
-            &format!("Game '{}': parameter change", game.name),
-            &text,
+            msg!("master.setting_subject", game = game.name),
+            msg!("master.setting_notice", game = game.name, change = change),
         )?;
         self.refresh(game);
         Ok(())
@@ -262,7 +290,7 @@ impl Session<'_> {
         line: usize,
         phase: Option<&str>,
     ) -> rusqlite::Result<()> {
-        let Some(mut game) = self.mastered(tx, line, "PROCESS")? else {
+        let Some(mut game) = self.mastered(tx, line, command_word("PROCESS"))? else {
             return Ok(());
         };
         let Some((variant, position)) = self
@@ -270,22 +298,21 @@ impl Session<'_> {
             .game_position(&game)
             .filter(|_| game.state == "active")
         else {
-            self.error(format!("line {line}: game '{}' is not running", game.name));
+            self.fail(line, msg!("common.not_running", game = game.name));
             return Ok(());
         };
         let current = phase_name(variant, &position);
+        let shown = phase_message(variant, &position);
         if let Some(asked) = phase
             && !current.to_lowercase().starts_with(&asked.to_lowercase())
         {
-            self.error(format!(
-                "line {line}: the current phase is {current}, not {asked}; nothing was processed"
-            ));
+            self.fail(
+                line,
+                msg!("master.not_current_phase", phase = shown, asked = asked),
+            );
             return Ok(());
         }
-        self.say(format!(
-            "{current} of game '{}' is processed now.",
-            game.name
-        ));
+        self.say(msg!("master.processed", phase = shown, game = game.name));
         let letters = self.judge.process_phase(tx, &mut game, self.now)?;
         self.caused.extend(letters);
         self.refresh(game);
@@ -294,11 +321,11 @@ impl Session<'_> {
 
     /// PREDICT: what the phase would come to with the orders now in force, to the master only.
     pub(super) fn predict(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
-        let Some(game) = self.mastered(tx, line, "PREDICT")? else {
+        let Some(game) = self.mastered(tx, line, command_word("PREDICT"))? else {
             return Ok(());
         };
         let Some((variant, position)) = self.judge.game_position(&game) else {
-            self.error(format!("line {line}: game '{}' is not running", game.name));
+            self.fail(line, msg!("common.not_running", game = game.name));
             return Ok(());
         };
         let map = &variant.map;
@@ -310,13 +337,15 @@ impl Session<'_> {
             }
         }
         let resolution = adjudicate(map, &variant.rules, &position, &submitted);
-        let mut lines = vec![format!(
-            "Prediction for {} of game '{}' with the orders received so far (nothing is changed):",
-            phase_name(variant, &position),
-            game.name
+        let words = self.words();
+        let mut lines = vec![tr!(
+            words,
+            "master.prediction",
+            phase = phase_name_in(words, variant, &position),
+            game = game.name
         )];
         for (s, outcome) in submitted.iter().zip(&resolution.outcomes) {
-            let n = note(map, outcome);
+            let n = note_in(words, map, outcome);
             let n = if n.is_empty() {
                 String::new()
             } else {
@@ -325,88 +354,81 @@ impl Session<'_> {
             lines.push(format!(
                 "  {}: {}{n}",
                 map.power(s.power).name,
-                describe_order(map, &position, s.power, &s.order)
+                describe_order_in(words, map, &position, s.power, &s.order)
             ));
         }
-        self.say(lines.join("\n"));
+        self.say_text(lines.join("\n"));
         Ok(())
     }
 
     /// PAUSE and RESUME: deadlines stop, and start again with a whole phase to come.
     pub(super) fn pause(&mut self, tx: &Tx, line: usize, pause: bool) -> rusqlite::Result<()> {
-        let word = if pause { "PAUSE" } else { "RESUME" };
+        let word = command_word(if pause { "PAUSE" } else { "RESUME" });
         let Some(mut game) = self.mastered(tx, line, word)? else {
             return Ok(());
         };
         let mut settings = GameSettings::from_json(&game.settings);
         if settings.paused == pause {
-            self.error(format!(
-                "line {line}: game '{}' is {} already",
-                game.name,
-                if pause { "paused" } else { "running" }
-            ));
+            let text = if pause {
+                msg!("master.paused_already", game = game.name)
+            } else {
+                msg!("master.running_already", game = game.name)
+            };
+            self.fail(line, text);
             return Ok(());
         }
         settings.paused = pause;
         game.settings = settings.to_json();
-        let text = if pause {
-            format!(
-                "Game '{}' is paused: no deadline runs until the master resumes it. Press still flows.\n",
-                game.name
+        let (subject, text) = if pause {
+            (
+                msg!("master.paused_subject", game = game.name),
+                msg!("master.paused", game = game.name),
             )
         } else {
             if let Some((_, position)) = self.judge.game_position(&game) {
                 game.deadline_at = Some(next_deadline(&game, position.turn.kind, self.now));
                 game.reminded = false;
             }
-            format!(
-                "Game '{}' is resumed. The deadline is {}.\n",
-                game.name,
-                deadline_text(&game)
+            (
+                msg!("master.resumed_subject", game = game.name),
+                msg!(
+                    "master.resumed",
+                    game = game.name,
+                    deadline = deadline_of(&game)
+                ),
             )
         };
         tx.save_game(&game)?;
-        self.say(text.trim_end().to_string());
-        self.announce(
-            tx,
-            &game,
-            &format!(
-                "Game '{}': {}",
-                game.name,
-                if pause { "paused" } else { "resumed" }
-            ),
-            &text,
-        )?;
+        self.say(text.clone());
+        self.announce(tx, &game, subject, text)?;
         self.refresh(game);
         Ok(())
     }
 
     /// EXTEND [hours]: the deadline moves later.
     pub(super) fn extend(&mut self, tx: &Tx, line: usize, hours: u32) -> rusqlite::Result<()> {
-        let Some(mut game) = self.mastered(tx, line, "EXTEND")? else {
+        let Some(mut game) = self.mastered(tx, line, command_word("EXTEND"))? else {
             return Ok(());
         };
         let Some(deadline) = game.deadline_at.filter(|_| game.state == "active") else {
-            self.error(format!(
-                "line {line}: game '{}' has no deadline to extend",
-                game.name
-            ));
+            self.fail(line, msg!("master.no_deadline", game = game.name));
             return Ok(());
         };
         game.deadline_at = Some(deadline.max(self.now) + Duration::hours(i64::from(hours)));
         game.reminded = false;
         tx.save_game(&game)?;
-        let text = format!(
-            "The deadline of game '{}' is extended by {hours} hours, to {}.\n",
-            game.name,
-            deadline_text(&game)
+        let text = msg!(
+            "master.extended",
+            game = game.name,
+            hours = hours,
+            deadline = deadline_of(&game)
         );
-        self.say(text.trim_end().to_string());
+        self.say(text.clone());
         self.announce(
             tx,
             &game,
-            &format!("Game '{}': deadline extended", game.name),
-            &text,
+            msg!("master.extended_subject", game = game.name),
+            text,
         )?;
         self.refresh(game);
         Ok(())
@@ -414,19 +436,19 @@ impl Session<'_> {
 
     /// TERMINATE: the game ends here.
     pub(super) fn terminate(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
-        let Some(mut game) = self.mastered(tx, line, "TERMINATE")? else {
+        let Some(mut game) = self.mastered(tx, line, command_word("TERMINATE"))? else {
             return Ok(());
         };
         game.state = "finished".into();
         game.deadline_at = None;
         tx.save_game(&game)?;
-        let text = format!("Game '{}' has been terminated by its master.\n", game.name);
-        self.say(text.trim_end().to_string());
+        let text = msg!("master.terminated", game = game.name);
+        self.say(text.clone());
         self.announce(
             tx,
             &game,
-            &format!("Game '{}' terminated", game.name),
-            &text,
+            msg!("master.terminated_subject", game = game.name),
+            text,
         )?;
         self.refresh(game);
         Ok(())
@@ -439,17 +461,17 @@ impl Session<'_> {
         line: usize,
         power: &str,
     ) -> rusqlite::Result<()> {
-        let Some(game) = self.mastered(tx, line, "BECOME")? else {
+        let Some(game) = self.mastered(tx, line, command_word("BECOME"))? else {
             return Ok(());
         };
         let Some(variant) = self.judge.variant(&game.variant) else {
             return Ok(());
         };
         let Some(id) = super::credit::power_named(&variant.map, power) else {
-            self.error(format!(
-                "line {line}: '{power}' is not a power of game '{}'",
-                game.name
-            ));
+            self.fail(
+                line,
+                msg!("master.not_a_power", power = power, game = game.name),
+            );
             return Ok(());
         };
         let power_id = variant.map.power(id).id.clone();
@@ -460,10 +482,10 @@ impl Session<'_> {
         {
             self.copy_to.push(player.email);
         }
-        self.say(format!(
-            "Acting as {} in game '{}' for the rest of this letter.",
-            variant.map.power(id).name,
-            game.name
+        self.say(msg!(
+            "master.acting_as",
+            power = variant.map.power(id).name,
+            game = game.name
         ));
         self.signed_on = Some((game, power_id));
         Ok(())
@@ -472,7 +494,7 @@ impl Session<'_> {
     /// EJECT power|address: the member leaves the game; a power without a player is open
     /// for takeover.
     pub(super) fn eject(&mut self, tx: &Tx, line: usize, who: &str) -> rusqlite::Result<()> {
-        let Some(game) = self.mastered(tx, line, "EJECT")? else {
+        let Some(game) = self.mastered(tx, line, command_word("EJECT"))? else {
             return Ok(());
         };
         let Some(variant) = self.judge.variant(&game.variant) else {
@@ -485,49 +507,49 @@ impl Session<'_> {
             .iter()
             .find(|m| m.email.eq_ignore_ascii_case(who) || (power.is_some() && m.power == power));
         let Some(member) = target else {
-            self.error(format!(
-                "line {line}: nobody in game '{}' is '{who}'",
-                game.name
-            ));
+            self.fail(line, msg!("master.nobody", game = game.name, who = who));
             return Ok(());
         };
+        let language = self.judge.language_of(tx, &game, member)?;
         tx.remove_member(game.id, member.player_id)?;
         let what = match member
             .power
             .as_deref()
             .and_then(|p| variant.map.power_by_id(p))
         {
-            Some(p) => format!(
-                "The player of {} has been ejected from game '{}'. {} is open for takeover: SIGNON {}{} <password>.\n",
-                variant.map.power(p).name,
-                game.name,
-                variant.map.power(p).name,
-                variant.map.power(p).letter,
-                game.name
+            Some(p) => msg!(
+                "master.ejected_power",
+                power = variant.map.power(p).name,
+                game = game.name,
+                letter = variant.map.power(p).letter
             ),
-            None => format!(
-                "{} has been ejected from game '{}'.\n",
-                member.email, game.name
+            None => msg!(
+                "master.ejected_member",
+                address = member.email,
+                game = game.name
             ),
         };
-        self.say(what.trim_end().to_string());
+        self.say(what.clone());
+        let words = self.judge.templates.words(&language);
         self.caused.push(OutgoingLetter {
             to: vec![Address::new(&member.email)],
-            subject: format!("Game '{}': you have been ejected", game.name),
-            body: format!(
-                "The master of game '{}' has ejected you from it.\n",
-                game.name
-            ),
+            subject: tr!(words, "master.ejected_you_subject", game = game.name),
+            body: tr!(words, "master.ejected_you", game = game.name) + "\n",
             in_reply_to: None,
             references: Vec::new(),
         });
-        self.announce(tx, &game, &format!("Game '{}': ejection", game.name), &what)?;
+        self.announce(
+            tx,
+            &game,
+            msg!("master.ejected_subject", game = game.name),
+            what,
+        )?;
         Ok(())
     }
 
     /// PROMOTE address: an observer becomes co-master.
     pub(super) fn promote(&mut self, tx: &Tx, line: usize, who: &str) -> rusqlite::Result<()> {
-        let Some(mut game) = self.mastered(tx, line, "PROMOTE")? else {
+        let Some(mut game) = self.mastered(tx, line, command_word("PROMOTE"))? else {
             return Ok(());
         };
         let members = tx.members(game.id)?;
@@ -535,10 +557,10 @@ impl Session<'_> {
             .iter()
             .find(|m| m.email.eq_ignore_ascii_case(who) && m.role == "observer")
         else {
-            self.error(format!(
-                "line {line}: '{who}' does not observe game '{}'",
-                game.name
-            ));
+            self.fail(
+                line,
+                msg!("master.not_observer", who = who, game = game.name),
+            );
             return Ok(());
         };
         tx.set_member(
@@ -554,16 +576,13 @@ impl Session<'_> {
         settings.moderated = true;
         game.settings = settings.to_json();
         tx.save_game(&game)?;
-        let text = format!(
-            "{} is now a master of game '{}'.\n",
-            member.email, game.name
-        );
-        self.say(text.trim_end().to_string());
+        let text = msg!("master.promoted", address = member.email, game = game.name);
+        self.say(text.clone());
         self.announce(
             tx,
             &game,
-            &format!("Game '{}': a new master", game.name),
-            &text,
+            msg!("master.promoted_subject", game = game.name),
+            text,
         )?;
         self.refresh(game);
         Ok(())
@@ -571,20 +590,14 @@ impl Session<'_> {
 
     /// FORCE BEGIN: a forming game starts short-handed; empty seats are open for takeover.
     pub(super) fn force_begin(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
-        let Some(mut game) = self.mastered(tx, line, "FORCE BEGIN")? else {
+        let Some(mut game) = self.mastered(tx, line, command_word("FORCE BEGIN"))? else {
             return Ok(());
         };
         if game.state != "forming" {
-            self.error(format!(
-                "line {line}: game '{}' has already begun",
-                game.name
-            ));
+            self.fail(line, msg!("master.begun_already", game = game.name));
             return Ok(());
         }
-        self.say(format!(
-            "Game '{}' starts now with the players it has.",
-            game.name
-        ));
+        self.say(msg!("master.force_begin", game = game.name));
         let letters = self.judge.start_game(tx, &mut game, self.now)?;
         self.caused.extend(letters);
         self.refresh(game);
@@ -599,7 +612,7 @@ impl Session<'_> {
         line: usize,
         phase: Option<u32>,
     ) -> rusqlite::Result<()> {
-        let Some(mut game) = self.mastered(tx, line, "ROLLBACK")? else {
+        let Some(mut game) = self.mastered(tx, line, command_word("ROLLBACK"))? else {
             return Ok(());
         };
         let target = phase.map(i64::from).unwrap_or(game.phase_serial - 1);
@@ -608,54 +621,55 @@ impl Session<'_> {
             .iter()
             .find(|p| p.phase_serial == target && target < game.phase_serial)
         else {
-            self.error(format!(
-                "line {line}: game '{}' has no earlier phase {target}; its phases are 0 to {}",
-                game.name, game.phase_serial
-            ));
+            self.fail(
+                line,
+                msg!(
+                    "master.no_such_phase",
+                    game = game.name,
+                    target = target,
+                    last = game.phase_serial
+                ),
+            );
             return Ok(());
         };
         let Some(variant) = self.judge.variant(&game.variant) else {
             return Ok(());
         };
-        if position_from_json(&variant.map, &row.position).is_err() {
-            self.error(format!(
-                "line {line}: the stored position of phase {target} cannot be read"
-            ));
+        let Ok(earlier) = position_from_json(&variant.map, &row.position) else {
+            self.fail(line, msg!("master.unreadable_phase", target = target));
             return Ok(());
-        }
+        };
         tx.undo_orders_from(game.id, target, self.now)?;
         game.position = Some(row.position.clone());
         game.phase_serial = target;
         game.state = "active".into();
-        let kind = position_from_json(&variant.map, &row.position)
-            .map(|p| p.turn.kind)
-            .expect("checked above");
-        game.deadline_at = Some(next_deadline(&game, kind, self.now));
+        game.deadline_at = Some(next_deadline(&game, earlier.turn.kind, self.now));
         game.reminded = false;
         tx.save_game(&game)?;
-        let text = format!(
-            "Game '{}' has been rolled back to {} (phase {target}). Orders must be sent again; the deadline is {}.\n",
-            game.name,
-            row.title,
-            deadline_text(&game)
+        let text = msg!(
+            "master.rolled_back",
+            game = game.name,
+            phase = phase_message(variant, &earlier),
+            target = target,
+            deadline = deadline_of(&game)
         );
-        self.say(text.trim_end().to_string());
+        self.say(text.clone());
         self.announce(
             tx,
             &game,
-            &format!("Game '{}': rolled back", game.name),
-            &text,
+            msg!("master.rolled_back_subject", game = game.name),
+            text,
         )?;
         self.refresh(game);
         Ok(())
     }
 }
 
-fn press_word(kind: PressKind) -> &'static str {
+fn press_word(kind: PressKind) -> Message {
     match kind {
-        PressKind::White => "white (signed)",
-        PressKind::Grey => "grey (anonymous)",
-        PressKind::None => "not allowed",
+        PressKind::White => msg!("master.press_white"),
+        PressKind::Grey => msg!("master.press_grey"),
+        PressKind::None => msg!("master.press_none"),
     }
 }
 

@@ -25,11 +25,10 @@ pub mod settings;
 mod wishes;
 
 use chrono::{DateTime, Utc};
-use chrono_tz::Tz;
 
 use crate::config::Config;
 use crate::letter::{IncomingLetter, OutgoingLetter};
-use crate::report::Templates;
+use crate::report::{Templates, When, Words};
 use crate::store::{GameRow, Tx};
 use crate::variant::Variant;
 
@@ -40,17 +39,21 @@ pub struct Judge {
     pub templates: Templates,
 }
 
-/// A game's deadline as its players read it, in the game's time zone.
+/// A game's deadline as its players read it in English, in the game's time zone.
 pub fn deadline_text(game: &GameRow) -> String {
-    let Some(deadline) = game.deadline_at else {
-        return "none".into();
-    };
-    match game.time_zone.parse::<Tz>() {
-        Ok(tz) => deadline
-            .with_timezone(&tz)
-            .format("%a %d %b %Y %H:%M %Z")
-            .to_string(),
-        Err(_) => deadline.format("%a %d %b %Y %H:%M UTC").to_string(),
+    deadline_text_in(Words::english(), game)
+}
+
+/// A game's deadline in the reader's words, in the game's time zone.
+pub fn deadline_text_in(words: Words, game: &GameRow) -> String {
+    words.when(&deadline_of(game))
+}
+
+/// A game's deadline, to put in a message for readers of any language.
+pub fn deadline_of(game: &GameRow) -> When {
+    When {
+        at: game.deadline_at,
+        zone: game.time_zone.clone(),
     }
 }
 

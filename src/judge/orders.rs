@@ -9,14 +9,17 @@ use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::rules::Rules;
 use crate::diplomacy::turn::PhaseKind;
+use crate::report::Words;
+use crate::report::describe::explain;
 use crate::text::Severity;
 use crate::text::order::{parse_orders, render};
+use crate::tr;
 
 /// What a letter's order text came to.
 pub struct Submission {
     /// The orders in force after this letter, canonical texts.
     pub orders: Vec<Order>,
-    /// One sentence per problem, already prefixed with its line in the letter.
+    /// One sentence per problem in the reader's words, prefixed with its line in the letter.
     pub errors: Vec<String>,
     /// Orders understood from this letter, canonical texts.
     pub understood: Vec<String>,
@@ -41,8 +44,10 @@ pub fn order_lines(map: &Map, orders: &[Order]) -> String {
 }
 
 /// Reads `text` (starting at `first_line` of the letter) as orders of `power` and merges
-/// them into `in_force`.
+/// them into `in_force`; problems are told in `words`.
+#[allow(clippy::too_many_arguments)]
 pub fn submit(
+    words: Words,
     map: &Map,
     rules: &Rules,
     position: &Position,
@@ -55,14 +60,31 @@ pub fn submit(
     let mut errors: Vec<String> = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
-        .map(|d| format!("line {}: {}", d.line + first_line - 1, d.message))
+        .map(|d| {
+            tr!(
+                words,
+                "letter.line",
+                line = d.line + first_line - 1,
+                message = d.message
+            )
+        })
         .collect();
     let mut understood = Vec::new();
     let mut fresh = Vec::new();
     for p in parsed {
         let line = p.line + first_line - 1;
         match problem(map, rules, position, power, &p.order) {
-            Some(why) => errors.push(format!("line {line}: {}: {why}", render(map, &p.order))),
+            Some(why) => errors.push(tr!(
+                words,
+                "letter.line",
+                line = line,
+                message = tr!(
+                    words,
+                    "orders.illegal",
+                    order = render(map, &p.order),
+                    why = explain(words, why)
+                )
+            )),
             None => {
                 understood.push(render(map, &p.order));
                 fresh.push(p.order);
@@ -84,7 +106,7 @@ fn problem(
     position: &Position,
     power: PowerId,
     order: &Order,
-) -> Option<String> {
+) -> Option<crate::diplomacy::adjudicate::Illegal> {
     let resolution = adjudicate(
         map,
         rules,
@@ -95,7 +117,7 @@ fn problem(
         }],
     );
     match resolution.outcomes.first() {
-        Some(Outcome::Illegal(why)) => Some(why.explain().to_string()),
+        Some(Outcome::Illegal(why)) => Some(*why),
         _ => None,
     }
 }

@@ -7,7 +7,7 @@ use serde::Serialize;
 use super::credit::credit_lines;
 use super::orders::{is_complete, powers_owing, stored_orders};
 use super::settings::{GameSettings, Wishes, deadline_after};
-use super::{Judge, deadline_text};
+use super::{Judge, deadline_text_in};
 use crate::diplomacy::adjudicate::{Outcome, RetreatOptions, Submitted, adjudicate};
 use crate::diplomacy::map::Map;
 use crate::diplomacy::order::{Action, Location, Order, UnitOrder};
@@ -16,9 +16,11 @@ use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::{next_position, standing};
 use crate::diplomacy::turn::{PhaseKind, Season};
 use crate::letter::{Address, OutgoingLetter};
-use crate::report::describe::{describe_order, either, note, unit_name};
+use crate::report::describe::{describe_order_in, either_in, note_in, unit_name_in};
+use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx, position_from_json, position_to_json};
 use crate::variant::Variant;
+use crate::{msg, tr};
 
 /// One line of results.
 #[derive(Serialize, Debug)]
@@ -28,14 +30,24 @@ struct ResultLine {
     note: String,
 }
 
-/// `Spring 1901 movement`.
+/// `Spring 1901 movement`, in English: the name phases are stored and asked for by.
 pub fn phase_name(variant: &Variant, position: &Position) -> String {
-    let kind = match position.turn.kind {
-        PhaseKind::Movement => "movement",
-        PhaseKind::Retreat => "retreats",
-        PhaseKind::Adjustment => "adjustments",
-    };
-    format!("{} {kind}", variant.calendar.describe(position.turn))
+    phase_name_in(Words::english(), variant, position)
+}
+
+/// `Spring 1901 movement` in the reader's words (the season and year as the variant says).
+pub fn phase_name_in(words: Words, variant: &Variant, position: &Position) -> String {
+    words.message(&phase_message(variant, position))
+}
+
+/// `Spring 1901 movement`, to put in a message for readers of any language.
+pub fn phase_message(variant: &Variant, position: &Position) -> Message {
+    let turn = variant.calendar.describe(position.turn);
+    match position.turn.kind {
+        PhaseKind::Movement => msg!("phase.movement", turn = turn),
+        PhaseKind::Retreat => msg!("phase.retreats", turn = turn),
+        PhaseKind::Adjustment => msg!("phase.adjustments", turn = turn),
+    }
 }
 
 /// The deadline of a phase of `kind` starting at `now`, by the game's settings and zone.
@@ -126,30 +138,45 @@ impl Judge {
         game.reminded = false;
         tx.save_game(game)?;
         self.record_phase(tx, game, variant, &position, now)?;
-        let deadline = deadline_text(game);
         let hidden = GameSettings::from_json(&game.settings).hides_identities();
-        let power_lines: Vec<String> = members
-            .iter()
-            .filter_map(|m| {
-                Judge::power_of(map, &m.power).map(|p| {
+        // The lines of the start notice in one language: the powers with their players, and
+        // the units.
+        let lists = |words: Words| -> (Vec<String>, Vec<String>) {
+            let hidden_word = tr!(words, "common.hidden");
+            let powers = members
+                .iter()
+                .filter_map(|m| {
+                    Judge::power_of(map, &m.power).map(|p| {
+                        format!(
+                            "{}: {}",
+                            map.power(p).name,
+                            if hidden {
+                                hidden_word.as_str()
+                            } else {
+                                m.email.as_str()
+                            }
+                        )
+                    })
+                })
+                .collect();
+            let units = position
+                .units
+                .iter()
+                .map(|u| {
                     format!(
                         "{}: {}",
-                        map.power(p).name,
-                        if hidden { "(hidden)" } else { m.email.as_str() }
+                        map.power(u.power).name,
+                        unit_name_in(words, map, u)
                     )
                 })
-            })
-            .collect();
+                .collect();
+            (powers, units)
+        };
         let mut letters = Vec::new();
         for member in &members {
             let Some(power) = Judge::power_of(map, &member.power) else {
                 continue;
             };
-            let units: Vec<String> = position
-                .units
-                .iter()
-                .map(|u| format!("{}: {}", map.power(u.power).name, unit_name(map, u)))
-                .collect();
             let example = position
                 .units
                 .iter()
@@ -163,47 +190,56 @@ impl Judge {
                 })
                 .unwrap_or_default();
             let language = self.language_of(tx, game, member)?;
+            let words = self.templates.words(&language);
+            let (power_lines, units) = lists(words);
             let body = self.templates.render_in(
-                &language,
+                words.language(),
                 "start.txt",
                 serde_json::json!({
                     "game": game.name, "variant": variant.name, "power": map.power(power).name,
                     "letter": map.power(power).letter.to_string(), "powers": power_lines, "units": units,
-                    "phase": phase_name(variant, &position), "deadline": deadline, "example": example,
+                    "phase": phase_name_in(words, variant, &position), "deadline": deadline_text_in(words, game),
+                    "example": example,
                 }),
             );
             letters.push(OutgoingLetter {
                 to: vec![Address::new(&member.email)],
-                subject: format!(
-                    "Game '{}' has started: you are {}",
-                    game.name,
-                    map.power(power).name
+                subject: tr!(
+                    words,
+                    "phase.started_subject",
+                    game = game.name,
+                    power = map.power(power).name
                 ),
                 body,
                 in_reply_to: None,
                 references: Vec::new(),
             });
         }
-        let units: Vec<String> = position
-            .units
-            .iter()
-            .map(|u| format!("{}: {}", map.power(u.power).name, unit_name(map, u)))
-            .collect();
-        let notice = self.templates.render(
+        let words = self.game_words(game);
+        let (power_lines, units) = lists(words);
+        let notice = self.templates.render_in(
+            words.language(),
             "start.txt",
             serde_json::json!({
                 "game": game.name, "variant": variant.name, "powers": power_lines, "units": units,
-                "phase": phase_name(variant, &position), "deadline": deadline,
+                "phase": phase_name_in(words, variant, &position), "deadline": deadline_text_in(words, game),
             }),
         );
         tx.archive(
             game.id,
             game.phase_serial,
-            &format!("Game '{}' started", game.name),
+            &tr!(words, "phase.started_title", game = game.name),
             &notice,
             now,
         )?;
         Ok(letters)
+    }
+
+    /// The words of a game's own language (`GameSettings::language`): its archive is kept
+    /// in them.
+    pub(super) fn game_words(&self, game: &GameRow) -> Words<'_> {
+        self.templates
+            .words(&GameSettings::from_json(&game.settings).language)
     }
 
     /// Keeps the position at the start of the game's current phase in its history, with
@@ -275,30 +311,8 @@ impl Judge {
             variant.victory_centres,
             variant.victory_counting,
         );
-        let mut lines: Vec<ResultLine> = submitted
-            .iter()
-            .zip(&resolution.outcomes)
-            .filter(|(_, o)| **o != Outcome::Superseded)
-            .map(|(s, o)| ResultLine {
-                power: map.power(s.power).name.clone(),
-                text: describe_order(map, &position, s.power, &s.order),
-                note: note(map, o),
-            })
-            .collect();
-        lines.extend(self.unordered_lines(map, &position, &submitted, &resolution.after));
-        lines.sort_by(|a, b| a.power.cmp(&b.power));
-        let dislodged: Vec<String> = resolution
-            .dislodged
-            .iter()
-            .map(|d| dislodged_line(map, d))
-            .collect();
         let ownership_changed =
             position.turn.season == Season::Fall && next.turn.season != Season::Fall;
-        let (ownership, adjustments) = if ownership_changed {
-            ownership_lines(map, &next)
-        } else {
-            (Vec::new(), Vec::new())
-        };
         let winner = standing.winner.map(|p| map.power(p).name.clone());
         game.phase_serial += 1;
         game.position = Some(position_to_json(map, &next));
@@ -309,33 +323,99 @@ impl Judge {
         } else {
             game.deadline_at = Some(next_deadline(game, next.turn.kind, now));
         }
-        let title = format!("{}: {} results", game.name, phase_name(variant, &position));
-        let context = serde_json::json!({
-            "game": game.name, "phase": phase_name(variant, &position), "orders": lines,
-            "missing": missing.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
-            "dislodged": dislodged, "ownership": ownership, "adjustments": adjustments,
-            "destroyed": next.destroyed.iter().map(|p| map.province(*p).name.clone()).collect::<Vec<_>>(),
-            "restoring": next.restoring.iter().map(|r| format!("{} ({}, {} of 2 turns)", map.province(r.province).name, map.power(r.power).name, r.turns)).collect::<Vec<_>>(),
-            "credits": if ownership_changed || position.turn.kind == PhaseKind::Adjustment || next.turn.kind == PhaseKind::Adjustment { credit_lines(map, &next) } else { Vec::new() },
-            "eliminated": standing.eliminated.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
-            "winner": winner, "next_phase": phase_name(variant, &next), "deadline": deadline_text(game),
-        });
-        let body = self.templates.render("report.txt", &context);
-        tx.save_game(game)?;
-        super::wishes::clear_phase_wishes(tx, game.id)?;
-        self.record_phase(tx, game, variant, &next, now)?;
-        tx.archive(game.id, game.phase_serial, &title, &body, now)?;
-        let mut letters = Vec::new();
-        for m in tx.members(game.id)? {
-            let language = self.language_of(tx, game, &m)?;
-            let body = if language == "en" {
-                body.clone()
+        let game_now: &GameRow = game;
+        // The report in one language: its title and its template's values.
+        let report = |words: Words| -> (String, serde_json::Value) {
+            let mut lines: Vec<ResultLine> = submitted
+                .iter()
+                .zip(&resolution.outcomes)
+                .filter(|(_, o)| **o != Outcome::Superseded)
+                .map(|(s, o)| ResultLine {
+                    power: map.power(s.power).name.clone(),
+                    text: describe_order_in(words, map, &position, s.power, &s.order),
+                    note: note_in(words, map, o),
+                })
+                .collect();
+            lines.extend(unordered_lines(
+                words,
+                map,
+                &position,
+                &submitted,
+                &resolution.after,
+            ));
+            lines.sort_by(|a, b| a.power.cmp(&b.power));
+            let dislodged: Vec<String> = resolution
+                .dislodged
+                .iter()
+                .map(|d| dislodged_line(words, map, d))
+                .collect();
+            let (ownership, adjustments) = if ownership_changed {
+                ownership_lines(words, map, &next)
             } else {
-                self.templates.render_in(&language, "report.txt", &context)
+                (Vec::new(), Vec::new())
             };
+            let restoring: Vec<String> = next
+                .restoring
+                .iter()
+                .map(|r| {
+                    tr!(
+                        words,
+                        "report.restoring",
+                        province = map.province(r.province).name,
+                        power = map.power(r.power).name,
+                        turns = r.turns
+                    )
+                })
+                .collect();
+            let credits = if ownership_changed
+                || position.turn.kind == PhaseKind::Adjustment
+                || next.turn.kind == PhaseKind::Adjustment
+            {
+                credit_lines(words, map, &next)
+            } else {
+                Vec::new()
+            };
+            let phase = phase_name_in(words, variant, &position);
+            let title = tr!(words, "report.title", game = game_now.name, phase = phase);
+            let context = serde_json::json!({
+                "game": game_now.name, "phase": phase, "orders": lines,
+                "missing": missing.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
+                "dislodged": dislodged, "ownership": ownership, "adjustments": adjustments,
+                "destroyed": next.destroyed.iter().map(|p| map.province(*p).name.clone()).collect::<Vec<_>>(),
+                "restoring": restoring, "credits": credits,
+                "eliminated": standing.eliminated.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
+                "winner": winner, "next_phase": phase_name_in(words, variant, &next),
+                "deadline": deadline_text_in(words, game_now),
+            });
+            (title, context)
+        };
+        // Each language's report written once.
+        let mut written: std::collections::BTreeMap<String, (String, String)> =
+            std::collections::BTreeMap::new();
+        let mut write = |words: Words| {
+            written
+                .entry(words.language().to_string())
+                .or_insert_with(|| {
+                    let (title, context) = report(words);
+                    let body = self
+                        .templates
+                        .render_in(words.language(), "report.txt", &context);
+                    (title, body)
+                })
+                .clone()
+        };
+        let (title, body) = write(self.game_words(game_now));
+        tx.save_game(game_now)?;
+        super::wishes::clear_phase_wishes(tx, game_now.id)?;
+        self.record_phase(tx, game_now, variant, &next, now)?;
+        tx.archive(game_now.id, game_now.phase_serial, &title, &body, now)?;
+        let mut letters = Vec::new();
+        for m in tx.members(game_now.id)? {
+            let language = self.language_of(tx, game_now, &m)?;
+            let (subject, body) = write(self.templates.words(&language));
             letters.push(OutgoingLetter {
                 to: vec![Address::new(&m.email)],
-                subject: title.clone(),
+                subject,
                 body,
                 in_reply_to: None,
                 references: Vec::new(),
@@ -361,69 +441,6 @@ impl Judge {
             return Ok(language);
         }
         Ok(GameSettings::from_json(&game.settings).language)
-    }
-
-    /// Results lines for units that had no order: they held, were disbanded or removed.
-    fn unordered_lines(
-        &self,
-        map: &Map,
-        position: &Position,
-        submitted: &[Submitted],
-        after: &Position,
-    ) -> Vec<ResultLine> {
-        let ordered = |province| {
-            submitted
-                .iter()
-                .any(|s| matches!(&s.order, Order::Unit(u) if u.at.province == province))
-        };
-        let mut lines = Vec::new();
-        match position.turn.kind {
-            PhaseKind::Movement => {
-                for unit in position
-                    .units
-                    .iter()
-                    .filter(|u| !ordered(map.province_of(u.region)))
-                {
-                    lines.push(ResultLine {
-                        power: map.power(unit.power).name.clone(),
-                        text: format!("{} HOLD.", unit_name(map, unit)),
-                        note: "no order".into(),
-                    });
-                }
-            }
-            PhaseKind::Retreat => {
-                for d in position
-                    .dislodged
-                    .iter()
-                    .filter(|d| !ordered(map.province_of(d.unit.region)))
-                {
-                    lines.push(ResultLine {
-                        power: map.power(d.unit.power).name.clone(),
-                        text: format!("{} DISBAND.", unit_name(map, &d.unit)),
-                        note: "no order".into(),
-                    });
-                }
-            }
-            PhaseKind::Adjustment => {
-                for unit in position
-                    .units
-                    .iter()
-                    .filter(|u| !after.units.contains(u) && !ordered(map.province_of(u.region)))
-                {
-                    let order = Order::Unit(UnitOrder {
-                        unit: Some(unit.kind),
-                        at: Location::province(map.province_of(unit.region)),
-                        action: Action::Disband,
-                    });
-                    lines.push(ResultLine {
-                        power: map.power(unit.power).name.clone(),
-                        text: describe_order(map, position, unit.power, &order),
-                        note: "civil disorder".into(),
-                    });
-                }
-            }
-        }
-        lines
     }
 
     /// Reminders to powers whose orders are missing, incomplete or in error.
@@ -452,26 +469,35 @@ impl Judge {
                 Some(_) if !is_complete(map, &position, power, &orders) => "incomplete",
                 Some(_) => continue,
             };
-            let context = serde_json::json!({
-                "game": game.name, "phase": phase_name(variant, &position), "state": state, "deadline": deadline_text(game),
-                "orders": orders.iter().map(|o| describe_order(map, &position, power, o)).collect::<Vec<_>>(),
-            });
             for m in members
                 .iter()
                 .filter(|m| Judge::power_of(map, &m.power) == Some(power) && m.role == "player")
             {
+                let language = self.language_of(tx, game, m)?;
+                let words = self.templates.words(&language);
+                let phase = phase_name_in(words, variant, &position);
+                // `state` stays the English word for the templates; the subject says it.
+                let said = match state {
+                    "missing" => tr!(words, "reminder.missing"),
+                    "in error" => tr!(words, "reminder.in_error"),
+                    _ => tr!(words, "reminder.incomplete"),
+                };
+                let context = serde_json::json!({
+                    "game": game.name, "phase": phase, "state": state, "deadline": deadline_text_in(words, game),
+                    "orders": orders.iter().map(|o| describe_order_in(words, map, &position, power, o)).collect::<Vec<_>>(),
+                });
                 letters.push(OutgoingLetter {
                     to: vec![Address::new(&m.email)],
-                    subject: format!(
-                        "Game '{}': orders {state} for {}",
-                        game.name,
-                        phase_name(variant, &position)
+                    subject: tr!(
+                        words,
+                        "reminder.subject",
+                        game = game.name,
+                        state = said,
+                        phase = phase
                     ),
-                    body: self.templates.render_in(
-                        &self.language_of(tx, game, m)?,
-                        "reminder.txt",
-                        &context,
-                    ),
+                    body: self
+                        .templates
+                        .render_in(words.language(), "reminder.txt", &context),
                     in_reply_to: None,
                     references: Vec::new(),
                 });
@@ -481,24 +507,34 @@ impl Judge {
     }
 }
 
-/// `The Austrian Army in Bohemia (dislodged from Silesia) can retreat to Galicia or Vienna.`
-fn dislodged_line(map: &Map, d: &RetreatOptions) -> String {
+/// `The Austrian Army Bohemia (dislodged from Silesia) can retreat to Galicia or Vienna.`
+fn dislodged_line(words: Words, map: &Map, d: &RetreatOptions) -> String {
     let unit = &d.dislodgement.unit;
-    let who = format!(
-        "The {} {} (dislodged from {})",
-        map.power(unit.power).adjective,
-        unit_name(map, unit),
-        map.province(d.dislodgement.attacker_from).name
-    );
+    let adjective = &map.power(unit.power).adjective;
+    let name = unit_name_in(words, map, unit);
+    let from = &map.province(d.dislodgement.attacker_from).name;
     if d.retreats.is_empty() {
-        format!("{who} has nowhere to retreat and is destroyed.")
+        tr!(
+            words,
+            "report.dislodged_destroyed",
+            adjective = adjective,
+            unit = name,
+            from = from
+        )
     } else {
-        format!("{who} can retreat to {}.", either(map, &d.retreats))
+        tr!(
+            words,
+            "report.dislodged",
+            adjective = adjective,
+            unit = name,
+            from = from,
+            places = either_in(words, map, &d.retreats)
+        )
     }
 }
 
 /// Supply centres per power, and the builds or removals each power now has.
-fn ownership_lines(map: &Map, position: &Position) -> (Vec<String>, Vec<String>) {
+fn ownership_lines(words: Words, map: &Map, position: &Position) -> (Vec<String>, Vec<String>) {
     let owed = crate::diplomacy::adjudicate::adjustment::adjustments(map, position);
     let mut ownership = Vec::new();
     let mut adjustments = Vec::new();
@@ -517,23 +553,103 @@ fn ownership_lines(map: &Map, position: &Position) -> (Vec<String>, Vec<String>)
             continue;
         }
         let name = &map.power(power).name;
-        ownership.push(format!(
-            "{name}: {}.",
-            if centres.is_empty() {
-                "none".to_string()
-            } else {
-                centres.join(", ")
-            }
+        let centres = if centres.is_empty() {
+            tr!(words, "report.no_centres")
+        } else {
+            centres.join(", ")
+        };
+        ownership.push(tr!(
+            words,
+            "report.ownership",
+            power = name,
+            centres = centres
         ));
         let change = match *owed {
-            n if n > 0 => format!("builds {n}"),
-            n if n < 0 => format!("removes {}", -n),
-            _ => "no change".into(),
+            n if n > 0 => tr!(words, "report.builds", count = n),
+            n if n < 0 => tr!(words, "report.removes", count = -n),
+            _ => tr!(words, "report.no_change"),
         };
-        adjustments.push(format!(
-            "{name}: supply {}, units {units}: {change}.",
-            position.supply_of(map, power)
+        adjustments.push(tr!(
+            words,
+            "report.adjustment",
+            power = name,
+            supply = position.supply_of(map, power),
+            units = units,
+            change = change
         ));
     }
     (ownership, adjustments)
+}
+
+/// Results lines for units that had no order: they held, were disbanded or removed.
+fn unordered_lines(
+    words: Words,
+    map: &Map,
+    position: &Position,
+    submitted: &[Submitted],
+    after: &Position,
+) -> Vec<ResultLine> {
+    let ordered = |province| {
+        submitted
+            .iter()
+            .any(|s| matches!(&s.order, Order::Unit(u) if u.at.province == province))
+    };
+    let mut lines = Vec::new();
+    match position.turn.kind {
+        PhaseKind::Movement => {
+            for unit in position
+                .units
+                .iter()
+                .filter(|u| !ordered(map.province_of(u.region)))
+            {
+                lines.push(ResultLine {
+                    power: map.power(unit.power).name.clone(),
+                    text: format!(
+                        "{}.",
+                        tr!(words, "order.hold", unit = unit_name_in(words, map, unit))
+                    ),
+                    note: tr!(words, "note.no_order"),
+                });
+            }
+        }
+        PhaseKind::Retreat => {
+            for d in position
+                .dislodged
+                .iter()
+                .filter(|d| !ordered(map.province_of(d.unit.region)))
+            {
+                lines.push(ResultLine {
+                    power: map.power(d.unit.power).name.clone(),
+                    text: format!(
+                        "{}.",
+                        tr!(
+                            words,
+                            "order.disband",
+                            unit = unit_name_in(words, map, &d.unit)
+                        )
+                    ),
+                    note: tr!(words, "note.no_order"),
+                });
+            }
+        }
+        PhaseKind::Adjustment => {
+            for unit in position
+                .units
+                .iter()
+                .filter(|u| !after.units.contains(u) && !ordered(map.province_of(u.region)))
+            {
+                let order = Order::Unit(UnitOrder {
+                    unit: Some(unit.kind),
+                    at: Location::province(map.province_of(unit.region)),
+                    action: Action::Disband,
+                });
+                lines.push(ResultLine {
+                    power: map.power(unit.power).name.clone(),
+                    text: describe_order_in(words, map, position, unit.power, &order),
+                    note: tr!(words, "note.civil_disorder"),
+                });
+            }
+        }
+    }
+    lines
 }

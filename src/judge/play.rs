@@ -1,38 +1,36 @@
 //! A power's play by mail: its orders and its supply credit.
 
 use super::credit::{CreditOrder, change_credit};
-use super::deadline_text;
+use super::deadline_text_in;
 use super::letter::Session;
 use super::orders::{is_complete, order_lines, stored_orders, submit};
-use super::phase::phase_name;
+use super::phase::phase_name_in;
 use crate::letter::{Address, OutgoingLetter};
-use crate::report::describe::describe_order;
+use crate::report::describe::describe_order_in;
 use crate::store::Tx;
 use crate::text::command::CreditAction;
+use crate::{msg, tr};
 
 impl Session<'_> {
     pub(super) fn orders(&mut self, tx: &Tx, text: &str, line: usize) -> rusqlite::Result<()> {
         let Some((row, power_id)) = self.signed_on.clone() else {
-            self.error(format!(
-                "line {line}: '{}' is not a command, and orders need a SIGNON first, like: SIGNON F<game> <password>",
-                text.lines().next().unwrap_or("").trim()
-            ));
+            self.fail(
+                line,
+                msg!(
+                    "play.not_a_command",
+                    text = text.lines().next().unwrap_or("").trim()
+                ),
+            );
             return Ok(());
         };
-        let Some((variant, position)) = self.judge.game_position(&row) else {
-            self.error(format!(
-                "line {line}: game '{}' is not running, so it takes no orders",
-                row.name
-            ));
+        let Some((variant, position)) = self
+            .judge
+            .game_position(&row)
+            .filter(|_| row.state == "active")
+        else {
+            self.fail(line, msg!("play.no_orders_taken", game = row.name));
             return Ok(());
         };
-        if row.state != "active" {
-            self.error(format!(
-                "line {line}: game '{}' is not running, so it takes no orders",
-                row.name
-            ));
-            return Ok(());
-        }
         let map = &variant.map;
         let power = map
             .power_by_id(&power_id)
@@ -41,10 +39,20 @@ impl Session<'_> {
             .orders(row.id, row.phase_serial, &power_id)?
             .map(|(lines, _)| stored_orders(map, position.turn.kind, &lines))
             .unwrap_or_default();
-        let submission = submit(map, &variant.rules, &position, power, in_force, text, line);
+        let words = self.words();
+        let submission = submit(
+            words,
+            map,
+            &variant.rules,
+            &position,
+            power,
+            in_force,
+            text,
+            line,
+        );
         let has_errors = !submission.errors.is_empty();
         for e in submission.errors {
-            self.error(e);
+            self.error(msg!("letter.text", text = e));
         }
         tx.set_orders(
             row.id,
@@ -54,35 +62,40 @@ impl Session<'_> {
             has_errors,
             self.now,
         )?;
-        let mut lines = vec![format!(
-            "Orders of {} in game '{}' for {}:",
-            map.power(power).name,
-            row.name,
-            phase_name(variant, &position)
+        let mut lines = vec![tr!(
+            words,
+            "play.orders_of",
+            power = map.power(power).name,
+            game = row.name,
+            phase = phase_name_in(words, variant, &position)
         )];
         if submission.orders.is_empty() {
-            lines.push("  none".into());
+            lines.push(tr!(words, "play.no_orders"));
         }
         for order in &submission.orders {
             lines.push(format!(
                 "  {}",
-                describe_order(map, &position, power, order)
+                describe_order_in(words, map, &position, power, order)
             ));
         }
         if !is_complete(map, &position, power, &submission.orders) {
-            lines.push("These orders are not complete yet.".into());
+            lines.push(tr!(words, "play.incomplete"));
         }
-        lines.push(format!("Deadline: {}.", deadline_text(&row)));
+        lines.push(tr!(
+            words,
+            "info.deadline",
+            deadline = deadline_text_in(words, &row)
+        ));
         let owing = self.owing_names(tx, &row)?;
         let waiting = self.someone_waits(tx, &row)?;
         if owing.is_empty() && waiting {
-            lines.push("Every power's orders are in, but a player asked to wait (SET WAIT): the phase is processed at the deadline.".into());
+            lines.push(tr!(words, "play.all_in_waiting"));
         } else if owing.is_empty() {
-            lines.push("Every power's orders are in: the phase is processed now.".into());
+            lines.push(tr!(words, "play.all_in"));
         } else {
-            lines.push(format!("Orders still due from: {}.", owing.join(", ")));
+            lines.push(tr!(words, "info.owing", powers = owing.join(", ")));
         }
-        self.say(lines.join("\n"));
+        self.say_text(lines.join("\n"));
         if owing.is_empty() && !waiting {
             let mut row = tx.game(row.id)?;
             self.caused
@@ -102,9 +115,7 @@ impl Session<'_> {
         other: &str,
     ) -> rusqlite::Result<()> {
         let Some((row, power_id)) = self.signed_on.clone() else {
-            self.error(format!(
-                "line {line}: CREDIT needs a SIGNON to a game first"
-            ));
+            self.fail(line, msg!("play.credit_needs_signon"));
             return Ok(());
         };
         let mut row = tx.game(row.id)?;
@@ -113,7 +124,7 @@ impl Session<'_> {
             .game_position(&row)
             .filter(|_| row.state == "active")
         else {
-            self.error(format!("line {line}: game '{}' is not running", row.name));
+            self.fail(line, msg!("common.not_running", game = row.name));
             return Ok(());
         };
         let map = &variant.map;
@@ -132,7 +143,7 @@ impl Session<'_> {
                 other,
             },
         )? {
-            Err(why) => self.error(format!("line {line}: {why}")),
+            Err(why) => self.fail(line, why),
             Ok(change) => {
                 self.say(change.said);
                 if let Some((to, subject, body)) = change.notice {
@@ -141,10 +152,12 @@ impl Session<'_> {
                         .iter()
                         .filter(|m| m.power.as_deref() == Some(map.power(to).id.as_str()))
                     {
+                        let language = self.judge.language_of(tx, &row, m)?;
+                        let words = self.judge.templates.words(&language);
                         self.caused.push(OutgoingLetter {
                             to: vec![Address::new(&m.email)],
-                            subject: subject.clone(),
-                            body: body.clone(),
+                            subject: words.message(&subject),
+                            body: words.message(&body) + "\n",
                             in_reply_to: None,
                             references: Vec::new(),
                         });

@@ -7,8 +7,10 @@ use super::letter::Session;
 use super::settings::{GameSettings, PressKind};
 use crate::diplomacy::power::PowerId;
 use crate::letter::{Address, OutgoingLetter};
-use crate::store::Tx;
+use crate::report::Words;
+use crate::store::{MemberRow, Tx};
 use crate::text::command::PressKind as Written;
+use crate::{msg, tr};
 
 impl Session<'_> {
     /// Sends a press message from the power (or observer, or master) signed on.
@@ -25,9 +27,7 @@ impl Session<'_> {
             (None, Some(game), _) => (game.clone(), None, "master"),
             (None, None, Some(game)) => (game.clone(), None, "observer"),
             _ => {
-                self.error(format!(
-                    "line {line}: press needs a SIGNON to a game first; the message was not sent"
-                ));
+                self.fail(line, msg!("press.needs_signon"));
                 return Ok(());
             }
         };
@@ -43,10 +43,7 @@ impl Session<'_> {
             _ => settings.press,
         };
         if allowed == PressKind::None {
-            self.error(format!(
-                "line {line}: game '{}' allows no press from you; the message was not sent",
-                game.name
-            ));
+            self.fail(line, msg!("press.not_allowed", game = game.name));
             return Ok(());
         }
         let words = options.trim();
@@ -57,11 +54,11 @@ impl Session<'_> {
                 .any(|w| w == "grey" || w == "gray");
         let broadcast = written != Written::Press || !words.to_lowercase().starts_with("to");
         let members = tx.members(game.id)?;
-        let recipients: Vec<String> = if broadcast {
+        let recipients: Vec<MemberRow> = if broadcast {
             members
                 .iter()
-                .map(|m| m.email.clone())
-                .filter(|e| *e != self.sender)
+                .filter(|m| m.email != self.sender)
+                .cloned()
                 .collect()
         } else {
             let Some(powers) = self.press_powers(line, map, &words[2..]) else {
@@ -69,63 +66,86 @@ impl Session<'_> {
             };
             let all = map.powers.len() - usize::from(from.is_some());
             if !settings.partial_press && powers.len() < all {
-                self.error(format!(
-                    "line {line}: game '{}' allows no partial press; the message was not sent",
-                    game.name
-                ));
+                self.fail(line, msg!("press.no_partial", game = game.name));
                 return Ok(());
             }
             let ids: Vec<&str> = powers.iter().map(|p| map.power(*p).id.as_str()).collect();
-            let mut to: Vec<String> = members
+            let mut to: Vec<MemberRow> = members
                 .iter()
                 .filter(|m| {
                     m.role == "player" && m.power.as_deref().is_some_and(|p| ids.contains(&p))
                 })
-                .map(|m| m.email.clone())
+                .cloned()
                 .collect();
             if settings.master_sees_press {
-                to.extend(
-                    members
-                        .iter()
-                        .filter(|m| m.role == "master")
-                        .map(|m| m.email.clone()),
-                );
+                to.extend(members.iter().filter(|m| m.role == "master").cloned());
             }
             to
         };
-        let signature = match (&from, anonymous) {
-            (_, true) => "someone".to_string(),
-            (Some(power), false) => map
-                .power_by_id(power)
-                .map_or(power.clone(), |p| map.power(p).name.clone()),
-            (None, false) => format!("the {role}"),
+        // The letter in one language: subject and body.
+        let letter = |words: Words| -> (String, String) {
+            let signature = match (&from, anonymous) {
+                (_, true) => tr!(words, "press.someone"),
+                (Some(power), false) => map
+                    .power_by_id(power)
+                    .map_or(power.clone(), |p| map.power(p).name.clone()),
+                (None, false) if role == "master" => tr!(words, "press.the_master"),
+                (None, false) => tr!(words, "press.the_observer"),
+            };
+            let (subject, header) = if broadcast {
+                (
+                    tr!(
+                        words,
+                        "press.broadcast_subject",
+                        game = game.name,
+                        signature = signature
+                    ),
+                    tr!(
+                        words,
+                        "press.broadcast_header",
+                        game = game.name,
+                        signature = signature
+                    ),
+                )
+            } else {
+                (
+                    tr!(
+                        words,
+                        "press.press_subject",
+                        game = game.name,
+                        signature = signature
+                    ),
+                    tr!(
+                        words,
+                        "press.press_header",
+                        game = game.name,
+                        signature = signature
+                    ),
+                )
+            };
+            (subject, format!("{header}\n\n{}\n", text.trim_end()))
         };
-        let what = if broadcast { "broadcast" } else { "press" };
-        let subject = format!("Game '{}': {what} from {signature}", game.name);
-        let body = format!(
-            "{} from {signature} in game '{}':\n\n{}\n",
-            capitalise(what),
-            game.name,
-            text.trim_end()
-        );
         for to in &recipients {
+            let language = self.judge.language_of(tx, &game, to)?;
+            let (subject, body) = letter(self.judge.templates.words(&language));
             self.caused.push(OutgoingLetter {
-                to: vec![Address::new(to)],
-                subject: subject.clone(),
-                body: body.clone(),
+                to: vec![Address::new(&to.email)],
+                subject,
+                body,
                 in_reply_to: None,
                 references: Vec::new(),
             });
         }
         if broadcast {
+            let (subject, body) = letter(self.judge.game_words(&game));
             tx.archive(game.id, game.phase_serial, &subject, &body, self.now)?;
         }
-        self.say(format!(
-            "Your {what} went to {} member{} of game '{}'.",
-            recipients.len(),
-            if recipients.len() == 1 { "" } else { "s" },
-            game.name
-        ));
+        let count = recipients.len();
+        self.say(if broadcast {
+            msg!("press.broadcast_sent", count = count, game = game.name)
+        } else {
+            msg!("press.press_sent", count = count, game = game.name)
+        });
         Ok(())
     }
 
@@ -152,29 +172,17 @@ impl Session<'_> {
             match letters {
                 Some(ps) => out.extend(ps),
                 None => {
-                    self.error(format!(
-                        "line {line}: '{word}' names no power; the message was not sent"
-                    ));
+                    self.fail(line, msg!("press.no_such_power", word = word));
                     return None;
                 }
             }
         }
         if out.is_empty() {
-            self.error(format!(
-                "line {line}: PRESS TO needs the powers to write to; the message was not sent"
-            ));
+            self.fail(line, msg!("press.needs_powers"));
             return None;
         }
         out.sort();
         out.dedup();
         Some(out)
     }
-}
-
-fn capitalise(word: &str) -> String {
-    let mut chars = word.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().collect::<String>() + chars.as_str())
-        .unwrap_or_default()
 }

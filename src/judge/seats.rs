@@ -6,6 +6,7 @@ use super::password::{hash_password, password_matches};
 use super::settings::GameSettings;
 use crate::letter::{Address, OutgoingLetter};
 use crate::store::Tx;
+use crate::{msg, tr};
 
 impl Session<'_> {
     pub(super) fn register(
@@ -16,15 +17,16 @@ impl Session<'_> {
         password: Option<&str>,
     ) -> rusqlite::Result<()> {
         let Some(password) = password else {
-            self.error(format!(
-                "line {line}: REGISTER needs a password, like: REGISTER secret Your Name"
-            ));
+            self.fail(line, msg!("seats.register_needs_password"));
             return Ok(());
         };
         let player =
             tx.register_player(&self.sender, name, Some(&hash_password(password)), self.now)?;
-        let name = player.name.map(|n| format!(" as {n}")).unwrap_or_default();
-        self.say(format!("Registered {}{name}.", player.email));
+        let text = match &player.name {
+            Some(name) => msg!("seats.registered_as", address = player.email, name = name),
+            None => msg!("seats.registered", address = player.email),
+        };
+        self.say(text);
         Ok(())
     }
 
@@ -40,16 +42,16 @@ impl Session<'_> {
         let variant_id = variant.unwrap_or("standard");
         let Some(variant) = self.judge.variant(variant_id) else {
             let known: Vec<&str> = self.judge.variants.iter().map(|v| v.id.as_str()).collect();
-            self.error(format!(
-                "line {line}: there is no variant '{variant_id}'; the variants are {}",
-                known.join(", ")
-            ));
+            let text = msg!(
+                "seats.no_such_variant",
+                variant = variant_id,
+                variants = known.join(", ")
+            );
+            self.fail(line, text);
             return Ok(());
         };
         if tx.game_by_name(game)?.is_some() {
-            self.error(format!(
-                "line {line}: there is already a game called '{game}'"
-            ));
+            self.fail(line, msg!("seats.game_exists", game = game));
             return Ok(());
         }
         let player = tx.register_player(&self.sender, None, None, self.now)?;
@@ -87,18 +89,20 @@ impl Session<'_> {
         )?;
         let needed = variant.map.powers.len();
         if moderated {
-            self.say(format!(
-                "Game '{}' ({}) is created, moderated, with you as its master. It starts when {needed} players \
-                 have joined with: SIGNON ?{} <their password>. Sign on as master with SIGNON ?{} <your password>.",
-                row.name, variant.name, row.name, row.name
+            self.say(msg!(
+                "seats.created_moderated",
+                game = row.name,
+                variant = variant.name,
+                needed = needed
             ));
             self.master_of = Some(row);
             return Ok(());
         }
-        self.say(format!(
-            "Game '{}' ({}) is created and you have joined it. It starts when {needed} players have joined; \
-             others join with: SIGNON ?{} <their password>",
-            row.name, variant.name, row.name
+        self.say(msg!(
+            "seats.created",
+            game = row.name,
+            variant = variant.name,
+            needed = needed
         ));
         self.joined = Some(row.clone());
         if needed == 1 {
@@ -127,31 +131,26 @@ impl Session<'_> {
         });
         if let Some(member) = role_member {
             if !password_matches(password, &member.password_hash) {
-                self.error(format!(
-                    "line {line}: the password is wrong for game '{}'",
-                    row.name
-                ));
+                self.fail(line, msg!("seats.wrong_password", game = row.name));
             } else if member.role == "master" {
-                self.say(format!("Signed on as master of game '{}'.", row.name));
+                self.say(msg!("seats.master_signed_on", game = row.name));
                 self.master_of = Some(row);
             } else {
-                self.say(format!("Signed on as an observer of game '{}'.", row.name));
+                self.say(msg!("seats.observer_signed_on", game = row.name));
                 self.watching = Some(row);
             }
             return Ok(());
         }
         if row.state != "forming" {
-            self.error(format!("line {line}: game '{}' has already started; sign on with your power's letter, like SIGNON F{} <password>", row.name, row.name));
+            self.fail(line, msg!("seats.already_started", game = row.name));
             return Ok(());
         }
         let settings = GameSettings::from_json(&row.settings);
         if settings.deny.contains(&self.sender)
             || (!settings.allow.is_empty() && !settings.allow.contains(&self.sender))
         {
-            self.error(format!(
-                "line {line}: game '{}' is not open to {}",
-                row.name, self.sender
-            ));
+            let text = msg!("seats.not_open", game = row.name, address = self.sender);
+            self.fail(line, text);
             return Ok(());
         }
         let variant = self
@@ -173,10 +172,7 @@ impl Session<'_> {
                 &hash_password(password),
                 self.now,
             )?;
-            self.say(format!(
-                "You are already in game '{}'; your password for it is changed.",
-                row.name
-            ));
+            self.say(msg!("seats.password_changed", game = row.name));
             return Ok(());
         }
         tx.set_member(
@@ -189,15 +185,14 @@ impl Session<'_> {
         )?;
         let joined = members.iter().filter(|m| m.role == "player").count() + 1;
         self.joined = Some(row.clone());
-        self.say(format!(
-            "You have joined game '{}' ({joined} of {needed} players).",
-            row.name
+        self.say(msg!(
+            "seats.joined",
+            game = row.name,
+            joined = joined,
+            needed = needed
         ));
         if joined >= needed {
-            self.say(format!(
-                "Game '{}' is full and starts now; your power comes in a separate letter.",
-                row.name
-            ));
+            self.say(msg!("seats.full", game = row.name));
             self.caused
                 .extend(self.judge.start_game(tx, &mut row, self.now)?);
         }
@@ -226,7 +221,13 @@ impl Session<'_> {
             .find(|p| p.letter.eq_ignore_ascii_case(&letter))
         else {
             let letters: String = map.powers.iter().map(|p| p.letter).collect();
-            self.error(format!("line {line}: game '{}' has no power with the letter {letter}; its powers are {letters}", row.name));
+            let text = msg!(
+                "seats.no_such_letter",
+                game = row.name,
+                letter = letter,
+                letters = letters
+            );
+            self.fail(line, text);
             return Ok(());
         };
         let members = tx.members(row.id)?;
@@ -238,22 +239,29 @@ impl Session<'_> {
             return self.take_over(tx, line, row, &power, password);
         }
         let Some(member) = member.filter(|m| password_matches(password, &m.password_hash)) else {
-            self.error(format!(
-                "line {line}: the power or the password is wrong for game '{}'",
-                row.name
-            ));
+            let text = msg!("seats.wrong_power_or_password", game = row.name);
+            self.fail(line, text);
             if let Some(owner) = members
                 .iter()
                 .find(|m| m.power.as_deref() == Some(power.id.as_str()) && m.email != self.sender)
             {
+                let language = self.judge.language_of(tx, &row, owner)?;
+                let words = self.judge.templates.words(&language);
                 self.caused.push(OutgoingLetter {
                     to: vec![Address::new(&owner.email)],
-                    subject: format!("Game '{}': a failed sign-on as {}", row.name, power.name),
-                    body: format!(
-                        "Someone writing from {} tried to sign on as {} in game '{}' with a wrong password.\n\
-                         Nothing was changed. If it was not you, you need do nothing.\n",
-                        self.sender, power.name, row.name
+                    subject: tr!(
+                        words,
+                        "seats.failed_signon_subject",
+                        game = row.name,
+                        power = power.name
                     ),
+                    body: tr!(
+                        words,
+                        "seats.failed_signon",
+                        address = self.sender,
+                        power = power.name,
+                        game = row.name
+                    ) + "\n",
                     in_reply_to: None,
                     references: Vec::new(),
                 });
@@ -261,10 +269,8 @@ impl Session<'_> {
             return Ok(());
         };
         self.answer_to = member.email.clone();
-        self.say(format!(
-            "Signed on as {} in game '{}'.",
-            power.name, row.name
-        ));
+        self.language = self.judge.language_of(tx, &row, member)?;
+        self.say(msg!("seats.signed_on", power = power.name, game = row.name));
         self.signed_on = Some((row, power.id.clone()));
         Ok(())
     }
@@ -281,7 +287,7 @@ impl Session<'_> {
         };
         let player = tx.register_player(&self.sender, None, None, self.now)?;
         if tx.members(row.id)?.iter().any(|m| m.player_id == player.id) {
-            self.say(format!("You are already a member of game '{}'.", row.name));
+            self.say(msg!("seats.already_member", game = row.name));
             return Ok(());
         }
         tx.set_member(
@@ -292,18 +298,13 @@ impl Session<'_> {
             &hash_password(password),
             self.now,
         )?;
-        self.say(format!(
-            "You now observe game '{}': you will receive its reports.",
-            row.name
-        ));
+        self.say(msg!("seats.observing", game = row.name));
         Ok(())
     }
 
     pub(super) fn resign(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
         let Some((row, power)) = self.signed_on.take() else {
-            self.error(format!(
-                "line {line}: RESIGN needs a SIGNON to a game first"
-            ));
+            self.fail(line, msg!("seats.resign_needs_signon"));
             return Ok(());
         };
         if let Some(member) = tx
@@ -313,10 +314,7 @@ impl Session<'_> {
         {
             tx.remove_member(row.id, member.player_id)?;
         }
-        self.say(format!(
-            "You have resigned from game '{}'; your power has no player now.",
-            row.name
-        ));
+        self.say(msg!("seats.resigned", game = row.name));
         Ok(())
     }
 
@@ -334,10 +332,8 @@ impl Session<'_> {
         if settings.deny.contains(&self.sender)
             || (!settings.allow.is_empty() && !settings.allow.contains(&self.sender))
         {
-            self.error(format!(
-                "line {line}: game '{}' is not open to {}",
-                row.name, self.sender
-            ));
+            let text = msg!("seats.not_open", game = row.name, address = self.sender);
+            self.fail(line, text);
             return Ok(());
         }
         let player = tx.register_player(&self.sender, None, None, self.now)?;
@@ -346,10 +342,7 @@ impl Session<'_> {
             .iter()
             .any(|m| m.player_id == player.id && m.role == "player")
         {
-            self.error(format!(
-                "line {line}: you already play a power in game '{}'",
-                row.name
-            ));
+            self.fail(line, msg!("seats.already_playing", game = row.name));
             return Ok(());
         }
         tx.set_member(
@@ -368,27 +361,32 @@ impl Session<'_> {
             }
         }
         tx.save_game(&row)?;
-        let newcomer = if settings.hides_identities() {
-            "A new player".to_string()
+        let text = if settings.hides_identities() {
+            msg!(
+                "seats.taken_over_hidden",
+                power = power.name,
+                game = row.name,
+                deadline = super::deadline_of(&row)
+            )
         } else {
-            self.sender.clone()
+            msg!(
+                "seats.taken_over",
+                player = self.sender,
+                power = power.name,
+                game = row.name,
+                deadline = super::deadline_of(&row)
+            )
         };
-        let text = format!(
-            "{} has taken over {} in game '{}'. The deadline is {}.\n",
-            newcomer,
-            power.name,
-            row.name,
-            super::deadline_text(&row)
-        );
-        self.say(format!(
-            "You now play {} in game '{}'.",
-            power.name, row.name
-        ));
+        self.say(msg!("seats.now_play", power = power.name, game = row.name));
         self.announce(
             tx,
             &row,
-            &format!("Game '{}': {} taken over", row.name, power.name),
-            &text,
+            msg!(
+                "seats.taken_over_subject",
+                game = row.name,
+                power = power.name
+            ),
+            text,
         )?;
         self.signed_on = Some((row, power.id.clone()));
         Ok(())

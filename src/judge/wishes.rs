@@ -4,13 +4,15 @@
 
 use chrono::{Duration, NaiveDate, TimeZone, Utc};
 
-use super::deadline_text;
+use super::deadline_of;
 use super::letter::Session;
 use super::settings::{GameSettings, Wishes};
 use crate::diplomacy::power::PowerId;
 use crate::letter::{Address, OutgoingLetter};
+use crate::report::Message;
 use crate::store::{GameRow, MemberRow, Tx};
 use crate::text::command::Setting;
+use crate::{msg, tr};
 
 impl Session<'_> {
     /// The member signed on as a power, with its game.
@@ -18,7 +20,7 @@ impl Session<'_> {
         &mut self,
         tx: &Tx,
         line: usize,
-        what: &str,
+        what: Message,
     ) -> rusqlite::Result<Option<(GameRow, MemberRow)>> {
         let (game, member) = match (self.signed_on.clone(), self.joined.clone()) {
             (Some((game, power)), _) => {
@@ -40,19 +42,14 @@ impl Session<'_> {
                 (game, member)
             }
             (None, None) => {
-                self.error(format!(
-                    "line {line}: {what} needs a SIGNON to a game first"
-                ));
+                self.fail(line, msg!("wishes.needs_signon", what = what));
                 return Ok(None);
             }
         };
         match member {
             Some(m) => Ok(Some((game, m))),
             None => {
-                self.error(format!(
-                    "line {line}: you have no seat in game '{}'",
-                    game.name
-                ));
+                self.fail(line, msg!("wishes.no_seat", game = game.name));
                 Ok(None)
             }
         }
@@ -70,7 +67,7 @@ impl Session<'_> {
             Setting::Language(language) => return self.set_language(tx, line, language),
             _ => {}
         }
-        let Some((mut game, member)) = self.seat(tx, line, "this SET")? else {
+        let Some((mut game, member)) = self.seat(tx, line, msg!("master.this_set"))? else {
             return Ok(());
         };
         let mut wishes = Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?);
@@ -78,9 +75,9 @@ impl Session<'_> {
             Setting::Wait(on) => {
                 wishes.wait = *on;
                 self.say(if *on {
-                    "The phase will not be processed before its deadline.".into()
+                    msg!("wishes.wait")
                 } else {
-                    "The phase may be processed as soon as all orders are in.".into()
+                    msg!("wishes.no_wait")
                 });
             }
             Setting::Absence { from, to } => {
@@ -93,31 +90,27 @@ impl Session<'_> {
             }
             Setting::NoAbsence => {
                 wishes.absence = None;
-                self.say("Your absence is cancelled.".into());
+                self.say(msg!("wishes.absence_cancelled"));
             }
             Setting::Draw(powers) => {
                 wishes.draw = Some(powers.clone());
-                self.say(
-                    "Your draw vote is recorded (it stays secret and lasts this phase).".into(),
-                );
+                self.say(msg!("wishes.draw"));
             }
             Setting::NoDraw => {
                 wishes.draw = None;
-                self.say("Your draw vote is withdrawn.".into());
+                self.say(msg!("wishes.no_draw"));
             }
             Setting::Concede(power) => {
                 wishes.concede = Some(power.clone());
-                self.say(format!(
-                    "You concede the game to {power} (this lasts this phase)."
-                ));
+                self.say(msg!("wishes.concede", power = power));
             }
             Setting::NoConcede => {
                 wishes.concede = None;
-                self.say("Your concession is withdrawn.".into());
+                self.say(msg!("wishes.no_concede"));
             }
             Setting::Preference(list) => {
                 wishes.preference = Some(list.clone());
-                self.say(format!("Your preference {list} is recorded."));
+                self.say(msg!("wishes.preference", list = list));
             }
             _ => return Ok(()),
         }
@@ -131,36 +124,33 @@ impl Session<'_> {
     /// SET ADDRESS new: letters go to the new address; the old one is told.
     fn set_address(&mut self, tx: &Tx, line: usize, address: Option<&str>) -> rusqlite::Result<()> {
         let Some(address) = address else {
-            self.error(format!(
-                "line {line}: write the new address, like: SET ADDRESS me@example.org"
-            ));
+            self.fail(line, msg!("wishes.address_needed"));
             return Ok(());
         };
         let Some(player) = tx.player_by_email(&self.sender)? else {
-            self.error(format!(
-                "line {line}: {} is not registered; REGISTER first",
-                self.sender
-            ));
+            self.fail(line, msg!("wishes.not_registered", address = self.sender));
             return Ok(());
         };
         if !tx.change_email(player.id, address)? {
-            self.error(format!("line {line}: {address} belongs to another player"));
+            self.fail(line, msg!("wishes.address_taken", address = address));
             return Ok(());
         }
+        let words = self.words();
         self.caused.push(OutgoingLetter {
             to: vec![Address::new(&player.email)],
-            subject: "Your address at the judge has changed".into(),
-            body: format!(
-                "Your address at the judge was changed from {} to {address} by a letter from {}.\n\
-                 If you did not ask for this, write to the keeper, {}.\n",
-                player.email, self.sender, self.judge.config.judge.keeper
-            ),
+            subject: tr!(words, "wishes.address_subject"),
+            body: tr!(
+                words,
+                "wishes.address_changed_by",
+                old = player.email,
+                new = address,
+                sender = self.sender,
+                keeper = self.judge.config.judge.keeper
+            ) + "\n",
             in_reply_to: None,
             references: Vec::new(),
         });
-        self.say(format!(
-            "Your address is now {address}; the old address has been told."
-        ));
+        self.say(msg!("wishes.address_changed", address = address));
         self.answer_to = address.to_lowercase();
         Ok(())
     }
@@ -168,9 +158,7 @@ impl Session<'_> {
     /// SET LANGUAGE: letters to you in this language (`en`, `ru`).
     fn set_language(&mut self, tx: &Tx, line: usize, language: &str) -> rusqlite::Result<()> {
         if !["en", "ru"].contains(&language) {
-            self.error(format!(
-                "line {line}: the judge writes in en (English) and ru (Russian), not '{language}'"
-            ));
+            self.fail(line, msg!("wishes.bad_language", language = language));
             return Ok(());
         }
         let player = tx.register_player(&self.sender, None, None, self.now)?;
@@ -186,14 +174,11 @@ impl Session<'_> {
             tx.set_member_wishes(game.id, member.player_id, &wishes.to_json())?;
         }
         self.language = language.to_string();
-        self.say(format!(
-            "Letters to you will be in {}.",
-            if language == "ru" {
-                "Russian"
-            } else {
-                "English"
-            }
-        ));
+        self.say(if language == "ru" {
+            msg!("wishes.language_ru")
+        } else {
+            msg!("wishes.language_en")
+        });
         Ok(())
     }
 
@@ -207,23 +192,27 @@ impl Session<'_> {
         wishes: &mut Wishes,
         from: &str,
         to: Option<&str>,
-    ) -> rusqlite::Result<Option<String>> {
+    ) -> rusqlite::Result<Option<Message>> {
         let settings = GameSettings::from_json(&game.settings);
         let parse = |d: &str| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok();
         let (Some(start), end) = (parse(from), to.map(parse)) else {
-            self.error(format!("line {line}: write dates like 2027-02-01"));
+            self.fail(line, msg!("wishes.dates"));
             return Ok(None);
         };
         let Some(end) = end.unwrap_or(Some(start)) else {
-            self.error(format!("line {line}: write dates like 2027-02-01"));
+            self.fail(line, msg!("wishes.dates"));
             return Ok(None);
         };
         let days = (end - start).num_days() + 1;
         if days < 1 || days > i64::from(settings.max_absence_days) {
-            self.error(format!(
-                "line {line}: an absence lasts from 1 to {} days in game '{}'",
-                settings.max_absence_days, game.name
-            ));
+            self.fail(
+                line,
+                msg!(
+                    "wishes.absence_length",
+                    days = settings.max_absence_days,
+                    game = game.name
+                ),
+            );
             return Ok(None);
         }
         wishes.absence = Some((from.to_string(), to.map(str::to_string)));
@@ -234,12 +223,10 @@ impl Session<'_> {
                 .map(|t| t.with_timezone(&Utc))
         };
         let (Some(begin), Some(finish)) = (local(start), local(end + Duration::days(1))) else {
-            return Ok(Some("Your absence is recorded.".into()));
+            return Ok(Some(msg!("wishes.absence")));
         };
-        let mut message = format!(
-            "Your absence from {from} to {} is recorded.",
-            to.unwrap_or(from)
-        );
+        let to = to.unwrap_or(from);
+        let mut message = msg!("wishes.absence_from_to", from = from, to = to);
         if let Some(deadline) = game.deadline_at
             && deadline >= begin
             && deadline < finish
@@ -249,22 +236,25 @@ impl Session<'_> {
             game.deadline_at = Some(moved);
             game.reminded = false;
             tx.save_game(game)?;
-            message.push_str(&format!(
-                " The deadline of game '{}' moves to {}.",
-                game.name,
-                deadline_text(game)
-            ));
-            let notice = format!(
-                "A player of game '{}' will be away from {from} to {}; the deadline moves to {}.\n",
-                game.name,
-                to.unwrap_or(from),
-                deadline_text(game)
+            message = msg!(
+                "wishes.absence_moves",
+                from = from,
+                to = to,
+                game = game.name,
+                deadline = deadline_of(game)
+            );
+            let notice = msg!(
+                "wishes.absence_notice",
+                game = game.name,
+                from = from,
+                to = to,
+                deadline = deadline_of(game)
             );
             self.announce(
                 tx,
                 game,
-                &format!("Game '{}': deadline moved for an absence", game.name),
-                &notice,
+                msg!("wishes.absence_subject", game = game.name),
+                notice,
             )?;
         }
         Ok(Some(message))
@@ -327,17 +317,17 @@ impl Session<'_> {
         let text = match (draw, winner) {
             (Some(powers), _) => {
                 let names: Vec<&str> = powers.iter().map(|p| map.power(*p).name.as_str()).collect();
-                format!(
-                    "Game '{}' ends in a draw between {}.\n",
-                    game.name,
-                    names.join(", ")
+                msg!(
+                    "wishes.draw_end",
+                    game = game.name,
+                    powers = names.join(", ")
                 )
             }
             (None, Some(w)) if survivors.len() > 1 => {
-                format!(
-                    "Game '{}' ends: the other powers concede to {}.\n",
-                    game.name,
-                    map.power(w).name
+                msg!(
+                    "wishes.concede_end",
+                    game = game.name,
+                    power = map.power(w).name
                 )
             }
             _ => return Ok(()),
@@ -345,8 +335,13 @@ impl Session<'_> {
         game.state = "finished".into();
         game.deadline_at = None;
         tx.save_game(&game)?;
-        self.say(text.trim_end().to_string());
-        self.announce(tx, &game, &format!("Game '{}' is over", game.name), &text)?;
+        self.say(text.clone());
+        self.announce(
+            tx,
+            &game,
+            msg!("wishes.over_subject", game = game.name),
+            text,
+        )?;
         self.refresh(game);
         Ok(())
     }

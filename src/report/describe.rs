@@ -1,17 +1,31 @@
 //! Orders, units and places in the words of a report: `Army Vienna -> Galicia.`,
-//! `Fleet London SUPPORT French Army Paris -> Burgundy.`, and result notes like `(*bounce*)`.
+//! `Fleet London SUPPORT French Army Paris -> Burgundy.`, and result notes like `(*bounce*)`,
+//! in the reader's language (the `unit`, `order`, `note`, `illegal` and `list` keys of the
+//! message catalog); names of powers, provinces and coasts stay as the variant writes them.
+//! The functions without `_in` write English.
 
-use crate::diplomacy::adjudicate::{Allowance, Outcome};
+use super::messages::Words;
+use crate::diplomacy::adjudicate::{Allowance, Illegal, Outcome};
 use crate::diplomacy::map::{Map, RegionId};
 use crate::diplomacy::order::{Action, Location, Order, UnitOrder};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::unit::{Unit, UnitKind};
+use crate::tr;
 
-fn kind_word(kind: UnitKind) -> &'static str {
+/// `Army`, `Fleet`: a unit as the subject of a sentence.
+fn kind_word(words: Words, kind: UnitKind) -> String {
     match kind {
-        UnitKind::Army => "Army",
-        UnitKind::Fleet => "Fleet",
+        UnitKind::Army => tr!(words, "unit.army"),
+        UnitKind::Fleet => tr!(words, "unit.fleet"),
+    }
+}
+
+/// A unit as the object of a sentence (Russian `армию`).
+fn kind_object(words: Words, kind: UnitKind) -> String {
+    match kind {
+        UnitKind::Army => tr!(words, "unit.army_object"),
+        UnitKind::Fleet => tr!(words, "unit.fleet_object"),
     }
 }
 
@@ -23,94 +37,146 @@ fn place(map: &Map, at: Location) -> String {
     }
 }
 
-/// `Army Vienna`, `Fleet St Petersburg (south coast)`.
+/// `Army Vienna`, `Fleet St Petersburg (south coast)`, in English.
 pub fn unit_name(map: &Map, unit: &Unit) -> String {
-    format!("{} {}", kind_word(unit.kind), map.region_name(unit.region))
+    unit_name_in(Words::english(), map, unit)
 }
 
-/// The unit named by `at` in `position`, or what the order itself says.
+/// `Army Vienna`, `Fleet St Petersburg (south coast)`.
+pub fn unit_name_in(words: Words, map: &Map, unit: &Unit) -> String {
+    format!(
+        "{} {}",
+        kind_word(words, unit.kind),
+        map.region_name(unit.region)
+    )
+}
+
+/// The unit named by `at` in `position` (with its power's adjective when it is not the
+/// viewer's), or what the order itself says; as the object of a sentence when `object`.
 fn named_unit(
+    words: Words,
     map: &Map,
     position: &Position,
     kind: Option<UnitKind>,
     at: Location,
     viewer: PowerId,
+    object: bool,
 ) -> String {
+    let word = |kind| {
+        if object {
+            kind_object(words, kind)
+        } else {
+            kind_word(words, kind)
+        }
+    };
     match position.unit_in(map, at.province) {
         Some(unit) => {
-            let adjective = if unit.power != viewer {
-                format!("{} ", map.power(unit.power).adjective)
+            let name = format!("{} {}", word(unit.kind), map.region_name(unit.region));
+            if unit.power != viewer {
+                tr!(
+                    words,
+                    "unit.foreign",
+                    adjective = map.power(unit.power).adjective,
+                    unit = name
+                )
             } else {
-                String::new()
-            };
-            format!("{adjective}{}", unit_name(map, unit))
+                name
+            }
         }
         None => match kind {
-            Some(kind) => format!("{} {}", kind_word(kind), place(map, at)),
+            Some(kind) => format!("{} {}", word(kind), place(map, at)),
             None => place(map, at),
         },
     }
 }
 
-/// An order of `power` in report words, ending with a full stop.
+/// An order of `power` in English report words, ending with a full stop.
 pub fn describe_order(map: &Map, position: &Position, power: PowerId, order: &Order) -> String {
+    describe_order_in(Words::english(), map, position, power, order)
+}
+
+/// An order of `power` in report words, ending with a full stop.
+pub fn describe_order_in(
+    words: Words,
+    map: &Map,
+    position: &Position,
+    power: PowerId,
+    order: &Order,
+) -> String {
     let Order::Unit(UnitOrder { unit, at, action }) = order else {
-        return "Build waived.".into();
+        return format!("{}.", tr!(words, "order.waive"));
     };
-    let subject = match action {
-        Action::Build => format!(
-            "Build {} {}",
-            unit.map_or("unit", kind_word),
-            place(map, *at)
+    if *action == Action::Build {
+        let kind = match unit {
+            Some(kind) => kind_word(words, *kind),
+            None => tr!(words, "unit.any"),
+        };
+        return format!(
+            "{}.",
+            tr!(words, "order.build", kind = kind, place = place(map, *at))
+        );
+    }
+    let subject = match position.unit_in(map, at.province).or_else(|| {
+        position
+            .dislodged
+            .iter()
+            .map(|d| &d.unit)
+            .find(|u| map.province_of(u.region) == at.province)
+    }) {
+        Some(u) => unit_name_in(words, map, u),
+        None => named_unit(words, map, position, *unit, *at, power, false),
+    };
+    let other = |kind, at| named_unit(words, map, position, kind, at, power, true);
+    let text = match action {
+        Action::Hold => tr!(words, "order.hold", unit = subject),
+        Action::Move { to, via_convoy } if *via_convoy => {
+            tr!(
+                words,
+                "order.move_convoy",
+                unit = subject,
+                to = place(map, *to)
+            )
+        }
+        Action::Move { to, .. } => tr!(words, "order.move", unit = subject, to = place(map, *to)),
+        Action::SupportHold { unit, at } => tr!(
+            words,
+            "order.support_hold",
+            unit = subject,
+            other = other(*unit, *at)
         ),
-        _ => match position.unit_in(map, at.province).or_else(|| {
-            position
-                .dislodged
-                .iter()
-                .map(|d| &d.unit)
-                .find(|u| map.province_of(u.region) == at.province)
-        }) {
-            Some(u) => unit_name(map, u),
-            None => named_unit(map, position, *unit, *at, power),
-        },
+        Action::SupportMove { unit, from, to } => tr!(
+            words,
+            "order.support_move",
+            unit = subject,
+            other = other(*unit, *from),
+            to = place(map, *to)
+        ),
+        Action::Convoy { from, to } => tr!(
+            words,
+            "order.convoy",
+            unit = subject,
+            other = other(Some(UnitKind::Army), *from),
+            to = place(map, *to)
+        ),
+        Action::Retreat { to } => {
+            tr!(words, "order.retreat", unit = subject, to = place(map, *to))
+        }
+        Action::Disband => tr!(words, "order.disband", unit = subject),
+        Action::Build => subject,
+        Action::Destroy => tr!(words, "order.destroy", unit = subject),
+        Action::Restore => tr!(words, "order.restore", unit = subject),
     };
-    let rest = match action {
-        Action::Hold => " HOLD".to_string(),
-        Action::Move { to, via_convoy } => {
-            format!(
-                " -> {}{}",
-                place(map, *to),
-                if *via_convoy { " VIA CONVOY" } else { "" }
-            )
-        }
-        Action::SupportHold { unit, at } => {
-            format!(" SUPPORT {}", named_unit(map, position, *unit, *at, power))
-        }
-        Action::SupportMove { unit, from, to } => {
-            format!(
-                " SUPPORT {} -> {}",
-                named_unit(map, position, *unit, *from, power),
-                place(map, *to)
-            )
-        }
-        Action::Convoy { from, to } => {
-            format!(
-                " CONVOY {} -> {}",
-                named_unit(map, position, Some(UnitKind::Army), *from, power),
-                place(map, *to)
-            )
-        }
-        Action::Retreat { to } => format!(" -> {}", place(map, *to)),
-        Action::Disband => " DISBAND".to_string(),
-        Action::Build => String::new(),
-        Action::Destroy => " DESTROY".to_string(),
-        Action::Restore => " RESTORE".to_string(),
-    };
-    format!("{subject}{rest}.")
+    format!("{text}.")
+}
+
+/// The classic result note of an outcome in English (`bounce`, `cut`...), empty for plain
+/// success.
+pub fn note(map: &Map, outcome: &Outcome) -> String {
+    note_in(Words::english(), map, outcome)
 }
 
 /// The classic result note of an outcome (`bounce`, `cut`...), empty for plain success.
-pub fn note(map: &Map, outcome: &Outcome) -> String {
+pub fn note_in(words: Words, map: &Map, outcome: &Outcome) -> String {
     let names = |provinces: &[crate::diplomacy::map::ProvinceId]| {
         provinces
             .iter()
@@ -126,33 +192,77 @@ pub fn note(map: &Map, outcome: &Outcome) -> String {
         | Outcome::Retreated => String::new(),
         Outcome::Built | Outcome::Waived => String::new(),
         Outcome::Disbanded => String::new(),
-        Outcome::Destroyed => "centre destroyed".into(),
-        Outcome::Restoring => "restoring: one more turn".into(),
-        Outcome::Restored => "centre restored".into(),
-        Outcome::Dislodged { by } => format!("dislodged from {}", map.province(*by).name),
-        Outcome::Bounced { by } if by.is_empty() => "bounce".into(),
-        Outcome::Bounced { by } => format!("bounce with {}", names(by)),
-        Outcome::NoConvoy => "no convoy".into(),
-        Outcome::Paradox => "no convoy: paradox".into(),
-        Outcome::Cut { by } => format!("cut from {}", map.province(*by).name),
-        Outcome::Void => "void".into(),
-        Outcome::Superseded => "replaced".into(),
-        Outcome::Illegal(why) => format!("illegal: {}", why.explain()),
-        Outcome::RetreatBounced { .. } => "bounce, destroyed".into(),
-        Outcome::NotAllowed(Allowance::NoBuildsLeft) => "no builds left".into(),
-        Outcome::NotAllowed(Allowance::NoRemovalsLeft) => "no removals left".into(),
-        Outcome::NotAllowed(Allowance::FleetLimit) => "too many fleets this winter".into(),
-        Outcome::NotAllowed(Allowance::SiteTaken) => "site already used".into(),
-        Outcome::NotAllowed(Allowance::AlreadyRemoved) => "already removed".into(),
+        Outcome::Destroyed => tr!(words, "note.destroyed"),
+        Outcome::Restoring => tr!(words, "note.restoring"),
+        Outcome::Restored => tr!(words, "note.restored"),
+        Outcome::Dislodged { by } => {
+            tr!(words, "note.dislodged", from = map.province(*by).name)
+        }
+        Outcome::Bounced { by } if by.is_empty() => tr!(words, "note.bounce"),
+        Outcome::Bounced { by } => tr!(words, "note.bounce_with", names = names(by)),
+        Outcome::NoConvoy => tr!(words, "note.no_convoy"),
+        Outcome::Paradox => tr!(words, "note.paradox"),
+        Outcome::Cut { by } => tr!(words, "note.cut", from = map.province(*by).name),
+        Outcome::Void => tr!(words, "note.void"),
+        Outcome::Superseded => tr!(words, "note.replaced"),
+        Outcome::Illegal(why) => tr!(words, "note.illegal", why = explain(words, *why)),
+        Outcome::RetreatBounced { .. } => tr!(words, "note.retreat_bounced"),
+        Outcome::NotAllowed(Allowance::NoBuildsLeft) => tr!(words, "note.no_builds_left"),
+        Outcome::NotAllowed(Allowance::NoRemovalsLeft) => tr!(words, "note.no_removals_left"),
+        Outcome::NotAllowed(Allowance::FleetLimit) => tr!(words, "note.fleet_limit"),
+        Outcome::NotAllowed(Allowance::SiteTaken) => tr!(words, "note.site_taken"),
+        Outcome::NotAllowed(Allowance::AlreadyRemoved) => tr!(words, "note.already_removed"),
     }
 }
 
-/// `Galicia or Vienna`, `Galicia, Bohemia or Vienna`.
+/// Why an order could not be carried out, in the reader's words.
+pub fn explain(words: Words, why: Illegal) -> String {
+    match why {
+        Illegal::NoUnit => tr!(words, "illegal.no_unit"),
+        Illegal::ForeignUnit => tr!(words, "illegal.foreign_unit"),
+        Illegal::WrongPhase => tr!(words, "illegal.wrong_phase"),
+        Illegal::MoveToSelf => tr!(words, "illegal.move_to_self"),
+        Illegal::Unreachable => tr!(words, "illegal.unreachable"),
+        Illegal::WrongTerrain => tr!(words, "illegal.wrong_terrain"),
+        Illegal::CoastNeeded => tr!(words, "illegal.coast_needed"),
+        Illegal::CoastUnreachable => tr!(words, "illegal.coast_unreachable"),
+        Illegal::NoSupportedUnit => tr!(words, "illegal.no_supported_unit"),
+        Illegal::SupportSelf => tr!(words, "illegal.support_self"),
+        Illegal::SupportUnreachable => tr!(words, "illegal.support_unreachable"),
+        Illegal::SupportedMoveImpossible => tr!(words, "illegal.supported_move_impossible"),
+        Illegal::ConvoyerNotAtSea => tr!(words, "illegal.convoyer_not_at_sea"),
+        Illegal::NotAnArmy => tr!(words, "illegal.not_an_army"),
+        Illegal::NotOnConvoyRoute => tr!(words, "illegal.not_on_convoy_route"),
+        Illegal::NotDislodged => tr!(words, "illegal.not_dislodged"),
+        Illegal::RetreatNotAllowed => tr!(words, "illegal.retreat_not_allowed"),
+        Illegal::NoBuilds => tr!(words, "illegal.no_builds"),
+        Illegal::NotBuildSite => tr!(words, "illegal.not_build_site"),
+        Illegal::SiteOccupied => tr!(words, "illegal.site_occupied"),
+        Illegal::SiteNotOwned => tr!(words, "illegal.site_not_owned"),
+        Illegal::CannotBuildThere => tr!(words, "illegal.cannot_build_there"),
+        Illegal::BuildCoastNeeded => tr!(words, "illegal.build_coast_needed"),
+        Illegal::UnitTypeNeeded => tr!(words, "illegal.unit_type_needed"),
+        Illegal::NoRemovals => tr!(words, "illegal.no_removals"),
+        Illegal::SiteDestroyed => tr!(words, "illegal.site_destroyed"),
+        Illegal::NotInThisVariant => tr!(words, "illegal.not_in_this_variant"),
+        Illegal::NotACentre => tr!(words, "illegal.not_a_centre"),
+        Illegal::Indestructible => tr!(words, "illegal.indestructible"),
+        Illegal::AlreadyDestroyed => tr!(words, "illegal.already_destroyed"),
+        Illegal::NotDestroyed => tr!(words, "illegal.not_destroyed"),
+    }
+}
+
+/// `Galicia or Vienna`, `Galicia, Bohemia or Vienna`, in English.
 pub fn either(map: &Map, regions: &[RegionId]) -> String {
+    either_in(Words::english(), map, regions)
+}
+
+/// `Galicia or Vienna`, `Galicia, Bohemia or Vienna`.
+pub fn either_in(words: Words, map: &Map, regions: &[RegionId]) -> String {
     let names: Vec<String> = regions.iter().map(|r| map.region_name(*r)).collect();
     match names.as_slice() {
         [] => String::new(),
         [one] => one.clone(),
-        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        [rest @ .., last] => tr!(words, "list.or", rest = rest.join(", "), last = last),
     }
 }

@@ -1,8 +1,12 @@
 //! Letters rendered from templates (`templates/<language>/*.txt`, minijinja): the built-in
-//! templates in English and Russian, replaced file by file from a folder, and the words
-//! reports are made of.
+//! templates in English and Russian, replaced file by file from a folder; the message
+//! catalogs (`templates/<language>/messages.toml`) for the sentences written in code; and
+//! the words reports are made of.
 
 pub mod describe;
+pub mod messages;
+
+pub use messages::{Message, Messages, When, Words};
 
 use std::path::Path;
 
@@ -179,14 +183,17 @@ const BUILT_IN: &[(&str, &str)] = &[
     ),
 ];
 
-/// The compiled templates.
+/// The compiled templates and the message catalogs.
 pub struct Templates {
     env: Environment<'static>,
+    messages: Messages,
 }
 
 impl Templates {
     /// The built-in templates, each replaced by a file of the same name in `folder` if there
-    /// is one. A template that does not compile is an error naming the file and line.
+    /// is one, and the message catalogs, overlaid by `folder/<language>/messages.toml`. A
+    /// template that does not compile, or a catalog that does not read, is an error naming
+    /// the file and line.
     pub fn load(folder: Option<&Path>) -> Result<Templates, String> {
         let mut env = Environment::new();
         let syntax = minijinja::syntax::SyntaxConfig::builder()
@@ -210,7 +217,8 @@ impl Templates {
                     format!("{at}:{}: {}", e.line().unwrap_or(0), e)
                 })?;
         }
-        Ok(Templates { env })
+        let messages = Messages::load(folder)?;
+        Ok(Templates { env, messages })
     }
 
     /// Whether there is a template `name` in `language` (or in English).
@@ -240,6 +248,22 @@ impl Templates {
                 format!("(The judge could not write this letter from its template {name}: {e}.)\n")
             }
         }
+    }
+
+    /// The catalog sentence `key` in `language` with `args` filled in, falling back to
+    /// English, then to the key itself; a placeholder without a value is left visible.
+    pub fn text(&self, language: &str, key: &str, args: &[(&str, &str)]) -> String {
+        self.messages.text(language, key, args)
+    }
+
+    /// The words of `language`, to render messages (`tr!`, `Words::message`).
+    pub fn words(&self, language: &str) -> Words<'_> {
+        self.messages.words(language)
+    }
+
+    /// The message catalogs.
+    pub fn messages(&self) -> &Messages {
+        &self.messages
     }
 
     /// Renders the English template `name`.

@@ -18,6 +18,8 @@
 //! - `mail_transport`: Maildir, sendmail, SMTP and IMAP (IDLE too) against real servers.
 //! - `mailserver`: the real test mail servers (`../shared/tools/mailserver`), or a SKIPPED line.
 //! - `flow`: whole mail exchanges as data (`tests/data/flow/`): letters in, transcript out.
+//! - `messages`: the message catalogs: Russian matches English key for key, every key the code
+//!   uses exists with its values, report words in Russian, catalogs replaced from a folder.
 //! - `judge`: the judge through a crash, broken and automatic mail, floods, a failing outbox.
 //! - `hostile`: hostile input (oversized parts, endless bodies, header injection) and bounded
 //!   fuzzing of every reader from a corpus (`tests/data/fuzz/`, `STRATEGOS_FUZZ_ROUNDS`).
@@ -42,6 +44,7 @@ mod judge_harness;
 mod mail_read;
 mod mail_transport;
 mod mailserver;
+mod messages;
 mod orders;
 mod random;
 mod rulebook;
