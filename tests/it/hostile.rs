@@ -175,14 +175,39 @@ fn oversized_parts_and_endless_bodies() {
     assert_eq!(sent.len(), 1);
     assert!(sent[0].subject.contains("[Error Flag]"));
     assert!(started.elapsed() < Duration::from_secs(60));
-    // Header injection through the subject and the name: the answer has no extra header.
-    judge.deliver(b"From: \"Eve\r\nBcc: all@example.test\" <eve@example.test>\r\nSubject: hi\r\n\tBcc: all@example.test\r\nMessage-ID: <inj@x>\r\n\r\nHELP\r\n");
+    // Header injection through encoded words that decode to line breaks, in the name and in
+    // the subject: the answer goes to Eve alone and carries no header of the attacker's.
+    judge.deliver(
+        b"From: =?utf-8?b?RXZlDQpCY2M6IGFsbEBleGFtcGxlLnRlc3Q=?= <eve@example.test>\r\n\
+          Subject: =?utf-8?b?aGkNCkJjYzogYWxsQGV4YW1wbGUudGVzdA==?=\r\nMessage-ID: <inj@x>\r\n\r\nHELP\r\n",
+    );
+    let outgoing = strategos::mail::maildir::Maildir::open(judge.dir.0.join("sent")).unwrap();
+    let raw: Vec<Vec<u8>> = outgoing
+        .pending()
+        .unwrap()
+        .iter()
+        .map(|m| outgoing.read(m).unwrap())
+        .collect();
+    assert_eq!(raw.len(), 1, "the letter is answered");
+    let text = String::from_utf8_lossy(&raw[0]);
+    let head = &text[..text.find("\r\n\r\n").unwrap()];
+    assert!(
+        head.lines()
+            .all(|l| !l.to_ascii_lowercase().starts_with("bcc")),
+        "{head}"
+    );
     let sent = judge.take_sent();
-    assert_eq!(sent.len(), 1, "the letter with folded headers is answered");
-    for letter in &sent {
-        assert!(
-            letter.to.iter().all(|a| a.email != "all@example.test"),
-            "{letter:?}"
-        );
-    }
+    assert_eq!(sent[0].to.len(), 1);
+    assert_eq!(sent[0].to[0].email, "eve@example.test");
+    // A line break inside a quoted name ends the From header early: no sender can be read,
+    // so nobody is answered (the letter is kept in quarantine with its reason).
+    judge.deliver(b"From: \"Eve\r\nBcc: all@example.test\" <eve@example.test>\r\nSubject: hi\r\nMessage-ID: <inj2@x>\r\n\r\nHELP\r\n");
+    assert!(judge.take_sent().is_empty());
+    let tx = judge.daemon.store.begin().unwrap();
+    assert!(
+        tx.quarantine()
+            .unwrap()
+            .iter()
+            .any(|(id, _)| id == "inj2@x")
+    );
 }
