@@ -172,13 +172,14 @@ impl ImapInbox {
         let (move_command, uidplus) = (self.move_command, self.uidplus);
         self.exchange(async move |session| {
             let set = uid.to_string();
-            within(limit, "UID STORE \\Seen", async {
-                session
-                    .uid_store(&set, "+FLAGS.SILENT (\\Seen)")
-                    .await?
-                    .try_collect::<Vec<_>>()
-                    .await
-            })
+            // Only the server's tagged OK confirms a flag: `uid_store`'s stream simply ends
+            // when the connection drops, which would pass for success and keep a dead
+            // connection in use.
+            within(
+                limit,
+                "UID STORE \\Seen",
+                session.run_command_and_check_ok(format!("UID STORE {set} +FLAGS.SILENT (\\Seen)")),
+            )
             .await?;
             let Some(folder) = done_folder else {
                 return Ok(());
@@ -187,13 +188,12 @@ impl ImapInbox {
                 return within(limit, "UID MOVE", session.uid_mv(&set, &folder)).await;
             }
             within(limit, "UID COPY", session.uid_copy(&set, &folder)).await?;
-            within(limit, "UID STORE \\Deleted", async {
+            within(
+                limit,
+                "UID STORE \\Deleted",
                 session
-                    .uid_store(&set, "+FLAGS.SILENT (\\Deleted)")
-                    .await?
-                    .try_collect::<Vec<_>>()
-                    .await
-            })
+                    .run_command_and_check_ok(format!("UID STORE {set} +FLAGS.SILENT (\\Deleted)")),
+            )
             .await?;
             if uidplus {
                 within(limit, "UID EXPUNGE", async {
