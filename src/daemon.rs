@@ -3,6 +3,7 @@
 //! processed; the outbox is flushed with retries. One letter or one game failing is logged
 //! and kept, never fatal.
 
+use std::collections::HashSet;
 use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Utc};
@@ -119,8 +120,17 @@ impl Daemon {
         }
     }
 
-    /// Handles one raw message (from any source). Returns whether it was new.
+    /// Handles one raw message (from any source). Returns whether it was new; a message that
+    /// could not be stored is logged and `false` (use `try_accept` to tell the two apart).
     pub fn accept(&mut self, raw: &[u8], source: &str) -> bool {
+        self.try_accept(raw, source).unwrap_or(false)
+    }
+
+    /// Stores and handles one raw message in one transaction. `Ok(new)` once the message is
+    /// safely in the database (`false`: it was there already), so its source copy may go;
+    /// `Err` when it could not be stored (the database busy, the disk full), so the source
+    /// must keep it and offer it again.
+    pub fn try_accept(&mut self, raw: &[u8], source: &str) -> rusqlite::Result<bool> {
         let now = self.clock.now();
         let limit = self.judge.config.limits.max_message_bytes;
         let own = vec![self.judge.config.judge.address.to_lowercase()];
@@ -140,13 +150,10 @@ impl Daemon {
             tx.commit()?;
             Ok(true)
         })();
-        match result {
-            Ok(new) => new,
-            Err(e) => {
-                warn!(%message_id, error = %e, "could not store or handle a letter; it stays in the inbox");
-                false
-            }
+        if let Err(e) = &result {
+            warn!(%message_id, error = %e, "could not store or handle a letter; it stays in the inbox");
         }
+        result
     }
 
     fn handle_stored(
@@ -313,12 +320,13 @@ impl Daemon {
                             continue;
                         }
                     };
-                    if self.accept(&raw, &format!("maildir:{}", message.id)) {
-                        n += 1;
-                    }
-                    if self.is_stored(&raw)
-                        && let Err(e) = maildir.mark_handled(&message)
-                    {
+                    // Marked only once stored (now or before); otherwise it stays for the next
+                    // round.
+                    let Ok(new) = self.try_accept(&raw, &format!("maildir:{}", message.id)) else {
+                        continue;
+                    };
+                    n += usize::from(new);
+                    if let Err(e) = maildir.mark_handled(&message) {
                         warn!(id = %message.id, error = %e, "cannot mark a message handled");
                     }
                 }
@@ -349,40 +357,28 @@ impl Daemon {
                     }
                 };
                 for (uid, raw) in messages {
-                    if self.accept(&raw, &format!("imap:{uid}")) {
-                        n += 1;
-                    }
-                    if self.is_stored(&raw) {
-                        let done = match &mut self.inbox {
-                            Inbox::Imap {
-                                connection: Some(c),
-                                ..
-                            } => c.mark_handled(uid),
-                            _ => Ok(()),
-                        };
-                        if let Err(e) = done {
-                            warn!(uid, error = %e, "cannot mark an IMAP message handled");
-                            self.drop_imap();
-                            break;
-                        }
+                    // Marked only once stored (now or before); otherwise it stays unseen for
+                    // the next round.
+                    let Ok(new) = self.try_accept(&raw, &format!("imap:{uid}")) else {
+                        continue;
+                    };
+                    n += usize::from(new);
+                    let done = match &mut self.inbox {
+                        Inbox::Imap {
+                            connection: Some(c),
+                            ..
+                        } => c.mark_handled(uid),
+                        _ => Ok(()),
+                    };
+                    if let Err(e) = done {
+                        warn!(uid, error = %e, "cannot mark an IMAP message handled");
+                        self.drop_imap();
+                        break;
                     }
                 }
             }
         }
         n
-    }
-
-    /// Whether a raw message is safely in the database (so its source copy may be marked).
-    fn is_stored(&mut self, raw: &[u8]) -> bool {
-        let own = vec![self.judge.config.judge.address.to_lowercase()];
-        let id = match read_letter(raw, &own) {
-            Ok(letter) => letter.message_id,
-            Err(_) => format!("unreadable-{:016x}@strategos.invalid", fnv(raw)),
-        };
-        self.store
-            .begin()
-            .and_then(|tx| tx.has_message(&id))
-            .unwrap_or(false)
     }
 
     /// Reminders and phases due now; each game in its own transaction.
@@ -405,19 +401,62 @@ impl Daemon {
     }
 
     /// Sends what the outbox holds that is due; returns how many went out.
+    ///
+    /// Letters to one address leave in the order they were queued: once a letter waits (its
+    /// retry is not due yet, or it has just failed for a while), every later letter sharing a
+    /// recipient with it waits too, so that a newer letter (a report) never overtakes an older
+    /// one being retried (the answer before it) when the server comes back. Letters to other
+    /// addresses go on. A sending that cannot be recorded (the database busy or full) ends the
+    /// round, so no more letters go out than the outbox can account for.
     pub fn flush(&mut self) -> usize {
+        const MOST_PER_ROUND: usize = 500;
         let now = self.clock.now();
         let from = self.judge.config.judge.address.clone();
         let max_attempts = self.judge.config.outbox.max_attempts;
-        let due = match self.store.begin().and_then(|tx| tx.due_letters(now, 500)) {
-            Ok(d) => d,
+        let queue = match self.store.begin().and_then(|tx| tx.outbox_queue(now)) {
+            Ok(q) => q,
+            Err(e) => {
+                warn!(error = %e, "cannot read the outbox");
+                return 0;
+            }
+        };
+        // The letters to try now, in the order queued, skipping those behind a waiting one.
+        let mut waiting: HashSet<String> = HashSet::new();
+        let mut chosen = Vec::new();
+        for queued in queue {
+            let recipients: Vec<String> =
+                queued.recipients.iter().map(|r| r.to_lowercase()).collect();
+            if !queued.due
+                || chosen.len() >= MOST_PER_ROUND
+                || recipients.iter().any(|r| waiting.contains(r))
+            {
+                waiting.extend(recipients);
+            } else {
+                chosen.push(queued.id);
+            }
+        }
+        let letters = self.store.begin().and_then(|tx| {
+            chosen
+                .iter()
+                .map(|id| tx.outbox_letter(*id))
+                .collect::<rusqlite::Result<Vec<_>>>()
+        });
+        let letters = match letters {
+            Ok(letters) => letters.into_iter().flatten(),
             Err(e) => {
                 warn!(error = %e, "cannot read the outbox");
                 return 0;
             }
         };
         let mut sent = 0;
-        for letter in due {
+        for letter in letters {
+            let recipients: Vec<String> =
+                letter.recipients.iter().map(|r| r.to_lowercase()).collect();
+            // Behind a letter that failed a moment ago in this round.
+            if recipients.iter().any(|r| waiting.contains(r)) {
+                waiting.extend(recipients);
+                continue;
+            }
             let outcome = self.transport.send(&from, &letter.recipients, &letter.raw);
             let result = self.store.begin().and_then(|tx| {
                 match &outcome {
@@ -435,10 +474,16 @@ impl Daemon {
             match (&outcome, result) {
                 (Ok(()), Ok(())) => sent += 1,
                 (_, Err(e)) => {
-                    warn!(message_id = %letter.message_id, error = %e, "cannot record a sending")
+                    // Sent (or refused) but not recorded: it will be tried again, so send no
+                    // more until the store can keep count.
+                    warn!(message_id = %letter.message_id, error = %e, "cannot record a sending; no more sending this round");
+                    break;
                 }
                 (Err(e), Ok(())) => {
-                    warn!(message_id = %letter.message_id, error = %e, "a letter was not sent")
+                    warn!(message_id = %letter.message_id, error = %e, "a letter was not sent");
+                    if e.is_transient() {
+                        waiting.extend(recipients);
+                    }
                 }
             }
         }

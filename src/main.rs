@@ -284,7 +284,12 @@ fn judge_command(config: Config, now: Option<&str>, mode: Mode) -> ExitCode {
                 eprintln!("strategos: cannot read the message: {e}");
                 return ExitCode::from(75);
             }
-            daemon.accept(&raw, "stdin");
+            // A message the database could not take (busy, disk full) is handed back to the
+            // mail system with EX_TEMPFAIL, which keeps it and offers it again later.
+            if daemon.try_accept(&raw, "stdin").is_err() {
+                eprintln!("strategos: the message could not be stored now; try again later");
+                return ExitCode::from(75);
+            }
             daemon.round();
             ExitCode::SUCCESS
         }

@@ -38,6 +38,22 @@ pub struct OutboxRow {
     pub attempts: u32,
 }
 
+/// A letter waiting in the outbox, without its bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueuedLetter {
+    pub id: i64,
+    pub recipients: Vec<String>,
+    /// Its next attempt is due now (not waiting out a retry delay).
+    pub due: bool,
+}
+
+fn split_recipients(text: &str) -> Vec<String> {
+    text.split(',')
+        .filter(|s| !s.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
 impl Tx<'_> {
     /// Stores a raw message unless one with the same Message-ID is already stored; returns
     /// its row id when it is new.
@@ -133,16 +149,49 @@ impl Tx<'_> {
             Ok(OutboxRow {
                 id: r.get(0)?,
                 message_id: r.get(1)?,
-                recipients: recipients
-                    .split(',')
-                    .filter(|s| !s.is_empty())
-                    .map(str::to_string)
-                    .collect(),
+                recipients: split_recipients(&recipients),
                 raw: r.get(3)?,
                 attempts: r.get(4)?,
             })
         })?;
         rows.collect()
+    }
+
+    /// Every letter waiting to be sent, in the order queued, with whether it is due at `now`.
+    pub fn outbox_queue(&self, now: DateTime<Utc>) -> rusqlite::Result<Vec<QueuedLetter>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT id, recipients, next_attempt_at <= ?1 FROM outbox
+             WHERE state = 'pending' ORDER BY id",
+        )?;
+        let rows = stmt.query_map([time_text(now)], |r| {
+            let recipients: String = r.get(1)?;
+            Ok(QueuedLetter {
+                id: r.get(0)?,
+                recipients: split_recipients(&recipients),
+                due: r.get(2)?,
+            })
+        })?;
+        rows.collect()
+    }
+
+    /// One letter of the outbox, whatever its state.
+    pub fn outbox_letter(&self, id: i64) -> rusqlite::Result<Option<OutboxRow>> {
+        self.tx
+            .query_row(
+                "SELECT id, message_id, recipients, raw, attempts FROM outbox WHERE id = ?1",
+                [id],
+                |r| {
+                    let recipients: String = r.get(2)?;
+                    Ok(OutboxRow {
+                        id: r.get(0)?,
+                        message_id: r.get(1)?,
+                        recipients: split_recipients(&recipients),
+                        raw: r.get(3)?,
+                        attempts: r.get(4)?,
+                    })
+                },
+            )
+            .optional()
     }
 
     pub fn mark_sent(&self, id: i64, now: DateTime<Utc>) -> rusqlite::Result<()> {

@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction};
 
 pub use games::{GameRow, MemberRow, PhaseRow, PlayerRow};
-pub use mail::{MessageState, OutboxRow};
+pub use mail::{MessageState, OutboxRow, QueuedLetter};
 pub use position::{position_from_json, position_to_json};
 
 /// The migrations, in order; `PRAGMA user_version` counts those applied.
@@ -73,6 +73,30 @@ impl Store {
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         Ok(Tx { tx })
+    }
+
+    /// How long a unit of work waits for another writer to finish before it fails with
+    /// "database is locked" (5 s unless set).
+    pub fn set_busy_timeout(&self, wait: std::time::Duration) -> rusqlite::Result<()> {
+        self.conn.busy_timeout(wait)
+    }
+
+    /// Caps the file at `pages` pages for this connection (`PRAGMA max_page_count`; never
+    /// below its present size, `None` lifts the cap): a write that would grow the file beyond
+    /// fails as on a full disk (SQLITE_FULL). For tests of a full disk, and for quotas.
+    /// Returns the cap in force.
+    pub fn set_max_pages(&self, pages: Option<i64>) -> rusqlite::Result<i64> {
+        // SQLite clamps a cap above its own largest page count.
+        let pages = pages.unwrap_or(i64::from(u32::MAX)).max(1);
+        self.conn
+            .query_row(&format!("PRAGMA max_page_count = {pages}"), [], |r| {
+                r.get(0)
+            })
+    }
+
+    /// The size of the file in pages.
+    pub fn page_count(&self) -> rusqlite::Result<i64> {
+        self.conn.query_row("PRAGMA page_count", [], |r| r.get(0))
     }
 
     /// `PRAGMA integrity_check` says ok.
