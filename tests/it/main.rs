@@ -23,6 +23,7 @@
 //! - `judge`: the judge through a crash, broken and automatic mail, floods, a failing outbox.
 //! - `hostile`: hostile input (oversized parts, endless bodies, header injection) and bounded
 //!   fuzzing of every reader from a corpus (`tests/data/fuzz/`, `STRATEGOS_FUZZ_ROUNDS`).
+//! - `outage`: SMTP away, a recipient refused, IMAP cut mid-fetch, the database locked or full.
 //! - `judge_harness`: a judge on temporary files with a settable clock, for those tests.
 //! - `whole_game`: a standard game of two years through the real IMAP and SMTP servers.
 //! - `archive`: a duel by mail written as a web site, summed up, and shown by `game`/`archive`.
@@ -46,6 +47,7 @@ mod mail_transport;
 mod mailserver;
 mod messages;
 mod orders;
+mod outage;
 mod random;
 mod rulebook;
 mod variants;
