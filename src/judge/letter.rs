@@ -4,7 +4,6 @@
 use chrono::{DateTime, Utc};
 
 use super::Judge;
-use super::password::hash_password;
 use crate::letter::{Address, IncomingLetter, OutgoingLetter};
 use crate::mail::compose::reply_subject;
 use crate::report::{Message, Words};
@@ -201,10 +200,7 @@ impl<'j> Session<'j> {
             CommandKind::Register { name, password } => {
                 self.register(tx, line, name.as_deref(), password.as_deref())?
             }
-            CommandKind::SetPassword { password } => {
-                tx.register_player(&self.sender, None, Some(&hash_password(password)), self.now)?;
-                self.say(msg!("letter.password_changed"));
-            }
+            CommandKind::SetPassword { password } => self.set_password(tx, password)?,
             CommandKind::Create {
                 game,
                 password,

@@ -315,6 +315,53 @@ impl Session<'_> {
             tx.remove_member(row.id, member.player_id)?;
         }
         self.say(msg!("seats.resigned", game = row.name));
+        if let Some(info) = self
+            .judge
+            .variant(&row.variant)
+            .and_then(|v| v.map.power_by_id(&power).map(|p| v.map.power(p).clone()))
+        {
+            self.announce(
+                tx,
+                &row,
+                msg!("seats.open_subject", game = row.name, power = info.name),
+                msg!(
+                    "seats.open",
+                    game = row.name,
+                    power = info.name,
+                    letter = info.letter
+                ),
+            )?;
+        }
+        Ok(())
+    }
+
+    /// SET PASSWORD: after a SIGNON, the password of that seat in that game (power, master
+    /// or observer); before any, the password the address registered with.
+    pub(super) fn set_password(&mut self, tx: &Tx, password: &str) -> rusqlite::Result<()> {
+        let seat = match (&self.signed_on, &self.master_of, &self.watching) {
+            (Some((game, power)), _, _) => tx
+                .members(game.id)?
+                .into_iter()
+                .find(|m| m.power.as_deref() == Some(power.as_str()))
+                .map(|m| (game.clone(), m.player_id)),
+            (None, Some(game), _) | (None, None, Some(game)) => {
+                match tx.player_by_email(&self.sender)? {
+                    Some(player) => Some((game.clone(), player.id)),
+                    None => None,
+                }
+            }
+            (None, None, None) => None,
+        };
+        match seat {
+            Some((game, player)) => {
+                tx.set_member_password(game.id, player, &hash_password(password))?;
+                self.say(msg!("letter.game_password_changed", game = game.name));
+            }
+            None => {
+                tx.register_player(&self.sender, None, Some(&hash_password(password)), self.now)?;
+                self.say(msg!("letter.password_changed"));
+            }
+        }
         Ok(())
     }
 

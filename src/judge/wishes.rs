@@ -101,8 +101,16 @@ impl Session<'_> {
                 self.say(msg!("wishes.no_draw"));
             }
             Setting::Concede(power) => {
-                wishes.concede = Some(power.clone());
-                self.say(msg!("wishes.concede", power = power));
+                let named = self.judge.game_position(&game).and_then(|(variant, _)| {
+                    super::credit::power_named(&variant.map, power)
+                        .map(|p| variant.map.power(p).clone())
+                });
+                let Some(named) = named else {
+                    self.fail(line, msg!("wishes.no_such_power", power = power));
+                    return Ok(());
+                };
+                wishes.concede = Some(named.id.clone());
+                self.say(msg!("wishes.concede", power = named.name));
             }
             Setting::NoConcede => {
                 wishes.concede = None;

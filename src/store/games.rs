@@ -455,6 +455,20 @@ impl Tx<'_> {
             .map(|w| w.unwrap_or_else(|| "{}".into()))
     }
 
+    /// A member's new password hash (SET PASSWORD after a SIGNON).
+    pub fn set_member_password(
+        &self,
+        game_id: i64,
+        player_id: i64,
+        password_hash: &str,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE members SET password_hash = ?3 WHERE game_id = ?1 AND player_id = ?2",
+            params![game_id, player_id, password_hash],
+        )?;
+        Ok(())
+    }
+
     pub fn set_member_wishes(
         &self,
         game_id: i64,
