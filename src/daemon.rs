@@ -462,11 +462,15 @@ impl Daemon {
                 match &outcome {
                     Ok(()) => tx.mark_sent(letter.id, now)?,
                     Err(SendError::Transient(e)) => {
-                        tx.mark_retry(letter.id, e, max_attempts, now)?;
+                        if !tx.mark_retry(letter.id, e, max_attempts, now)? {
+                            let why = format!("given up after {max_attempts} attempts: {e}");
+                            Self::tell_keeper(&self.judge, &tx, &letter.recipients, &why, now)?;
+                        }
                     }
                     Err(SendError::Permanent(e)) => {
                         tx.mark_failed(letter.id, e, now)?;
-                        Self::tell_keeper(&self.judge, &tx, &letter.recipients, e, now)?;
+                        let why = format!("refused for good: {e}");
+                        Self::tell_keeper(&self.judge, &tx, &letter.recipients, &why, now)?;
                     }
                 }
                 tx.commit()
@@ -507,7 +511,7 @@ impl Daemon {
             to: vec![Address::new(&keeper)],
             subject: format!("Undeliverable: a letter to {}", recipients.join(", ")),
             body: format!(
-                "A letter to {} was refused for good: {error}\nThe games go on.\n",
+                "A letter to {} could not be delivered: {error}\nThe games go on.\n",
                 recipients.join(", ")
             ),
             in_reply_to: None,

@@ -237,6 +237,35 @@ fn the_outbox_retries_and_records_refusals() {
     assert_eq!(tx.outbox_counts().unwrap(), (0, 2, 1));
 }
 
+/// A letter that keeps failing is given up after `outbox.max_attempts`, and the keeper is
+/// told which letter and why.
+#[test]
+fn a_letter_given_up_after_its_attempts_is_reported_to_the_keeper() {
+    let mut config = test_config();
+    config.outbox.max_attempts = 3;
+    let mut judge = Harness::with_config("give-up", config);
+    let recorder = std::sync::Arc::new(std::sync::Mutex::new(RecordingTransport::new()));
+    judge.daemon.transport = Box::new(Shared(recorder.clone()));
+    let t0 = at("2027-01-05T12:00:00Z");
+    judge.set_time(t0);
+    recorder
+        .lock()
+        .unwrap()
+        .fail_transiently_for("far@example.test", 100);
+    judge.deliver(&mail("far@example.test", "hello", "g1@x", "HELP\n"));
+    for hour in 1..=3 {
+        judge.tick(t0 + Duration::hours(hour));
+    }
+    let sent = recorder.lock().unwrap().sent.clone();
+    assert_eq!(sent.len(), 1, "{sent:?}");
+    assert_eq!(sent[0].to, ["keeper@example.test"]);
+    let notice = String::from_utf8_lossy(&sent[0].raw).replace("=\r\n", "");
+    assert!(notice.contains("far@example.test"), "{notice}");
+    assert!(notice.contains("given up after 3 attempts"), "{notice}");
+    let tx = judge.daemon.store.begin().unwrap();
+    assert_eq!(tx.outbox_counts().unwrap(), (0, 1, 1));
+}
+
 #[test]
 fn deadlines_are_shown_in_the_game_time_zone_across_daylight_saving() {
     use strategos::judge::deadline_text;
