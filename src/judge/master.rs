@@ -388,6 +388,8 @@ impl Session<'_> {
             if let Some((_, position)) = self.judge.game_position(&game) {
                 game.deadline_at = Some(next_deadline(&game, position.turn.kind, self.now));
                 game.reminded = false;
+                settings.deadline_moved();
+                game.settings = settings.to_json();
             }
             (
                 msg!("master.resumed_subject", game = game.name),
@@ -416,6 +418,9 @@ impl Session<'_> {
         };
         game.deadline_at = Some(deadline.max(self.now) + Duration::hours(i64::from(hours)));
         game.reminded = false;
+        let mut settings = GameSettings::from_json(&game.settings);
+        settings.deadline_moved();
+        game.settings = settings.to_json();
         tx.save_game(&game)?;
         let text = msg!(
             "master.extended",
@@ -645,7 +650,13 @@ impl Session<'_> {
         game.state = "active".into();
         game.deadline_at = Some(next_deadline(&game, earlier.turn.kind, self.now));
         game.reminded = false;
+        // The phase is played again: its late notices and offers go again, and the wishes
+        // that last a phase (waits, draw votes, concessions) start afresh.
+        let mut settings = GameSettings::from_json(&game.settings);
+        settings.deadline_moved();
+        game.settings = settings.to_json();
         tx.save_game(&game)?;
+        super::wishes::clear_phase_wishes(tx, game.id)?;
         let text = msg!(
             "master.rolled_back",
             game = game.name,

@@ -405,6 +405,9 @@ impl Session<'_> {
             if row.deadline_at.is_none_or(|d| d < fresh) {
                 row.deadline_at = Some(fresh);
                 row.reminded = false;
+                let mut moved = settings.clone();
+                moved.deadline_moved();
+                row.settings = moved.to_json();
             }
         }
         tx.save_game(&row)?;

@@ -146,6 +146,13 @@ impl GameSettings {
         self.press != PressKind::White
     }
 
+    /// The current phase has a new deadline (a rollback, a takeover, an extension, a
+    /// resumption): its late notices and takeover offers go again when that one passes.
+    pub fn deadline_moved(&mut self) {
+        self.late_noticed = None;
+        self.offered = None;
+    }
+
     pub fn timing(&self, kind: crate::diplomacy::turn::PhaseKind) -> &PhaseTiming {
         use crate::diplomacy::turn::PhaseKind;
         match kind {
