@@ -400,7 +400,9 @@ impl Session<'_> {
             &hash_password(password),
             self.now,
         )?;
-        if let Some((_, position)) = self.judge.game_position(&row) {
+        let mut phase = None;
+        if let Some((variant, position)) = self.judge.game_position(&row) {
+            phase = Some(super::phase::phase_message(variant, &position));
             let fresh = super::phase::next_deadline(&row, position.turn.kind, self.now);
             if row.deadline_at.is_none_or(|d| d < fresh) {
                 row.deadline_at = Some(fresh);
@@ -427,7 +429,17 @@ impl Session<'_> {
                 deadline = super::deadline_of(&row)
             )
         };
-        self.say(msg!("seats.now_play", power = power.name, game = row.name));
+        // The newcomer's answer says what the others are told: the phase and its deadline.
+        self.say(match phase {
+            Some(phase) => msg!(
+                "seats.now_play",
+                power = power.name,
+                game = row.name,
+                phase = phase,
+                deadline = super::deadline_of(&row)
+            ),
+            None => msg!("seats.now_play_only", power = power.name, game = row.name),
+        });
         self.announce(
             tx,
             &row,
