@@ -449,12 +449,15 @@ impl Daemon {
             }
         };
         let mut sent = 0;
+        // Addresses whose letter failed a moment ago in this round: their later letters wait.
+        // (Not `waiting`, which also holds addresses whose later letters were merely left for
+        // the next round; their earlier letters, chosen above, go now.)
+        let mut failed: HashSet<String> = HashSet::new();
         for letter in letters {
             let recipients: Vec<String> =
                 letter.recipients.iter().map(|r| r.to_lowercase()).collect();
-            // Behind a letter that failed a moment ago in this round.
-            if recipients.iter().any(|r| waiting.contains(r)) {
-                waiting.extend(recipients);
+            if recipients.iter().any(|r| failed.contains(r)) {
+                failed.extend(recipients);
                 continue;
             }
             let outcome = self.transport.send(&from, &letter.recipients, &letter.raw);
@@ -486,7 +489,7 @@ impl Daemon {
                 (Err(e), Ok(())) => {
                     warn!(message_id = %letter.message_id, error = %e, "a letter was not sent");
                     if e.is_transient() {
-                        waiting.extend(recipients);
+                        failed.extend(recipients);
                     }
                 }
             }

@@ -237,6 +237,52 @@ fn the_outbox_retries_and_records_refusals() {
     assert_eq!(tx.outbox_counts().unwrap(), (0, 2, 1));
 }
 
+/// More letters than one round sends (500): the first 500 go, in order, even for addresses
+/// that have more letters left for the next round; the rest go next round.
+#[test]
+fn a_full_outbox_goes_out_over_rounds_in_order() {
+    let mut judge = Harness::new("many");
+    let recorder = std::sync::Arc::new(std::sync::Mutex::new(RecordingTransport::new()));
+    judge.daemon.transport = Box::new(Shared(recorder.clone()));
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    for round in 0..2 {
+        for n in 0..300 {
+            let from = format!("p{n}@example.test");
+            let body = format!("HELP\n");
+            assert!(judge.daemon.accept(
+                &mail(
+                    &from,
+                    &format!("r{round}"),
+                    &format!("m{round}.{n}@x"),
+                    &body
+                ),
+                "test"
+            ));
+        }
+    }
+    judge.daemon.round();
+    assert_eq!(recorder.lock().unwrap().sent.len(), 500);
+    judge.daemon.round();
+    let sent = recorder.lock().unwrap().sent.clone();
+    assert_eq!(sent.len(), 600);
+    // Each address got its answer to r0 before its answer to r1.
+    for n in 0..300 {
+        let to = format!("p{n}@example.test");
+        let subjects: Vec<String> = sent
+            .iter()
+            .filter(|m| m.to == [to.clone()])
+            .map(|m| {
+                let raw = String::from_utf8_lossy(&m.raw).to_string();
+                raw.lines()
+                    .find(|l| l.starts_with("Subject:"))
+                    .unwrap_or("")
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(subjects, ["Subject: Re: r0", "Subject: Re: r1"], "{to}");
+    }
+}
+
 /// A letter that keeps failing is given up after `outbox.max_attempts`, and the keeper is
 /// told which letter and why.
 #[test]
