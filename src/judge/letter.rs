@@ -24,6 +24,9 @@ pub(super) struct Session<'j> {
     pub(super) signed_on: Option<(GameRow, String)>,
     /// The forming game the sender joined in this letter.
     pub(super) joined: Option<GameRow>,
+    /// Games this letter filled: they start once the whole letter is read, so that a
+    /// SET PREFERENCE after the joining SIGNON counts.
+    pub(super) filled: Vec<i64>,
     /// Announcements to games, sent at the end of the letter, one letter per member in
     /// their language: `(game, subject, text)`.
     pub(super) notices: Vec<(GameRow, Message, Message)>,
@@ -82,6 +85,7 @@ pub(super) fn handle_as(
         signed_on: None,
         watching: None,
         joined: None,
+        filled: Vec::new(),
         notices: Vec::new(),
         copy_to: Vec::new(),
         language: "en".into(),
@@ -106,6 +110,7 @@ pub(super) fn handle_as(
     for command in &commands {
         session.run(tx, command)?;
     }
+    session.start_filled(tx)?;
     let mut subject = reply_subject(&letter.subject);
     if session.errors > 0 {
         subject.push_str(" [Error Flag]");

@@ -120,7 +120,7 @@ impl Session<'_> {
         game: &str,
         password: &str,
     ) -> rusqlite::Result<()> {
-        let Some(mut row) = self.find_game(tx, line, game)? else {
+        let Some(row) = self.find_game(tx, line, game)? else {
             return Ok(());
         };
         // A master or an observer signs on to the game in that role.
@@ -191,7 +191,19 @@ impl Session<'_> {
             joined = joined,
             needed = needed
         ));
-        if joined >= needed {
+        if joined >= needed && !self.filled.contains(&row.id) {
+            self.filled.push(row.id);
+        }
+        Ok(())
+    }
+
+    /// Starts the games this letter filled, now that the whole letter is read.
+    pub(super) fn start_filled(&mut self, tx: &Tx) -> rusqlite::Result<()> {
+        for id in std::mem::take(&mut self.filled) {
+            let mut row = tx.game(id)?;
+            if row.state != "forming" {
+                continue;
+            }
             self.say(msg!("seats.full", game = row.name));
             self.caused
                 .extend(self.judge.start_game(tx, &mut row, self.now)?);

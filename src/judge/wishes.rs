@@ -116,6 +116,10 @@ impl Session<'_> {
                 wishes.concede = None;
                 self.say(msg!("wishes.no_concede"));
             }
+            Setting::Preference(_) if game.state != "forming" => {
+                self.fail(line, msg!("wishes.preference_too_late", game = game.name));
+                return Ok(());
+            }
             Setting::Preference(list) => {
                 wishes.preference = Some(list.clone());
                 self.say(msg!("wishes.preference", list = list));
