@@ -47,11 +47,16 @@ impl Session<'_> {
             return Ok(());
         }
         let words = options.trim();
-        let anonymous = allowed == PressKind::Grey
-            || words
-                .to_lowercase()
-                .split_whitespace()
-                .any(|w| w == "grey" || w == "gray");
+        let asks_grey = words
+            .to_lowercase()
+            .split_whitespace()
+            .any(|w| w == "grey" || w == "gray");
+        // White press is signed: a player may not hide behind GREY (observers allowed ANY may).
+        if asks_grey && role == "player" && allowed == PressKind::White {
+            self.fail(line, msg!("press.no_grey", game = game.name));
+            return Ok(());
+        }
+        let anonymous = allowed == PressKind::Grey || asks_grey;
         let broadcast = written != Written::Press || !words.to_lowercase().starts_with("to");
         let members = tx.members(game.id)?;
         let recipients: Vec<MemberRow> = if broadcast {
