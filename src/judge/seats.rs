@@ -132,7 +132,11 @@ impl Session<'_> {
         if let Some(member) = role_member {
             if !password_matches(password, &member.password_hash) {
                 self.fail(line, msg!("seats.wrong_password", game = row.name));
-            } else if member.role == "master" {
+                return Ok(());
+            }
+            // Answered in the language the member reads the game's letters in, as a power is.
+            self.language = self.judge.language_of(tx, &row, &member)?;
+            if member.role == "master" {
                 self.say(msg!("seats.master_signed_on", game = row.name));
                 self.master_of = Some(row);
             } else {
