@@ -254,6 +254,15 @@ impl Session<'_> {
                 settings.max_absence_days = *days;
                 msg!("master.set_max_absence", days = days)
             }
+            Setting::GameLanguage(code) => {
+                settings.language = code.clone();
+                let language = if code == "ru" {
+                    msg!("master.language_ru")
+                } else {
+                    msg!("master.language_en")
+                };
+                msg!("master.set_game_language", language = language)
+            }
             _ => return Ok(()),
         };
         game.settings = settings.to_json();

@@ -13,8 +13,8 @@
 //!   ADDRESS, [NO]WAIT, [NO]ABSENCE (HOLIDAY, VACATION), [NO]DRAW, [NO]CONC[EDE], PREFERENCE,
 //!   LANGUAGE, MOVE|RETREAT|ADJUST deadlines, ZONE, WHITE|GREY|NO PRESS, [NO] PARTIAL,
 //!   OBSERVER, ALL|NORMAL PRESS, [NO] NMR|CD, PUBLIC|PRIVATE|[NO] LIST, ALLOW|DENY [PLAYER],
-//!   [NO] DIAS, [UN]MODERATED, MAX ABSENCE). `SET` with a setting we do not know is an error,
-//!   not order text.
+//!   [NO] DIAS, [UN]MODERATED, MAX ABSENCE, GAME LANGUAGE). `SET` with a setting we do not
+//!   know is an error, not order text.
 //! - `CREATE ?game password [variant] [MODERATED]`, the `?` optional, `MODERATED` anywhere
 //!   after the password: `Create`.
 //! - `SIGNON Fgame password` (power letter glued to the game), `SIGNON F game password` (a

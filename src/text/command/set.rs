@@ -37,6 +37,9 @@ pub enum Setting {
     Preference(String),
     /// `SET LANGUAGE en|ru` (`english`, `russian`, `русский`, `английский` too): `"en"` or `"ru"`.
     Language(String),
+    /// `SET GAME LANGUAGE en|ru` (the same words as `SET LANGUAGE`): the master's choice of the
+    /// game's language, for members who chose none and for its archive.
+    GameLanguage(String),
     /// `SET MOVE|RETREAT|ADJUST [CLOCK hh:mm] [MIN h] [NEXT h] [GRACE h] [DAYS -MTWTF-]`, at
     /// least one option, in any order. `clock` is `hh:mm`; `days` seven places from Sunday,
     /// each `-` or that day's letter (`SMTWTFS`), upper-case.
@@ -121,6 +124,7 @@ enum Name {
     Concede,
     Preference,
     Language,
+    GameLanguage,
     Deadline(PhaseSetting),
     Zone,
     Observer,
@@ -133,7 +137,7 @@ use Name::Flag;
 
 /// Each setting's phrases, `SET` included (spaces between the words optional). No phrase
 /// spells a beginning of another's words, so the order does not matter.
-const SETTINGS: [(&[&str], Name); 57] = [
+const SETTINGS: [(&[&str], Name); 58] = [
     (&["SET", "ADDRESS"], Name::Address),
     (&["SET", "WAIT"], Flag(Setting::Wait(true))),
     (&["SET", "NO", "WAIT"], Flag(Setting::Wait(false))),
@@ -151,6 +155,7 @@ const SETTINGS: [(&[&str], Name); 57] = [
     (&["SET", "NO", "CONC"], Flag(Setting::NoConcede)),
     (&["SET", "PREFERENCE"], Name::Preference),
     (&["SET", "LANGUAGE"], Name::Language),
+    (&["SET", "GAME", "LANGUAGE"], Name::GameLanguage),
     (&["SET", "MOVE"], Name::Deadline(PhaseSetting::Movement)),
     (&["SET", "MOVEMENT"], Name::Deadline(PhaseSetting::Movement)),
     (&["SET", "RETREAT"], Name::Deadline(PhaseSetting::Retreat)),
@@ -268,7 +273,12 @@ impl Args<'_> {
                 }
             },
             Name::Preference => self.preference(args)?,
-            Name::Language => self.language(args)?,
+            Name::Language => Setting::Language(
+                self.language(args, "SET LANGUAGE takes en (English) or ru (русский)")?,
+            ),
+            Name::GameLanguage => Setting::GameLanguage(
+                self.language(args, "SET GAME LANGUAGE takes en (English) or ru (русский)")?,
+            ),
             Name::Deadline(kind) => self.deadline(kind, args)?,
             Name::Zone => self.zone(args)?,
             Name::Observer => self.observer(args)?,
@@ -374,21 +384,20 @@ impl Args<'_> {
         Some(Setting::Preference(word.text.to_ascii_uppercase()))
     }
 
-    /// `SET LANGUAGE en|ru`.
-    fn language(&mut self, args: &[Word]) -> Option<Setting> {
-        const USAGE: &str = "SET LANGUAGE takes en (English) or ru (русский)";
+    /// The language of `SET LANGUAGE en|ru` and `SET GAME LANGUAGE en|ru`: `en` or `ru`.
+    fn language(&mut self, args: &[Word], usage: &str) -> Option<String> {
         let [word] = args else {
-            return self.usage(USAGE);
+            return self.usage(usage);
         };
         let code = match word.text.to_lowercase().as_str() {
             "en" | "eng" | "english" | "английский" => "en",
             "ru" | "rus" | "russian" | "русский" => "ru",
             _ => {
-                self.report(Severity::Error, word.column, USAGE);
+                self.report(Severity::Error, word.column, usage);
                 return None;
             }
         };
-        Some(Setting::Language(code.to_string()))
+        Some(code.to_string())
     }
 
     /// `SET MOVE|RETREAT|ADJUST` and its options.
@@ -584,6 +593,7 @@ pub(super) fn render(setting: &Setting) -> String {
         Setting::NoConcede => "SET NOCONCEDE".into(),
         Setting::Preference(list) => format!("SET PREFERENCE {list}"),
         Setting::Language(code) => format!("SET LANGUAGE {code}"),
+        Setting::GameLanguage(code) => format!("SET GAME LANGUAGE {code}"),
         Setting::Deadline {
             kind,
             clock,
