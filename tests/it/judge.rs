@@ -248,7 +248,7 @@ fn a_full_outbox_goes_out_over_rounds_in_order() {
     for round in 0..2 {
         for n in 0..300 {
             let from = format!("p{n}@example.test");
-            let body = format!("HELP\n");
+            let body = "HELP\n".to_string();
             assert!(judge.daemon.accept(
                 &mail(
                     &from,
