@@ -395,7 +395,8 @@ impl Session<'_> {
             )
         } else {
             if let Some((_, position)) = self.judge.game_position(&game) {
-                game.deadline_at = Some(next_deadline(&game, position.turn.kind, self.now));
+                let deadline = next_deadline(&game, position.turn.kind, self.now);
+                game.deadline_at = Some(super::wishes::beyond_absences(tx, &game, deadline)?);
                 game.reminded = false;
                 settings.deadline_moved();
                 game.settings = settings.to_json();
@@ -657,7 +658,8 @@ impl Session<'_> {
         game.position = Some(row.position.clone());
         game.phase_serial = target;
         game.state = "active".into();
-        game.deadline_at = Some(next_deadline(&game, earlier.turn.kind, self.now));
+        let deadline = next_deadline(&game, earlier.turn.kind, self.now);
+        game.deadline_at = Some(super::wishes::beyond_absences(tx, &game, deadline)?);
         game.reminded = false;
         // The phase is played again: its late notices and offers go again, and the wishes
         // that last a phase (waits, draw votes, concessions) start afresh.

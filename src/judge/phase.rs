@@ -321,7 +321,8 @@ impl Judge {
             game.state = "finished".into();
             game.deadline_at = None;
         } else {
-            game.deadline_at = Some(next_deadline(game, next.turn.kind, now));
+            let deadline = next_deadline(game, next.turn.kind, now);
+            game.deadline_at = Some(super::wishes::beyond_absences(tx, game, deadline)?);
         }
         let game_now: &GameRow = game;
         // The report in one language: its title and its template's values.

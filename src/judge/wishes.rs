@@ -2,7 +2,7 @@
 //! LANGUAGE. Draw votes and concessions are secret and cleared every phase; a draw passes
 //! when every survivor votes for it.
 
-use chrono::{Duration, NaiveDate, TimeZone, Utc};
+use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 
 use super::deadline_of;
 use super::letter::Session;
@@ -228,23 +228,11 @@ impl Session<'_> {
             return Ok(None);
         }
         wishes.absence = Some((from.to_string(), to.map(str::to_string)));
-        let tz: chrono_tz::Tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
-        let local = |d: NaiveDate| {
-            tz.from_local_datetime(&d.and_hms_opt(0, 0, 0).expect("midnight"))
-                .earliest()
-                .map(|t| t.with_timezone(&Utc))
-        };
-        let (Some(begin), Some(finish)) = (local(start), local(end + Duration::days(1))) else {
-            return Ok(Some(msg!("wishes.absence")));
-        };
         let to = to.unwrap_or(from);
         let mut message = msg!("wishes.absence_from_to", from = from, to = to);
         if let Some(deadline) = game.deadline_at
-            && deadline >= begin
-            && deadline < finish
+            && let Some(moved) = past_absence(game, from, Some(to), deadline)
         {
-            let moved = finish
-                + (deadline - local(deadline.with_timezone(&tz).date_naive()).unwrap_or(deadline));
             game.deadline_at = Some(moved);
             game.reminded = false;
             tx.save_game(game)?;
@@ -360,6 +348,65 @@ impl Session<'_> {
 }
 
 /// Clears the wishes that last one phase (wait, draw votes, concessions) of every member.
+/// Where `deadline` goes if it falls inside the absence `from`..=`to` (dates in the game's
+/// zone): the same time of day on the day after the absence; `None` if it falls outside.
+fn past_absence(
+    game: &GameRow,
+    from: &str,
+    to: Option<&str>,
+    deadline: DateTime<Utc>,
+) -> Option<DateTime<Utc>> {
+    let parse = |d: &str| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok();
+    let start = parse(from)?;
+    let end = match to {
+        Some(to) => parse(to)?,
+        None => start,
+    };
+    let tz: chrono_tz::Tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
+    let local = |d: NaiveDate| {
+        tz.from_local_datetime(&d.and_hms_opt(0, 0, 0)?)
+            .earliest()
+            .map(|t| t.with_timezone(&Utc))
+    };
+    let (begin, finish) = (local(start)?, local(end + Duration::days(1))?);
+    if deadline < begin || deadline >= finish {
+        return None;
+    }
+    let midnight = local(deadline.with_timezone(&tz).date_naive()).unwrap_or(deadline);
+    Some(finish + (deadline - midnight))
+}
+
+/// A new phase's deadline (or one set afresh by RESUME or ROLLBACK) moved past every member's
+/// declared absence it falls in, as SET ABSENCE promises for every deadline it covers.
+pub(super) fn beyond_absences(
+    tx: &Tx,
+    game: &GameRow,
+    deadline: DateTime<Utc>,
+) -> rusqlite::Result<DateTime<Utc>> {
+    let absences: Vec<(String, Option<String>)> = tx
+        .members(game.id)?
+        .iter()
+        .filter(|m| m.power.is_some())
+        .map(|m| tx.member_wishes(game.id, m.player_id))
+        .collect::<rusqlite::Result<Vec<_>>>()?
+        .into_iter()
+        .filter_map(|w| Wishes::from_json(&w).absence)
+        .collect();
+    let mut deadline = deadline;
+    // Absences can follow one another: move until none holds the deadline (each moves it
+    // forward past one absence, so this ends).
+    for _ in 0..=absences.len() {
+        let moved = absences
+            .iter()
+            .find_map(|(from, to)| past_absence(game, from, to.as_deref(), deadline));
+        match moved {
+            Some(later) => deadline = later,
+            None => break,
+        }
+    }
+    Ok(deadline)
+}
+
 pub(super) fn clear_phase_wishes(tx: &Tx, game_id: i64) -> rusqlite::Result<()> {
     for member in tx.members(game_id)? {
         let mut wishes = Wishes::from_json(&tx.member_wishes(game_id, member.player_id)?);
