@@ -422,6 +422,20 @@ impl Judge {
                 references: Vec::new(),
             });
         }
+        // Postal press written during the phase goes out after its results.
+        for (recipient, subject, body) in tx.take_held_press(game_now.id)? {
+            if recipient.is_empty() {
+                tx.archive(game_now.id, game_now.phase_serial, &subject, &body, now)?;
+            } else {
+                letters.push(OutgoingLetter {
+                    to: vec![Address::new(&recipient)],
+                    subject,
+                    body,
+                    in_reply_to: None,
+                    references: Vec::new(),
+                });
+            }
+        }
         Ok(letters)
     }
 

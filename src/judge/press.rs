@@ -130,9 +130,15 @@ impl Session<'_> {
             };
             (subject, format!("{header}\n\n{}\n", text.trim_end()))
         };
+        // POSTAL PRESS waits, written for each reader now, and goes out after the results.
+        let postal = written == Written::Postal;
         for to in &recipients {
             let language = self.judge.language_of(tx, &game, to)?;
             let (subject, body) = letter(self.judge.templates.words(&language));
+            if postal {
+                tx.hold_press(game.id, &to.email, &subject, &body, self.now)?;
+                continue;
+            }
             self.caused.push(OutgoingLetter {
                 to: vec![Address::new(&to.email)],
                 subject,
@@ -143,9 +149,17 @@ impl Session<'_> {
         }
         if broadcast {
             let (subject, body) = letter(self.judge.game_words(&game));
-            tx.archive(game.id, game.phase_serial, &subject, &body, self.now)?;
+            if postal {
+                tx.hold_press(game.id, "", &subject, &body, self.now)?;
+            } else {
+                tx.archive(game.id, game.phase_serial, &subject, &body, self.now)?;
+            }
         }
         let count = recipients.len();
+        if postal {
+            self.say(msg!("press.postal_held", count = count, game = game.name));
+            return Ok(());
+        }
         self.say(if broadcast {
             msg!("press.broadcast_sent", count = count, game = game.name)
         } else {

@@ -333,6 +333,38 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Keeps a letter of POSTAL PRESS until the game's next results (`recipient` empty: the
+    /// copy for the archive).
+    pub fn hold_press(
+        &self,
+        game_id: i64,
+        recipient: &str,
+        subject: &str,
+        body: &str,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "INSERT INTO held_press (game_id, recipient, subject, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![game_id, recipient, subject, body, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// The postal press held for a game, in the order written, and no longer held:
+    /// `(recipient, subject, body)`.
+    pub fn take_held_press(&self, game_id: i64) -> rusqlite::Result<Vec<(String, String, String)>> {
+        let held = {
+            let mut stmt = self.tx.prepare(
+                "SELECT recipient, subject, body FROM held_press WHERE game_id = ?1 ORDER BY id",
+            )?;
+            stmt.query_map([game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
+                .collect::<rusqlite::Result<Vec<_>>>()?
+        };
+        self.tx
+            .execute("DELETE FROM held_press WHERE game_id = ?1", [game_id])?;
+        Ok(held)
+    }
+
     /// The archive of a game, oldest first: `(when, title, body)`.
     pub fn reports(&self, game_id: i64) -> rusqlite::Result<Vec<(String, String, String)>> {
         let mut stmt = self.tx.prepare(

@@ -16,7 +16,11 @@ pub use mail::{MessageState, OutboxRow, QueuedLetter};
 pub use position::{position_from_json, position_to_json};
 
 /// The migrations, in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &[include_str!("schema.sql"), include_str!("schema2.sql")];
+const MIGRATIONS: &[&str] = &[
+    include_str!("schema.sql"),
+    include_str!("schema2.sql"),
+    include_str!("schema3.sql"),
+];
 
 /// An open database.
 pub struct Store {
