@@ -114,7 +114,17 @@ pub(super) fn handle_as(
     let mut subject = reply_subject(&letter.subject);
     if session.errors > 0 {
         subject.push_str(" [Error Flag]");
-        session.say(msg!("letter.errors_found", count = session.errors));
+        // The advice about orders only where orders (or lines that may have been meant as
+        // orders) were in the letter.
+        let orders_in_letter = commands
+            .iter()
+            .any(|c| matches!(c.kind, CommandKind::Orders { .. }))
+            || diagnostics.iter().any(|d| d.severity == Severity::Error);
+        session.say(if orders_in_letter {
+            msg!("letter.errors_found", count = session.errors)
+        } else {
+            msg!("letter.errors_found_no_orders", count = session.errors)
+        });
     }
     let sections: Vec<String> = session
         .sections
