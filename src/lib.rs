@@ -13,6 +13,7 @@
 pub mod archive;
 pub mod config;
 pub mod daemon;
+pub mod dice;
 pub mod diplomacy;
 pub mod interface;
 pub mod judge;
