@@ -17,6 +17,38 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// The text `escape` wrote: its five entities back to characters, in one pass from left to
+/// right, so `&amp;lt;` gives `&lt;`. Other entities are left as they are; `escape` writes none.
+pub fn unescape(html: &str) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    while let Some(at) = rest.find('&') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        let entity = [
+            ("&amp;", '&'),
+            ("&lt;", '<'),
+            ("&gt;", '>'),
+            ("&quot;", '"'),
+            ("&#39;", '\''),
+        ]
+        .into_iter()
+        .find(|(name, _)| rest.starts_with(name));
+        match entity {
+            Some((name, c)) => {
+                out.push(c);
+                rest = &rest[name.len()..];
+            }
+            None => {
+                out.push('&');
+                rest = &rest[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
 /// The style of every page: readable text, framed tables and reports.
 const STYLE: &str = "body { font-family: Georgia, serif; max-width: 52em; margin: 1em auto; \
 padding: 0 1em; color: #222; background: #fdfdf8; }
@@ -51,6 +83,19 @@ mod tests {
             "&lt;b&gt;&quot;Tom&quot; &amp; &#39;Jerry&#39;&lt;/b&gt;"
         );
         assert_eq!(escape("Spring 1901 – Fall"), "Spring 1901 – Fall");
+    }
+
+    #[test]
+    fn unescape_reverses_escape() {
+        for text in [
+            "<b>\"Tom\" & 'Jerry'</b>",
+            "&lt; written",
+            "a & b &amp",
+            "Вена",
+        ] {
+            assert_eq!(unescape(&escape(text)), text);
+        }
+        assert_eq!(unescape("&nbsp;&"), "&nbsp;&");
     }
 
     #[test]

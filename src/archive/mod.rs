@@ -9,7 +9,7 @@
 //! - `html`: escaping and the page frame.
 //! - `summary`: who held each power when and the centres by year; `summary_text`.
 //! - `chart`: the SVG chart of the centres.
-//! - `page`: a game's page.
+//! - `page`: a game's page, and `report_texts` to read its reports back.
 
 mod chart;
 mod html;
@@ -18,7 +18,8 @@ mod summary;
 
 use std::path::Path;
 
-pub use html::escape;
+pub use html::{escape, unescape};
+pub use page::report_texts;
 pub use summary::{CentreRow, Holders, Span, Summary, summarise, summary_text};
 
 use crate::store::{GameRow, Tx};

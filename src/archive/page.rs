@@ -1,8 +1,8 @@
 //! A game's page: what it is, who played it, its supply centres by year (table and chart)
-//! and every report of its archive in order.
+//! and every report of its archive in order; `report_texts` reads the reports back out.
 
 use super::chart::centre_chart;
-use super::html::{escape, page};
+use super::html::{escape, page, unescape};
 use super::summary::{Summary, centres_heading};
 use crate::store::GameRow;
 
@@ -116,4 +116,54 @@ fn phases(reports: &[Report]) -> String {
         ));
     }
     out
+}
+
+/// The text of every report on a game's page, in order, as `game_page` wrote them (each
+/// `<pre>` of a report's section, unescaped): what `strategos verify-dice` reads.
+pub fn report_texts(html: &str) -> Vec<String> {
+    let mut texts = Vec::new();
+    let mut rest = html;
+    while let Some(at) = rest.find("<section id=\"report-") {
+        rest = &rest[at..];
+        let Some(start) = rest.find("<pre>") else {
+            break;
+        };
+        rest = &rest[start + "<pre>".len()..];
+        let Some(end) = rest.find("</pre>") else {
+            break;
+        };
+        texts.push(unescape(&rest[..end]));
+        rest = &rest[end..];
+    }
+    texts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_read_back_from_the_page() {
+        let reports: Vec<Report> = vec![
+            (
+                "2027-01-05 12:00".into(),
+                "Spring <1901>".into(),
+                "Roll 1 (Battle at \"Vienna\" & <Graz>: 2 dice): 6 1\n\n".into(),
+            ),
+            (
+                "2027-01-06 12:00".into(),
+                "Fall".into(),
+                "</pre> written\nby a player".into(),
+            ),
+        ];
+        let html = page("game", &phases(&reports));
+        assert_eq!(
+            report_texts(&html),
+            [
+                "Roll 1 (Battle at \"Vienna\" & <Graz>: 2 dice): 6 1",
+                "</pre> written\nby a player"
+            ]
+        );
+        assert!(report_texts(&page("game", &phases(&[]))).is_empty());
+    }
 }
