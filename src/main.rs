@@ -8,6 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 
 use strategos::daemon::Clock;
+use strategos::dice::{self, Verdict};
 
 mod operator;
 mod setup;
@@ -75,6 +76,14 @@ enum Command {
         #[command(subcommand)]
         command: operator::GameCommand,
     },
+    /// Recompute every dice roll of a game from its revealed seed (docs: dice.md). Exits 0
+    /// when every roll is verified, 1 when a problem is found, 2 when the archive cannot be
+    /// read or holds no dice lines, 3 when the seed is not revealed yet.
+    VerifyDice {
+        /// The game's reports as text (HISTORY's letter, `-` for standard input), a game's
+        /// page of the web archive, or its folder.
+        archive: String,
+    },
 }
 
 fn main() -> ExitCode {
@@ -104,7 +113,72 @@ fn main() -> ExitCode {
         Command::Variants { paths } => check_variants(&paths),
         Command::Archive { out } => operator::finish(operator::archive(&config, &out)),
         Command::Game { command } => operator::finish(operator::game(&config, &command)),
+        Command::VerifyDice { archive } => verify_dice(&archive),
     }
+}
+
+/// `strategos verify-dice <archive>`: each problem, then a summary line.
+fn verify_dice(archive: &str) -> ExitCode {
+    let text = match read_archive(archive) {
+        Ok(text) => text,
+        Err(message) => {
+            eprintln!("strategos: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let verification = dice::verify(&text);
+    for problem in &verification.problems {
+        println!("{problem}");
+    }
+    match verification.verdict() {
+        Verdict::NoDice => {
+            eprintln!("strategos: {archive}: {}", verification.summary());
+            ExitCode::from(2)
+        }
+        verdict => {
+            println!("{}", verification.summary());
+            ExitCode::from(match verdict {
+                Verdict::Verified => 0,
+                Verdict::Problems => 1,
+                _ => 3,
+            })
+        }
+    }
+}
+
+/// The text of a game's reports: a text file as it is, a game's page (or its folder) of the
+/// web archive read back into its reports.
+fn read_archive(archive: &str) -> Result<String, String> {
+    let mut text = String::new();
+    if archive == "-" {
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot read standard input: {e}"))?;
+    } else {
+        let path = Path::new(archive);
+        let file = if path.is_dir() {
+            path.join("index.html")
+        } else {
+            path.to_path_buf()
+        };
+        text = std::fs::read_to_string(&file)
+            .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+    }
+    let start = text.trim_start();
+    if !(start.starts_with("<!DOCTYPE")
+        || start.starts_with("<!doctype")
+        || start.starts_with("<html"))
+    {
+        return Ok(text);
+    }
+    let reports = strategos::archive::report_texts(&text);
+    if reports.is_empty() && text.contains("<table class=\"games\">") {
+        return Err(format!(
+            "{archive} is the archive's index of games; give one game's folder (such as \
+             {archive}/<game>) or its index.html"
+        ));
+    }
+    Ok(reports.join("\n"))
 }
 
 fn adjudicate(input: &str, rules: Option<&str>, folder: Option<&Path>) -> ExitCode {

@@ -27,6 +27,8 @@
 //! - `judge_harness`: a judge on temporary files with a settable clock, for those tests.
 //! - `whole_game`: a standard game of two years through the real IMAP and SMTP servers.
 //! - `archive`: a duel by mail written as a web site, summed up, and shown by `game`/`archive`.
+//! - `dice`: `strategos verify-dice` on archives made here: verified, tampered dice, purposes,
+//!   roll numbers and seeds found, the seed not yet revealed, unreadable input.
 
 mod archive;
 mod case;
@@ -37,6 +39,7 @@ mod crash;
 mod datc;
 mod diadochi;
 mod diadochi_game;
+mod dice;
 mod flow;
 mod game;
 mod hostile;
