@@ -15,6 +15,7 @@ pub mod config;
 pub mod daemon;
 pub mod dice;
 pub mod diplomacy;
+pub mod his;
 pub mod interface;
 pub mod judge;
 pub mod letter;

@@ -12,6 +12,8 @@
 //! - `variants`: shipped variant files load; bad files give every problem, never a panic.
 //! - `commands`: the letter-command table (`tests/data/text/commands.txt`) and property tests.
 //! - `orders`: the order-parsing table (`tests/data/text/orders.txt`) and property tests.
+//! - `his`: the Here I Stand referee: the map file, and land movement, interception, avoiding
+//!   battle and field battle played from scripts (`tests/data/his/`) with fixed dice.
 //! - `random`: random phases adjudicate without panics to legal boards.
 //! - `mail_read`: raw messages read into letters (`tests/data/mail/*.eml` against `*.expect`),
 //!   hostile mail read without panics, composed letters read back with no injected headers.
@@ -42,6 +44,7 @@ mod diadochi_game;
 mod dice;
 mod flow;
 mod game;
+mod his;
 mod hostile;
 mod judge;
 mod judge_harness;

@@ -1,0 +1,658 @@
+//! Step 8, the field battle [R §14; spec §7]: dice for each side (a die per land unit, the best
+//! leader's battle rating, the defender's extra die), Janissaries after the rolls, hits on 5
+//! and 6, the tie to the defender, losses chosen by each side and split between allies, one unit
+//! kept when both sides are wiped out, capture of leaders, withdrawal and retreat of the loser,
+//! and the siege check when the attacker wins in a fortified space.
+
+use super::board::{Force, UnitKind, Units};
+use super::event::{BattleDice, Event};
+use super::map::{LeaderId, Map, SpaceId};
+use super::movement::{Move, go_inside, lay_siege, siege_due};
+use super::power::Power;
+use super::procedure::{Answer, Casualty, Cx, Question, Stop};
+use super::retreat;
+
+/// The order of losses when the deadline passes: the cheapest units first [R §17.1].
+pub const DEFAULT_LOSSES: [UnitKind; 3] =
+    [UnitKind::Mercenary, UnitKind::Cavalry, UnitKind::Regular];
+/// The order of units withdrawn inside after a lost battle when the deadline passes.
+pub const DEFAULT_WITHDRAWAL: [UnitKind; 3] =
+    [UnitKind::Regular, UnitKind::Cavalry, UnitKind::Mercenary];
+
+fn hits(values: &[u8]) -> u32 {
+    values.iter().filter(|v| **v >= 5).count() as u32
+}
+
+fn best_leader(map: &Map, leaders: &[LeaderId]) -> Option<(LeaderId, u32)> {
+    leaders
+        .iter()
+        .map(|l| (*l, map.leader(*l).battle))
+        .max_by_key(|(l, b)| (*b, std::cmp::Reverse(*l)))
+}
+
+/// A defending group: a side (a major power with its active minors, or an inactive minor, or
+/// the independents) and its force in the battle.
+struct Group {
+    side: Power,
+    force: Force,
+}
+
+fn groups(cx: &Cx<'_>, mv: &Move) -> Vec<Group> {
+    let board = &cx.board;
+    let d = &board.diplomacy;
+    let mut out: Vec<Group> = Vec::new();
+    for p in super::movement::defenders(cx, mv) {
+        let side = if d.acts(p) { d.side(p) } else { p };
+        let units = board.units(mv.to, p, false);
+        match out.iter_mut().find(|g| g.side == side) {
+            Some(g) => g.force.add(p, units),
+            None => out.push(Group {
+                side,
+                force: Force::of(p, units),
+            }),
+        }
+    }
+    for l in board.leaders_in(mv.to, false) {
+        let power = board.leader(l).power;
+        if let Some(g) = out.iter_mut().find(|g| g.side == power) {
+            g.force.leaders.push(l);
+        }
+    }
+    out.sort_by_key(|g| g.side);
+    out
+}
+
+/// The defender that captures and decides for the defence as a whole: the group with the most
+/// land units, the first in impulse order among equals.
+fn lead(groups: &[Group]) -> Power {
+    groups
+        .iter()
+        .max_by_key(|g| (g.force.land_units(), std::cmp::Reverse(g.side)))
+        .map(|g| g.side)
+        .unwrap_or(Power::Independent)
+}
+
+/// Fights the battle in the destination.
+pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
+    let map = cx.map;
+    let at = mv.to;
+    let name = map.space(at).name.clone();
+    let attacker = mv.power;
+    let groups = groups(cx, mv);
+    let lead = lead(&groups);
+    let defenders: Vec<Power> = groups.iter().map(|g| g.side).collect();
+    let mut defence = Force::default();
+    for g in &groups {
+        for (p, u) in &g.force.units {
+            defence.add(*p, *u);
+        }
+        defence.leaders.extend(g.force.leaders.iter().copied());
+    }
+
+    // Steps 2-3: the dice.
+    let a_leader = best_leader(map, &mv.force.leaders);
+    let attack = BattleDice {
+        units: mv.force.land_units(),
+        leader: a_leader,
+        defender_bonus: 0,
+        dice: mv.force.land_units() + a_leader.map(|(_, b)| b).unwrap_or(0),
+    };
+    let d_leader = best_leader(map, &defence.leaders);
+    let defence_dice = BattleDice {
+        units: defence.land_units(),
+        leader: d_leader,
+        defender_bonus: 1,
+        dice: defence.land_units() + d_leader.map(|(_, b)| b).unwrap_or(0) + 1,
+    };
+    cx.note(Event::BattleDice {
+        at,
+        attacker,
+        attack: attack.clone(),
+        defenders: defenders.clone(),
+        defence: defence_dice.clone(),
+    });
+
+    // Step 6: the rolls, the attacker's first.
+    let a_values = cx.roll(
+        attack.dice,
+        attacker,
+        format!(
+            "{} dice, {attacker} attacking in {name}, hits on 5-6",
+            attack.dice
+        ),
+    )?;
+    let d_values = cx.roll(
+        defence_dice.dice,
+        lead,
+        format!(
+            "{} dice, {} defending in {name}, hits on 5-6",
+            defence_dice.dice,
+            names(&defenders)
+        ),
+    )?;
+    let mut a_hits = hits(&a_values);
+    let mut d_hits = hits(&d_values);
+    let mut a_rolled = attack.dice;
+    let mut d_rolled = defence_dice.dice;
+
+    // Step 7: Janissaries, once both rolls are known.
+    let ottoman_attacks = attacker == Power::Ottoman;
+    if (ottoman_attacks || defenders.contains(&Power::Ottoman)) && !cx.board.janissaries_used {
+        let check = |_: &Cx<'_>, _: Power, a: &Answer| match a {
+            Answer::NoCard | Answer::PlayJanissaries => Ok(()),
+            _ => Err("answer JANISSARIES or NO CARD".to_string()),
+        };
+        let answer = cx.ask_one(
+            Question::Janissaries { at },
+            Power::Ottoman,
+            &check,
+            &|_, _| Answer::NoCard,
+        )?;
+        if answer == Answer::PlayJanissaries {
+            let values = cx.roll(
+                5,
+                Power::Ottoman,
+                format!("5 dice, Janissaries for the Ottoman in {name}, hits on 5-6"),
+            )?;
+            let extra = hits(&values);
+            cx.board.janissaries_used = true;
+            cx.note(Event::Janissaries { hits: extra });
+            if ottoman_attacks {
+                a_hits += extra;
+                a_rolled += 5;
+            } else {
+                d_hits += extra;
+                d_rolled += 5;
+            }
+        }
+    }
+
+    // Step 8: the winner; a tie goes to the defender.
+    let attacker_won = a_hits > d_hits;
+    let winner = if attacker_won { attacker } else { lead };
+    cx.note(Event::BattleWon {
+        winner,
+        attacker_hits: a_hits,
+        defender_hits: d_hits,
+        reason: if attacker_won {
+            "more hits".into()
+        } else if a_hits == d_hits {
+            "a tie goes to the defender".into()
+        } else {
+            "more hits".into()
+        },
+    });
+
+    // Step 9: casualties.
+    let a_units = mv.force.land_units();
+    let d_units = defence.land_units();
+    let mut a_loss = d_hits.min(a_units);
+    let mut shares: Vec<(Power, u32)> = groups.iter().map(|g| (g.side, 0)).collect();
+    let both_wiped = d_hits >= a_units && a_hits >= d_units && a_units > 0 && d_units > 0;
+    if both_wiped {
+        for (i, g) in groups.iter().enumerate() {
+            shares[i].1 = g.force.land_units();
+        }
+        if a_rolled > d_rolled {
+            a_loss = a_units - 1;
+            cx.note(Event::KeepsOne {
+                power: attacker,
+                reason: format!(
+                    "both sides eliminated; the attacker rolled more dice ({a_rolled} to {d_rolled})"
+                ),
+            });
+        } else {
+            if let Some(s) = shares.iter_mut().find(|(p, _)| *p == lead) {
+                s.1 -= 1;
+            }
+            cx.note(Event::KeepsOne {
+                power: lead,
+                reason: format!(
+                    "both sides eliminated; the defender rolled {} dice ({d_rolled} to {a_rolled})",
+                    if d_rolled == a_rolled {
+                        "as many"
+                    } else {
+                        "more"
+                    }
+                ),
+            });
+        }
+    } else {
+        split(cx, &groups, a_hits.min(d_units), &mut shares, lead)?;
+    }
+    let mut asked: Vec<Casualty> = Vec::new();
+    if a_loss > 0 {
+        asked.push(Casualty {
+            power: attacker,
+            losses: a_loss,
+            available: Force {
+                units: mv.force.units.clone(),
+                leaders: Vec::new(),
+            },
+        });
+    }
+    for (g, (_, n)) in groups.iter().zip(&shares) {
+        if *n > 0 {
+            asked.push(Casualty {
+                power: g.side,
+                losses: *n,
+                available: Force {
+                    units: g.force.units.clone(),
+                    leaders: Vec::new(),
+                },
+            });
+        }
+    }
+    let (choose, automatic): (Vec<Casualty>, Vec<Casualty>) = asked
+        .into_iter()
+        .partition(|c| cx.board.diplomacy.acts(c.power) && has_choice(c));
+    let mut chosen: Vec<(Power, Force)> = automatic
+        .iter()
+        .map(|c| (c.power, default_losses(c)))
+        .collect();
+    if !choose.is_empty() {
+        let powers: Vec<Power> = choose.iter().map(|c| c.power).collect();
+        let table = choose.clone();
+        let check = |_: &Cx<'_>, p: Power, a: &Answer| check_losses(&table, p, a);
+        let defaults = choose.clone();
+        let default = move |_: &Cx<'_>, p: Power| {
+            let c = defaults.iter().find(|c| c.power == p);
+            Answer::Losses(c.map(default_losses).unwrap_or_default())
+        };
+        let answers = cx.ask(
+            Question::Casualties {
+                at,
+                losses: choose.clone(),
+            },
+            powers,
+            &check,
+            &default,
+        )?;
+        for (p, a) in answers {
+            if let Answer::Losses(f) = a {
+                chosen.push((p, f));
+            }
+        }
+    }
+    chosen.sort_by_key(|(p, _)| *p);
+    for (side, losses) in &chosen {
+        for (p, u) in &losses.units {
+            cx.board.remove_units(at, *p, false, *u);
+            cx.note(Event::Losses {
+                power: *p,
+                units: *u,
+            });
+            if *side == attacker
+                && let Some((_, mu)) = mv.force.units.iter_mut().find(|(q, _)| q == p)
+            {
+                *mu = mu.minus(*u).unwrap_or_default();
+            }
+        }
+    }
+    mv.force.units.retain(|(_, u)| !u.is_empty());
+
+    // Step 10: leaders of a side with no land units left are captured.
+    if mv.force.land_units() == 0 {
+        for l in mv.force.leaders.clone() {
+            capture(cx, l, lead, "every land unit of his side was eliminated");
+        }
+        mv.force.leaders.clear();
+    }
+    let defence_left: u32 = groups
+        .iter()
+        .map(|g| retreat::side_force(cx, at, g.side).land_units())
+        .sum();
+    if defence_left == 0 {
+        for l in defence.leaders.clone() {
+            capture(
+                cx,
+                l,
+                attacker,
+                "every land unit of his side was eliminated",
+            );
+        }
+    }
+
+    // Step 11: the loser retreats.
+    if attacker_won {
+        for g in &groups {
+            defender_retreat(cx, mv, g.side, attacker)?;
+        }
+        // Step 12: the siege check.
+        if siege_due(cx, mv) && !lay_siege(cx, mv) {
+            siege_retreat(cx, mv)?;
+        }
+    } else {
+        retreat::attacker(cx, mv, lead, true, "lost the battle");
+    }
+    Ok(())
+}
+
+fn names(powers: &[Power]) -> String {
+    powers
+        .iter()
+        .map(|p| p.name())
+        .collect::<Vec<_>>()
+        .join(" and ")
+}
+
+fn capture(cx: &mut Cx<'_>, leader: LeaderId, by: Power, reason: &str) {
+    cx.board.leader_mut(leader).place = super::board::LeaderPlace::Captured { by };
+    cx.note(Event::Captured {
+        leader,
+        by,
+        reason: reason.to_string(),
+    });
+}
+
+/// Splits `losses` between allied defending groups evenly, a 1d6 roll giving each odd loss
+/// [R §9.2; ruling: the die's faces are shared in equal bands in impulse order].
+fn split(
+    cx: &mut Cx<'_>,
+    groups: &[Group],
+    losses: u32,
+    shares: &mut [(Power, u32)],
+    lead: Power,
+) -> Result<(), Stop> {
+    let units: Vec<u32> = groups.iter().map(|g| g.force.land_units()).collect();
+    let mut left = losses;
+    while left > 0 {
+        let alive: Vec<usize> = (0..groups.len())
+            .filter(|&i| units[i] > shares[i].1)
+            .collect();
+        if alive.is_empty() {
+            break;
+        }
+        if left as usize >= alive.len() {
+            for &i in &alive {
+                shares[i].1 += 1;
+            }
+            left -= alive.len() as u32;
+            continue;
+        }
+        let mut candidates = alive;
+        while left > 0 && !candidates.is_empty() {
+            let n = candidates.len();
+            let bands: Vec<String> = candidates
+                .iter()
+                .enumerate()
+                .map(|(k, &i)| {
+                    let faces: Vec<String> = (1..=6u8)
+                        .filter(|v| band(*v, n) == k)
+                        .map(|v| v.to_string())
+                        .collect();
+                    format!("{} {}", groups[i].side, faces.join(","))
+                })
+                .collect();
+            let values = cx.roll(1, lead, format!("1d6, odd loss: {}", bands.join("; ")))?;
+            let k = band(values.first().copied().unwrap_or(1), n);
+            let i = candidates.remove(k);
+            shares[i].1 += 1;
+            cx.note(Event::OddLoss {
+                power: groups[i].side,
+                roll: values.first().copied().unwrap_or(1),
+            });
+            left -= 1;
+        }
+    }
+    Ok(())
+}
+
+/// Which of `n` candidates a face picks: the faces in equal bands (as equal as six allows).
+fn band(face: u8, n: usize) -> usize {
+    ((face.clamp(1, 6) as usize - 1) * n) / 6
+}
+
+fn has_choice(c: &Casualty) -> bool {
+    let kinds = c
+        .available
+        .units
+        .iter()
+        .map(|(_, u)| UnitKind::ALL.iter().filter(|k| u.get(**k) > 0).count())
+        .sum::<usize>();
+    c.losses > 0 && c.losses < c.available.land_units() && kinds > 1
+}
+
+/// The documented default: cheapest kinds first, the major power's own units before its
+/// minors' (powers in order).
+fn default_losses(c: &Casualty) -> Force {
+    let mut left = c.losses;
+    let mut out = Force::default();
+    let mut order: Vec<(Power, Units)> = c.available.units.clone();
+    order.sort_by_key(|(p, _)| (p.is_minor(), *p));
+    for kind in DEFAULT_LOSSES {
+        for (p, u) in &order {
+            let have = u.get(kind).saturating_sub(out.units_of(*p).get(kind));
+            let t = have.min(left);
+            if t > 0 {
+                let mut x = Units::NONE;
+                *x.get_mut(kind) = t;
+                out.add(*p, x);
+                left -= t;
+            }
+        }
+    }
+    out
+}
+
+fn check_losses(table: &[Casualty], power: Power, answer: &Answer) -> Result<(), String> {
+    let Some(c) = table.iter().find(|c| c.power == power) else {
+        return Err(format!("{power} has no losses to take"));
+    };
+    let Answer::Losses(f) = answer else {
+        return Err("answer LOSE <units>".into());
+    };
+    if !f.leaders.is_empty() {
+        return Err("leaders are not losses".into());
+    }
+    for (p, u) in &f.units {
+        if !c.available.units_of(*p).contains(*u) {
+            return Err(format!(
+                "{p} has {} in the battle, not {u}",
+                c.available.units_of(*p)
+            ));
+        }
+    }
+    if f.land_units() != c.losses {
+        return Err(format!(
+            "{power} loses {} units, not {}",
+            c.losses,
+            f.land_units()
+        ));
+    }
+    Ok(())
+}
+
+/// A defending group that lost: withdrawal first, then retreat, or (inactive minors and
+/// independents) up to 4 inside and the rest eliminated [R §14.1, §22.1, §22.6].
+fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> Result<(), Stop> {
+    let at = mv.to;
+    let name = cx.map.space(at).name.clone();
+    let fortified = cx.board.fortified(cx.map, at);
+    let d = cx.board.diplomacy.clone();
+    let force = retreat::side_force(cx, at, side);
+    if force.is_empty() {
+        return Ok(());
+    }
+    for (p, _) in &force.units {
+        cx.board.mark_units(at, *p, false, |m| m.lost_battle = true);
+    }
+    for l in &force.leaders {
+        cx.board.leader_mut(*l).marks.lost_battle = true;
+    }
+    if !d.acts(side) {
+        let inside = if fortified {
+            force.all_units().take_in_order(4, &DEFAULT_WITHDRAWAL)
+        } else {
+            Units::NONE
+        };
+        let go = Force::of(side, inside);
+        if !inside.is_empty() {
+            go_inside(cx, at, &go);
+            cx.note(Event::Withdrew {
+                force: go,
+                at,
+                reason: format!("{side} does not retreat: up to 4 units go inside"),
+            });
+        }
+        let rest = force.all_units().minus(inside).unwrap_or_default();
+        if !rest.is_empty() {
+            cx.board.remove_units(at, side, false, rest);
+            cx.note(Event::Eliminated {
+                power: side,
+                units: rest,
+                reason: format!("{side} does not retreat"),
+            });
+        }
+        return Ok(());
+    }
+    let controller = cx.board.controller(at);
+    if fortified && d.side(controller) == side {
+        let available = force.clone();
+        let check = |cx: &Cx<'_>, _: Power, a: &Answer| match a {
+            Answer::WithdrawInside(f) => {
+                for (p, u) in &f.units {
+                    if !available.units_of(*p).contains(*u) {
+                        return Err(format!("{p} has {} there, not {u}", available.units_of(*p)));
+                    }
+                }
+                if let Some(l) = f.leaders.iter().find(|l| !available.leaders.contains(l)) {
+                    return Err(format!("{} is not there", cx.map.leader(*l).name));
+                }
+                if f.land_units() > 4 {
+                    return Err("at most 4 land units withdraw inside".to_string());
+                }
+                Ok(())
+            }
+            Answer::Stay => Ok(()),
+            _ => Err("answer WITHDRAW <units and leaders>, or STAY (none)".to_string()),
+        };
+        let default_force = {
+            let mut f = Force::default();
+            let mut left = 4u32;
+            for kind in DEFAULT_WITHDRAWAL {
+                for (p, u) in &force.units {
+                    let t = u.get(kind).min(left);
+                    if t > 0 {
+                        let mut x = Units::NONE;
+                        *x.get_mut(kind) = t;
+                        f.add(*p, x);
+                        left -= t;
+                    }
+                }
+            }
+            f.leaders = force.leaders.clone();
+            f
+        };
+        let answer = cx.ask_one(
+            Question::WithdrawAfterDefeat {
+                power: side,
+                at,
+                available: force.clone(),
+            },
+            side,
+            &check,
+            &|_, _| Answer::WithdrawInside(default_force.clone()),
+        )?;
+        if let Answer::WithdrawInside(f) = answer
+            && !f.is_empty()
+        {
+            go_inside(cx, at, &f);
+            cx.note(Event::Withdrew {
+                force: f,
+                at,
+                reason: format!("{side} lost the battle in {name}, which it controls"),
+            });
+        }
+    }
+    let force = retreat::side_force(cx, at, side);
+    if force.is_empty() {
+        return Ok(());
+    }
+    let options = retreat::spaces(cx, side, at, Some(mv.from));
+    if options.is_empty() {
+        retreat::destroy(
+            cx,
+            &force,
+            at,
+            winner,
+            "lost the battle and no space is open to retreat",
+        );
+        return Ok(());
+    }
+    let to = retreat_choice(cx, side, at, options)?;
+    retreat::move_force(cx, &force, at, to, |m| m.lost_battle = true);
+    cx.note(Event::Retreated {
+        power: side,
+        force: force.clone(),
+        from: at,
+        to,
+    });
+    if force.land_units() > 0 {
+        super::movement::lone_leaders(cx, to, side);
+    }
+    Ok(())
+}
+
+/// Asks `side` where it retreats from `at`.
+fn retreat_choice(
+    cx: &mut Cx<'_>,
+    side: Power,
+    at: SpaceId,
+    options: Vec<SpaceId>,
+) -> Result<SpaceId, Stop> {
+    let first = retreat::default_space(cx, side, &options).unwrap_or(options[0]);
+    let allowed = options.clone();
+    let check = |cx: &Cx<'_>, _: Power, a: &Answer| match a {
+        Answer::RetreatTo(s) if allowed.contains(s) => Ok(()),
+        Answer::RetreatTo(s) => Err(format!("may not retreat to {}", cx.map.space(*s).name)),
+        _ => Err("answer RETREAT TO <space>".to_string()),
+    };
+    let answer = cx.ask_one(
+        Question::Retreat {
+            power: side,
+            from: at,
+            destinations: options,
+        },
+        side,
+        &check,
+        &|_, _| Answer::RetreatTo(first),
+    )?;
+    Ok(match answer {
+        Answer::RetreatTo(s) => s,
+        _ => first,
+    })
+}
+
+/// The attacker won in a fortified space but is not larger than the units inside: it retreats
+/// to any legal adjacent space [R §14 step 12, §15.3].
+fn siege_retreat(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
+    let at = mv.to;
+    let force = retreat::side_force(cx, at, mv.power);
+    if force.is_empty() {
+        return Ok(());
+    }
+    let by = cx.board.controller(at);
+    let options = retreat::spaces(cx, mv.power, at, None);
+    if options.is_empty() {
+        retreat::destroy(
+            cx,
+            &force,
+            at,
+            by,
+            "not more land units than inside, and no space is open to retreat",
+        );
+        mv.force = Force::default();
+        return Ok(());
+    }
+    let to = retreat_choice(cx, mv.power, at, options)?;
+    retreat::move_force(cx, &force, at, to, |_| {});
+    cx.note(Event::Retreated {
+        power: mv.power,
+        force,
+        from: at,
+        to,
+    });
+    mv.force = Force::default();
+    Ok(())
+}

@@ -1,0 +1,383 @@
+//! Step 5, interception [R §13.2; spec §4]: which powers and stacks may try, in impulse order,
+//! every restriction with the reason it bars a power or a stack, the 2d6 roll and what a success
+//! or a failure does.
+
+use super::board::{Force, LeaderPlace, Marks};
+use super::event::{Check, Event};
+use super::map::{Crossing, SpaceId};
+use super::movement::Move;
+use super::power::Power;
+use super::procedure::{Answer, Cx, Question, Stop};
+
+/// Runs the interceptions; returns the power that succeeded, if one did.
+pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<Option<Power>, Stop> {
+    if let Some(reason) = barred_move(cx, mv) {
+        cx.note(Event::NoInterception {
+            power: None,
+            from: None,
+            reason,
+        });
+        return Ok(None);
+    }
+    let mut used: Vec<SpaceId> = Vec::new();
+    let mut succeeded: Option<Power> = None;
+    for power in Power::MAJOR {
+        if power == mv.power || !hostile(cx, mv, power) {
+            continue;
+        }
+        if let Some(winner) = succeeded
+            && winner != power
+        {
+            if !stacks(cx, mv, power, &used, false).is_empty() {
+                cx.note(Event::NoInterception {
+                    power: Some(power),
+                    from: None,
+                    reason: format!("{winner} has already intercepted this move"),
+                });
+            }
+            continue;
+        }
+        if let Some(reason) = barred_power(cx, mv, power) {
+            if !stacks(cx, mv, power, &used, false).is_empty() {
+                cx.note(Event::NoInterception {
+                    power: Some(power),
+                    from: None,
+                    reason,
+                });
+            }
+            continue;
+        }
+        // The power tries from one space after another until it declines or has none left.
+        let mut first = true;
+        loop {
+            let options = stacks(cx, mv, power, &used, first);
+            first = false;
+            if options.is_empty() {
+                break;
+            }
+            let into = mv.to;
+            let check = |cx: &Cx<'_>, p: Power, a: &Answer| check_answer(cx, mv, p, a, &options);
+            let answer = cx.ask_one(
+                Question::Intercept {
+                    power,
+                    into,
+                    options: options.clone(),
+                },
+                power,
+                &check,
+                &|_, _| Answer::Decline,
+            )?;
+            let Answer::Intercept { from, force } = answer else {
+                break;
+            };
+            used.push(from);
+            if attempt(cx, mv, power, from, &force)? {
+                succeeded = Some(power);
+            }
+        }
+    }
+    Ok(succeeded)
+}
+
+/// Whether the move may be intercepted at all, and if not why.
+fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<String> {
+    let (map, board) = (cx.map, &cx.board);
+    let d = &board.diplomacy;
+    let to = mv.to;
+    let controller = board.controller(to);
+    if board.fortified(map, to) && d.friendly(mv.power, controller) && board.siege(to).is_none() {
+        return Some(format!(
+            "{} is a fortified space friendly to {} and not under siege",
+            map.space(to).name,
+            mv.power
+        ));
+    }
+    if board.siege(to).is_some() && !board.powers_in(to, true).is_empty() {
+        return Some(format!(
+            "units are under siege in {} as the move begins",
+            map.space(to).name
+        ));
+    }
+    if board.is_electorate(map, to) && !d.schmalkaldic_league {
+        return Some(format!(
+            "{} is an electorate and the Schmalkaldic League has not been played",
+            map.space(to).name
+        ));
+    }
+    None
+}
+
+/// Whether `power` counts as an enemy of the move: at war with the mover, or (entry rule 4.3)
+/// its side has units in an enemy-controlled destination.
+fn hostile(cx: &Cx<'_>, mv: &Move, power: Power) -> bool {
+    let d = &cx.board.diplomacy;
+    d.at_war(power, mv.power)
+        || cx
+            .board
+            .powers_in(mv.to, false)
+            .iter()
+            .any(|p| d.side(*p) == power && !d.friendly(*p, mv.power))
+}
+
+/// Why `power` may not intercept into the destination at all.
+fn barred_power(cx: &Cx<'_>, mv: &Move, power: Power) -> Option<String> {
+    let (map, board) = (cx.map, &cx.board);
+    let d = &board.diplomacy;
+    let to = mv.to;
+    let name = &map.space(to).name;
+    let occupants = board.powers_anywhere_in(to);
+    if let Some(other) = occupants
+        .iter()
+        .find(|p| !(d.side(**p) == power || d.allied(**p, power)))
+    {
+        return Some(format!(
+            "{name} holds {other} land units, and only their own power or its allies intercept into it"
+        ));
+    }
+    let controller = board.controller(to);
+    if controller != Power::Independent
+        && d.side(controller) != power
+        && !d.at_war(power, controller)
+        && !d.allied(power, controller)
+    {
+        return Some(format!(
+            "{name} is controlled by {controller}, neither its enemy nor its ally"
+        ));
+    }
+    None
+}
+
+/// The stacks of `power` (and its active minors) adjacent to the destination that may try, with
+/// what each may send. With `note`, records why other adjacent stacks may not.
+fn stacks(
+    cx: &mut Cx<'_>,
+    mv: &Move,
+    power: Power,
+    used: &[SpaceId],
+    note: bool,
+) -> Vec<(SpaceId, Force)> {
+    let map = cx.map;
+    let mut out = Vec::new();
+    let mut notes = Vec::new();
+    for &(space, crossing) in &map.space(mv.to).land {
+        let board = &cx.board;
+        let d = &board.diplomacy;
+        let side: Vec<Power> = Power::ALL
+            .into_iter()
+            .filter(|p| d.acts(*p) && d.side(*p) == power)
+            .collect();
+        let mut force = Force::default();
+        let mut any = Force::default();
+        for p in &side {
+            force.add(*p, board.units_where(space, *p, false, |m| !m.intercepted));
+            any.add(*p, board.units(space, *p, false));
+            any.add(*p, board.units(space, *p, true));
+        }
+        for l in &board.leaders {
+            if l.power == power {
+                match l.place {
+                    LeaderPlace::Space { space: s, inside } if s == space => {
+                        any.leaders.push(l.id);
+                        if !inside && !l.marks.intercepted {
+                            force.leaders.push(l.id);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        if any.is_empty() {
+            continue;
+        }
+        let reason = if crossing == Crossing::Pass {
+            Some(format!(
+                "{}-{} is a pass",
+                map.space(space).name,
+                map.space(mv.to).name
+            ))
+        } else if used.contains(&space) {
+            None // one attempt from each space; already recorded
+        } else if force.is_empty() {
+            if any.land_units() > 0 && board.powers_in(space, true).contains(&power) {
+                Some("its units there are under siege".into())
+            } else {
+                Some(
+                    "its units and leaders there have already tried to intercept this impulse"
+                        .into(),
+                )
+            }
+        } else if force.land_units() == 0 && !friendly_units_in(cx, mv.to, power) {
+            Some(
+                "leaders alone intercept only into a space holding their own or allied units"
+                    .into(),
+            )
+        } else {
+            out.push((space, force));
+            continue;
+        };
+        if let Some(r) = reason {
+            notes.push((space, r));
+        }
+    }
+    if note {
+        for (space, reason) in notes {
+            cx.note(Event::NoInterception {
+                power: Some(power),
+                from: Some(space),
+                reason,
+            });
+        }
+    }
+    out
+}
+
+fn friendly_units_in(cx: &Cx<'_>, space: SpaceId, power: Power) -> bool {
+    let d = &cx.board.diplomacy;
+    cx.board
+        .powers_anywhere_in(space)
+        .iter()
+        .any(|p| d.friendly(*p, power))
+}
+
+fn check_answer(
+    cx: &Cx<'_>,
+    mv: &Move,
+    _power: Power,
+    answer: &Answer,
+    options: &[(SpaceId, Force)],
+) -> Result<(), String> {
+    let map = cx.map;
+    match answer {
+        Answer::Decline => Ok(()),
+        Answer::Intercept { from, force } => {
+            let Some((_, available)) = options.iter().find(|(s, _)| s == from) else {
+                return Err(format!(
+                    "no interception is possible from {}",
+                    map.space(*from).name
+                ));
+            };
+            if force.is_empty() {
+                return Err("an interception names units or leaders".into());
+            }
+            for (p, u) in &force.units {
+                if !available.units_of(*p).contains(*u) {
+                    return Err(format!(
+                        "{} has {} there that may intercept, not {u}",
+                        p,
+                        available.units_of(*p)
+                    ));
+                }
+            }
+            for l in &force.leaders {
+                if !available.leaders.contains(l) {
+                    return Err(format!(
+                        "{} may not intercept from {}",
+                        map.leader(*l).name,
+                        map.space(*from).name
+                    ));
+                }
+            }
+            let limit = force.command_limit(map);
+            if force.land_units() > limit {
+                return Err(format!(
+                    "{} land units, and these leaders command at most {limit}",
+                    force.land_units()
+                ));
+            }
+            if force.land_units() == 0 && !friendly_units_in(cx, mv.to, _power) {
+                return Err(
+                    "leaders alone intercept only into a space holding their own or allied units"
+                        .into(),
+                );
+            }
+            Ok(())
+        }
+        _ => Err("answer INTERCEPT FROM <space> WITH <units and leaders>, or DECLINE".into()),
+    }
+}
+
+/// The roll's modifiers [R §13.2]: the best leader, Ottoman cavalry.
+pub(super) fn modifiers(
+    cx: &Cx<'_>,
+    power: Power,
+    group: &Force,
+    opposing_cavalry: bool,
+) -> Vec<(i32, String)> {
+    let mut m = Vec::new();
+    if let Some(l) = group
+        .leaders
+        .iter()
+        .max_by_key(|l| (cx.map.leader(**l).battle, std::cmp::Reverse(**l)))
+    {
+        let info = cx.map.leader(*l);
+        m.push((info.battle as i32, info.name.clone()));
+    }
+    if power == Power::Ottoman && group.has_cavalry() {
+        m.push((1, "Ottoman cavalry".into()));
+    }
+    if power != Power::Ottoman && opposing_cavalry {
+        m.push((-1, "against Ottoman cavalry".into()));
+    }
+    m
+}
+
+/// One attempt: roll, then place the interceptors or mark them.
+fn attempt(
+    cx: &mut Cx<'_>,
+    mv: &Move,
+    power: Power,
+    from: SpaceId,
+    force: &Force,
+) -> Result<bool, Stop> {
+    let opposing_cavalry = mv.force.units_of(Power::Ottoman).cavalry > 0;
+    let modifiers = modifiers(cx, power, force, opposing_cavalry);
+    let purpose = format!(
+        "2d6, {power} interception from {} into {}{}",
+        cx.map.space(from).name,
+        cx.map.space(mv.to).name,
+        modifier_text(&modifiers)
+    );
+    let dice = cx.roll(2, power, purpose)?;
+    let check = Check::new(dice, modifiers);
+    let success = check.success;
+    cx.note(Event::Interception {
+        power,
+        from,
+        force: force.clone(),
+        check,
+    });
+    let (space, inside) = if success {
+        (mv.to, false)
+    } else {
+        (from, false)
+    };
+    for (p, u) in &force.units {
+        let parts = cx
+            .board
+            .take_units(from, *p, false, *u, |m| !m.intercepted)
+            .unwrap_or_default();
+        cx.board
+            .put_detachments(parts, space, inside, |m: &mut Marks| m.intercepted = true);
+    }
+    for l in &force.leaders {
+        let state = cx.board.leader_mut(*l);
+        state.marks.intercepted = true;
+        state.place = LeaderPlace::Space { space, inside };
+    }
+    if success {
+        super::movement::lone_leaders(cx, mv.to, power);
+    }
+    Ok(success)
+}
+
+/// `, modifiers +2 (Charles V) -1 (against Ottoman cavalry)`, or nothing.
+pub(super) fn modifier_text(modifiers: &[(i32, String)]) -> String {
+    if modifiers.is_empty() {
+        return String::new();
+    }
+    let parts: Vec<String> = modifiers
+        .iter()
+        .map(|(m, why)| format!("{m:+} ({why})"))
+        .collect();
+    format!(", modifiers {}", parts.join(" "))
+}

@@ -1,0 +1,37 @@
+//! The Here I Stand referee's rules core: the map as data, the board, and the land movement
+//! procedure (response cards, interception, avoiding battle, withdrawal into fortifications,
+//! field battle, retreat) as a pure state machine the mail layer drives. Pure: no files,
+//! network, database, clock or randomness; dice come in from outside as answers to requests.
+//!
+//! - `map`, `load`: spaces, connections, leaders; `variants/here-i-stand.toml`.
+//! - `power`: the powers and their relations.
+//! - `board`: control, unrest, units, leaders, sieges, the impulse.
+//! - `procedure`: `Procedure`, its windows, answers, dice requests and inputs.
+//! - `check`, `movement`, `interception`, `avoid`, `battle`, `retreat`: the steps.
+//! - `event`: the record of a move, with the reason for everything.
+//! - `standing`: standing instructions that answer windows in advance.
+//! - `text`: moves, answers and adjustments as players and the master write them.
+//! - `adjust`: the game master's changes to the board.
+
+pub mod adjust;
+pub mod avoid;
+pub mod battle;
+pub mod board;
+pub mod check;
+pub mod event;
+pub mod interception;
+pub mod load;
+pub mod map;
+pub mod movement;
+pub mod power;
+pub mod procedure;
+pub mod retreat;
+pub mod standing;
+pub mod text;
+
+pub use board::{Board, Force, Units};
+pub use load::{embedded_map, load_map};
+pub use map::{LeaderId, Map, SpaceId};
+pub use power::Power;
+pub use procedure::{Answer, DiceRequest, Input, MoveRequest, Procedure, Question, Status, Window};
+pub use standing::{Instruction, Standing};

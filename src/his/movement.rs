@@ -1,0 +1,499 @@
+//! The land movement procedure in its eight steps [R §13.1; spec §3.2]: declare, check, spend
+//! CP, the response window (Foul Weather, Gout), interception, placing the formation, avoiding
+//! battle, withdrawal into the fortifications, then a field battle or a siege.
+
+use super::avoid;
+use super::battle;
+use super::board::{Force, LeaderPlace, Marks, Siege};
+use super::check::check_move;
+use super::event::Event;
+use super::interception;
+use super::map::SpaceId;
+use super::power::Power;
+use super::procedure::{Answer, Cx, Finish, MoveRequest, Question, Stop};
+use super::retreat;
+
+/// The move being resolved: who moves what where, and what is left of the formation.
+#[derive(Clone, Debug)]
+pub(super) struct Move {
+    pub power: Power,
+    pub from: SpaceId,
+    pub to: SpaceId,
+    /// The moving formation as it stands now (after Gout, after losses).
+    pub force: Force,
+}
+
+/// Runs the whole procedure over the inputs in `cx`.
+pub(super) fn run(cx: &mut Cx<'_>, req: &MoveRequest) -> Result<Finish, Stop> {
+    cx.note(Event::Declared {
+        power: req.power,
+        force: req.force.clone(),
+        from: req.from,
+        to: req.to,
+    });
+    let plan = match check_move(cx.map, &cx.board, req) {
+        Ok(plan) => plan,
+        Err(reasons) => {
+            cx.note(Event::Refused { reasons });
+            return Ok(Finish::Refused);
+        }
+    };
+    cx.board.cp -= plan.cost;
+    cx.note(Event::CpSpent {
+        power: req.power,
+        crossing: plan.crossing,
+        cost: plan.cost,
+        left: cx.board.cp,
+    });
+    let mut mv = Move {
+        power: req.power,
+        from: req.from,
+        to: req.to,
+        force: req.force.clone(),
+    };
+    if response(cx, &mut mv)? {
+        let intercepted = interception::run(cx, &mv)?;
+        place(cx, &mv);
+        if let Some(p) = intercepted {
+            cx.note(Event::NoAvoid {
+                power: None,
+                reason: format!(
+                    "{p} intercepted: no avoiding battle and no withdrawal, straight to battle"
+                ),
+            });
+        } else {
+            avoid::run(cx, &mv)?;
+            withdraw(cx, &mv)?;
+        }
+        if defenders(cx, &mv).is_empty() {
+            siege_or_move_on(cx, &mut mv)?;
+        } else {
+            battle::run(cx, &mut mv)?;
+        }
+    }
+    cx.board.tidy();
+    cx.note(Event::Ended);
+    Ok(Finish::Done)
+}
+
+/// Step 4: every other major power may play Foul Weather or Gout. Returns whether the move goes
+/// ahead.
+fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
+    let asked: Vec<Power> = Power::MAJOR
+        .into_iter()
+        .filter(|p| *p != mv.power)
+        .collect();
+    let leaders = mv.force.leaders.clone();
+    let check = |_: &Cx<'_>, _: Power, a: &Answer| match a {
+        Answer::NoCard | Answer::FoulWeather => Ok(()),
+        Answer::Gout(l) if leaders.contains(l) => Ok(()),
+        Answer::Gout(_) => Err("Gout strikes a leader of the moving formation".to_string()),
+        _ => Err("answer NO CARD, FOUL WEATHER or GOUT <leader>".to_string()),
+    };
+    let answers = cx.ask(
+        Question::Response {
+            mover: mv.power,
+            from: mv.from,
+            to: mv.to,
+            leaders: leaders.clone(),
+        },
+        asked,
+        &check,
+        &|_, _| Answer::NoCard,
+    )?;
+    let mut foul_weather = false;
+    let mut gout = None;
+    for (by, answer) in answers {
+        match answer {
+            Answer::FoulWeather if foul_weather => cx.note(Event::CardVoid {
+                by,
+                card: "Foul Weather".into(),
+                reason: "Foul Weather was already played on this move".into(),
+            }),
+            Answer::FoulWeather => {
+                foul_weather = true;
+                cx.board.cp = cx.board.cp.saturating_sub(1);
+                cx.board.effects.foul_weather = true;
+                cx.note(Event::CardPlayed {
+                    by,
+                    card: "Foul Weather".into(),
+                    effect: format!(
+                        "{} loses 1 CP ({} left); for the rest of the impulse no {} land unit moves more than one space, and no assault",
+                        mv.power, cx.board.cp, mv.power
+                    ),
+                });
+            }
+            Answer::Gout(_) if gout.is_some() => cx.note(Event::CardVoid {
+                by,
+                card: "Gout".into(),
+                reason: "Gout was already played on this move".into(),
+            }),
+            Answer::Gout(l) => {
+                gout = Some(l);
+                cx.board.cp = cx.board.cp.saturating_sub(1);
+                cx.board.effects.gout.push(l);
+                cx.note(Event::CardPlayed {
+                    by,
+                    card: "Gout".into(),
+                    effect: format!(
+                        "{} loses 1 CP ({} left); {} may not move or assault this impulse",
+                        mv.power,
+                        cx.board.cp,
+                        cx.map.leader(l).name
+                    ),
+                });
+            }
+            _ => {}
+        }
+    }
+    if foul_weather {
+        let moved = mv.force.units.iter().any(|(p, u)| {
+            !cx.board
+                .units_where(mv.from, *p, false, |m| {
+                    !m.moved && !m.lost_battle && !m.placed_siege
+                })
+                .contains(*u)
+        });
+        if moved {
+            cx.note(Event::Cancelled {
+                reason:
+                    "Foul Weather: units of the formation have already moved a space this impulse"
+                        .into(),
+            });
+            return Ok(false);
+        }
+    }
+    if let Some(l) = gout {
+        mv.force.leaders.retain(|x| *x != l);
+        let name = &cx.map.leader(l).name;
+        if mv.force.is_empty() {
+            cx.note(Event::Cancelled {
+                reason: format!("Gout: {name} was the whole formation"),
+            });
+            return Ok(false);
+        }
+        let limit = mv.force.command_limit(cx.map);
+        if mv.force.land_units() > limit {
+            cx.note(Event::Cancelled {
+                reason: format!(
+                    "Gout: without {name} the formation of {} land units is above its limit of {limit}",
+                    mv.force.land_units()
+                ),
+            });
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// After interceptions: the formation is placed in the destination.
+fn place(cx: &mut Cx<'_>, mv: &Move) {
+    let foul_weather = cx.board.effects.foul_weather;
+    for (p, u) in &mv.force.units {
+        let parts = cx
+            .board
+            .take_units(mv.from, *p, false, *u, |m| {
+                !(m.lost_battle || m.placed_siege || foul_weather && m.moved)
+            })
+            .unwrap_or_default();
+        cx.board
+            .put_detachments(parts, mv.to, false, |m: &mut Marks| m.moved = true);
+    }
+    for l in &mv.force.leaders {
+        let state = cx.board.leader_mut(*l);
+        state.place = LeaderPlace::Space {
+            space: mv.to,
+            inside: false,
+        };
+        state.marks.moved = true;
+    }
+    cx.note(Event::Arrived {
+        force: mv.force.clone(),
+        at: mv.to,
+    });
+    check_siege_left(cx, mv.from, mv.power);
+    if mv.force.land_units() > 0 {
+        lone_leaders(cx, mv.to, mv.power);
+    }
+}
+
+/// A siege the mover leaves behind ends once its besiegers there are no longer more than the
+/// units inside [R §15.3].
+pub(super) fn check_siege_left(cx: &mut Cx<'_>, space: SpaceId, power: Power) {
+    let Some(siege) = cx.board.siege(space) else {
+        return;
+    };
+    if !siege.besiegers.contains(&power) {
+        return;
+    }
+    let besiegers: u32 = siege
+        .besiegers
+        .iter()
+        .map(|p| side_units(cx, space, *p, false))
+        .sum();
+    let inside: u32 = cx
+        .board
+        .powers_in(space, true)
+        .iter()
+        .map(|p| cx.board.units(space, *p, true).total())
+        .sum();
+    if besiegers <= inside {
+        cx.board.sieges.retain(|s| s.space != space);
+        cx.note(Event::SiegeBroken {
+            at: space,
+            reason: format!("{besiegers} besieging land units left against {inside} inside"),
+        });
+    }
+}
+
+/// Land units of `power` and its active minors in `space`.
+pub(super) fn side_units(cx: &Cx<'_>, space: SpaceId, power: Power, inside: bool) -> u32 {
+    let d = &cx.board.diplomacy;
+    Power::ALL
+        .into_iter()
+        .filter(|p| *p == power || (d.acts(*p) && d.side(*p) == power))
+        .map(|p| cx.board.units(space, p, inside).total())
+        .sum()
+}
+
+/// Enemy leaders without land units of their side in `space`, which land units of `entering`
+/// have just entered: inside the fortifications of a space friendly to them, else captured
+/// [R §13.1, §13.3].
+pub(super) fn lone_leaders(cx: &mut Cx<'_>, space: SpaceId, entering: Power) {
+    let board = &cx.board;
+    let d = &board.diplomacy;
+    let outside = board.powers_in(space, false);
+    let fortified = board.fortified(cx.map, space);
+    let controller = board.controller(space);
+    let lone: Vec<(super::map::LeaderId, Power)> = board
+        .leaders_in(space, false)
+        .into_iter()
+        .map(|l| (l, board.leader(l).power))
+        .filter(|(_, p)| d.enemies(entering, *p) && !outside.iter().any(|o| d.friendly(*o, *p)))
+        .collect();
+    for (l, p) in lone {
+        if fortified && cx.board.diplomacy.friendly(p, controller) {
+            cx.board.leader_mut(l).place = LeaderPlace::Space {
+                space,
+                inside: true,
+            };
+            cx.note(Event::Withdrew {
+                force: Force {
+                    units: Vec::new(),
+                    leaders: vec![l],
+                },
+                at: space,
+                reason: "a leader alone withdraws inside".into(),
+            });
+        } else {
+            cx.board.leader_mut(l).place = LeaderPlace::Captured { by: entering };
+            cx.note(Event::Captured {
+                leader: l,
+                by: entering,
+                reason: format!(
+                    "alone in {} as enemy land units entered",
+                    cx.map.space(space).name
+                ),
+            });
+        }
+    }
+}
+
+/// The powers with land units outside the fortifications of the destination that are not
+/// friendly to the mover: the defenders.
+pub(super) fn defenders(cx: &Cx<'_>, mv: &Move) -> Vec<Power> {
+    let d = &cx.board.diplomacy;
+    cx.board
+        .powers_in(mv.to, false)
+        .into_iter()
+        .filter(|p| !d.friendly(*p, mv.power))
+        .collect()
+}
+
+/// Step 7: withdrawal into the fortifications [R §13.4; spec §6].
+fn withdraw(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
+    let defenders = defenders(cx, mv);
+    if defenders.is_empty() || !cx.board.fortified(cx.map, mv.to) {
+        return Ok(());
+    }
+    let d = cx.board.diplomacy.clone();
+    let controller = cx.board.controller(mv.to);
+    let name = cx.map.space(mv.to).name.clone();
+    if !defenders
+        .iter()
+        .any(|p| *p == controller || d.allied(*p, controller))
+    {
+        cx.note(Event::NoWithdrawal {
+            reason: format!(
+                "{name} is controlled by {controller}, neither a defender nor its ally"
+            ),
+        });
+        return Ok(());
+    }
+    let mut force = Force::default();
+    for p in &defenders {
+        force.add(*p, cx.board.units(mv.to, *p, false));
+    }
+    force.leaders = cx
+        .board
+        .leaders_in(mv.to, false)
+        .into_iter()
+        .filter(|l| defenders.contains(&cx.board.leader(*l).power))
+        .collect();
+    if force.land_units() > 4 {
+        cx.note(Event::NoWithdrawal {
+            reason: format!(
+                "{} land units are in {name}; at most 4 withdraw",
+                force.land_units()
+            ),
+        });
+        return Ok(());
+    }
+    let withdraw = if d.acts(controller) {
+        let decider = d.side(controller);
+        let check = |_: &Cx<'_>, _: Power, a: &Answer| match a {
+            Answer::Withdraw | Answer::Stay => Ok(()),
+            _ => Err("answer WITHDRAW or STAY".to_string()),
+        };
+        let answer = cx.ask_one(
+            Question::Withdraw {
+                power: decider,
+                at: mv.to,
+                defenders: force.clone(),
+            },
+            decider,
+            &check,
+            &|_, _| Answer::Stay,
+        )?;
+        answer == Answer::Withdraw
+    } else {
+        true
+    };
+    if withdraw {
+        let reason = if d.acts(controller) {
+            format!("{controller} chose to withdraw")
+        } else {
+            format!("{controller} never fights with 4 units or fewer: always withdraws")
+        };
+        go_inside(cx, mv.to, &force);
+        cx.note(Event::Withdrew {
+            force,
+            at: mv.to,
+            reason,
+        });
+    }
+    Ok(())
+}
+
+/// Moves these units and leaders inside the fortifications of `space`.
+pub(super) fn go_inside(cx: &mut Cx<'_>, space: SpaceId, force: &Force) {
+    for (p, u) in &force.units {
+        cx.board.set_inside(space, *p, false, *u);
+    }
+    for l in &force.leaders {
+        cx.board.leader_mut(*l).place = LeaderPlace::Space {
+            space,
+            inside: true,
+        };
+    }
+}
+
+/// Land units of powers hostile to `power` inside the fortifications of `space`.
+pub(super) fn hostile_inside(cx: &Cx<'_>, space: SpaceId, power: Power) -> u32 {
+    let d = &cx.board.diplomacy;
+    cx.board
+        .powers_in(space, true)
+        .into_iter()
+        .filter(|p| !d.friendly(*p, power))
+        .map(|p| cx.board.units(space, p, true).total())
+        .sum()
+}
+
+/// Whether the mover in a fortified space now faces a siege to lay: enemy units inside, or an
+/// enemy (or independent) controller, and no siege of its own there yet.
+pub(super) fn siege_due(cx: &Cx<'_>, mv: &Move) -> bool {
+    let board = &cx.board;
+    if !board.fortified(cx.map, mv.to) || mv.force.land_units() == 0 {
+        return false;
+    }
+    if board
+        .siege(mv.to)
+        .is_some_and(|s| s.besiegers.contains(&mv.power))
+    {
+        return false;
+    }
+    let controller = board.controller(mv.to);
+    hostile_inside(cx, mv.to, mv.power) > 0 || !board.diplomacy.friendly(controller, mv.power)
+}
+
+/// Lays the siege if the formation has more land units than are inside [R §13.4, §15.1];
+/// returns whether it did.
+pub(super) fn lay_siege(cx: &mut Cx<'_>, mv: &Move) -> bool {
+    let inside = hostile_inside(cx, mv.to, mv.power);
+    let besiegers = mv.force.land_units();
+    if besiegers <= inside {
+        return false;
+    }
+    cx.board.sieges.retain(|s| s.space != mv.to);
+    cx.board.sieges.push(Siege {
+        space: mv.to,
+        besiegers: vec![mv.power],
+        since_impulse: cx.board.impulse,
+    });
+    for (p, _) in &mv.force.units {
+        cx.board
+            .mark_units(mv.to, *p, false, |m| m.placed_siege = true);
+    }
+    cx.note(Event::SiegeBegan {
+        at: mv.to,
+        by: mv.power,
+        besiegers,
+        inside,
+    });
+    true
+}
+
+/// No battle: in an enemy fortified space the formation lays a siege, or (not larger than the
+/// units inside) moves on or retreats [R §13.4].
+fn siege_or_move_on(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
+    if !siege_due(cx, mv) || lay_siege(cx, mv) {
+        return Ok(());
+    }
+    let answer = if cx.board.cp == 0 {
+        Answer::Retreat
+    } else {
+        let check = |_: &Cx<'_>, _: Power, a: &Answer| match a {
+            Answer::MoveOn | Answer::Retreat => Ok(()),
+            _ => Err("answer MOVE ON or RETREAT".to_string()),
+        };
+        cx.ask_one(
+            Question::MoveOn {
+                power: mv.power,
+                at: mv.to,
+            },
+            mv.power,
+            &check,
+            &|_, _| Answer::Retreat,
+        )?
+    };
+    if answer == Answer::MoveOn {
+        let at = mv.to;
+        for (p, _) in &mv.force.units {
+            cx.board
+                .mark_units(at, *p, false, |m| m.passed_fortification = Some(at));
+        }
+        cx.note(Event::MovesOn {
+            force: mv.force.clone(),
+            at,
+        });
+    } else {
+        let by = cx.board.controller(mv.to);
+        let reason = if cx.board.cp == 0 {
+            "not more land units than inside and no CP left to move on".to_string()
+        } else {
+            "not more land units than inside".to_string()
+        };
+        retreat::attacker(cx, mv, by, false, &reason);
+    }
+    Ok(())
+}

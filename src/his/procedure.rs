@@ -1,0 +1,623 @@
+//! The movement procedure as a pure state machine the mail layer drives.
+//!
+//! A `Procedure` is the move, the board before it, the standing instructions and the inputs
+//! received so far (answers to windows, deadlines passed, dice). Everything else (the board
+//! now, the record, what is awaited) is worked out by running the procedure from the start
+//! over those inputs until it needs one it does not have: a window answered (`Status::Waiting`)
+//! or dice rolled (`Status::Rolling`). Running again gives the same result, so the inputs are
+//! all the mail layer stores, a roll is asked for once and used once, and a reader can check
+//! the whole move from the inputs. An answer that does not fit its window is refused with a
+//! reason and leaves the procedure as it was.
+
+use super::board::{Board, Force};
+use super::event::{Event, Source};
+use super::map::{LeaderId, Map, SpaceId};
+use super::movement;
+use super::power::Power;
+use super::standing::Standing;
+
+/// A move as declared: `MOVE <units and leaders> FROM <space> TO <space>`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRequest {
+    pub power: Power,
+    pub force: Force,
+    pub from: SpaceId,
+    pub to: SpaceId,
+}
+
+/// An answer to a window.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// Response window, Janissaries: no card.
+    NoCard,
+    /// Response window: play Foul Weather [C 31].
+    FoulWeather,
+    /// Response window: play Gout on a leader of the moving formation [C 32].
+    Gout(LeaderId),
+    /// Interception: no (more) attempts.
+    Decline,
+    /// Interception: an attempt with this formation from this space.
+    Intercept { from: SpaceId, force: Force },
+    /// Avoid battle: stay; withdrawal: stay outside and fight.
+    Stay,
+    /// Avoid battle: this group tries to leave to this space.
+    Avoid { to: SpaceId, force: Force },
+    /// Withdrawal into the fortifications before battle (all units and leaders).
+    Withdraw,
+    /// Janissaries: play it, five more dice [C 1].
+    PlayJanissaries,
+    /// Casualties: these units are lost.
+    Losses(Force),
+    /// After a lost battle in a fortified space: these units (at most 4) and leaders go inside.
+    WithdrawInside(Force),
+    /// Retreat to this space.
+    RetreatTo(SpaceId),
+    /// After defenders withdrew and the formation is not larger: move on with the next action.
+    MoveOn,
+    /// After defenders withdrew and the formation is not larger: retreat to where it came from.
+    Retreat,
+}
+
+impl Answer {
+    pub fn describe(&self, map: &Map) -> String {
+        let sp = |s: &SpaceId| map.space(*s).name.clone();
+        match self {
+            Answer::NoCard => "plays no card".into(),
+            Answer::FoulWeather => "plays Foul Weather".into(),
+            Answer::Gout(l) => format!("plays Gout on {}", map.leader(*l).name),
+            Answer::Decline => "declines to intercept".into(),
+            Answer::Intercept { from, force } => format!(
+                "intercepts from {} with {}",
+                sp(from),
+                force.describe(map, None)
+            ),
+            Answer::Stay => "stays".into(),
+            Answer::Avoid { to, force } => format!(
+                "avoids battle to {} with {}",
+                sp(to),
+                force.describe(map, None)
+            ),
+            Answer::Withdraw => "withdraws into the fortifications".into(),
+            Answer::PlayJanissaries => "plays Janissaries".into(),
+            Answer::Losses(f) => format!("loses {}", f.describe(map, None)),
+            Answer::WithdrawInside(f) => {
+                format!("withdraws {} inside", f.describe(map, None))
+            }
+            Answer::RetreatTo(s) => format!("retreats to {}", sp(s)),
+            Answer::MoveOn => "moves on with its next action".into(),
+            Answer::Retreat => "retreats".into(),
+        }
+    }
+}
+
+/// One power's share of battle losses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Casualty {
+    pub power: Power,
+    pub losses: u32,
+    /// The units it may lose them from.
+    pub available: Force,
+}
+
+/// What a window asks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Step 4: play Foul Weather or Gout on this move? Asked of every other major power,
+    /// whether or not it holds a card, so that silence tells nothing.
+    Response {
+        mover: Power,
+        from: SpaceId,
+        to: SpaceId,
+        leaders: Vec<LeaderId>,
+    },
+    /// Step 5: intercept into `into` from one of these spaces, with part or all of the force
+    /// there (a legal formation), or decline.
+    Intercept {
+        power: Power,
+        into: SpaceId,
+        options: Vec<(SpaceId, Force)>,
+    },
+    /// Step 6: avoid battle from `at` to one of `destinations` with part or all of
+    /// `available`, or stay.
+    AvoidBattle {
+        power: Power,
+        at: SpaceId,
+        destinations: Vec<SpaceId>,
+        available: Force,
+    },
+    /// Step 7: withdraw all of `defenders` into the fortifications of `at`, or stay and fight.
+    Withdraw {
+        power: Power,
+        at: SpaceId,
+        defenders: Force,
+    },
+    /// Battle step 7: play Janissaries now that both rolls are known?
+    Janissaries { at: SpaceId },
+    /// Battle step 9: which units each power loses.
+    Casualties { at: SpaceId, losses: Vec<Casualty> },
+    /// Retreat, first: up to 4 land units and any leaders may withdraw inside.
+    WithdrawAfterDefeat {
+        power: Power,
+        at: SpaceId,
+        available: Force,
+    },
+    /// Retreat to one of these spaces.
+    Retreat {
+        power: Power,
+        from: SpaceId,
+        destinations: Vec<SpaceId>,
+    },
+    /// Defenders withdrew and the formation is not larger: move on (with CP) or retreat.
+    MoveOn { power: Power, at: SpaceId },
+}
+
+impl Question {
+    pub fn describe(&self, map: &Map) -> String {
+        let sp = |s: &SpaceId| map.space(*s).name.clone();
+        let spaces = |v: &[SpaceId]| v.iter().map(sp).collect::<Vec<_>>().join(", ");
+        match self {
+            Question::Response {
+                mover,
+                from,
+                to,
+                leaders,
+            } => {
+                let mut s = format!(
+                    "response to {mover}'s move from {} to {}: no card, Foul Weather",
+                    sp(from),
+                    sp(to)
+                );
+                for l in leaders {
+                    s.push_str(&format!(", Gout on {}", map.leader(*l).name));
+                }
+                s
+            }
+            Question::Intercept {
+                power,
+                into,
+                options,
+            } => format!(
+                "{power}: intercept into {}? {}; or decline",
+                sp(into),
+                options
+                    .iter()
+                    .map(|(s, f)| format!("from {} ({})", sp(s), f.describe(map, Some(*power))))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            Question::AvoidBattle {
+                power,
+                at,
+                destinations,
+                available,
+            } => format!(
+                "{power}: avoid battle in {} with {} to {}? or stay",
+                sp(at),
+                available.describe(map, Some(*power)),
+                spaces(destinations)
+            ),
+            Question::Withdraw {
+                power,
+                at,
+                defenders,
+            } => format!(
+                "{power}: withdraw {} into the fortifications of {}? or stay and fight",
+                defenders.describe(map, None),
+                sp(at)
+            ),
+            Question::Janissaries { at } => {
+                format!("Ottoman: play Janissaries in the battle in {}?", sp(at))
+            }
+            Question::Casualties { at, losses } => format!(
+                "casualties in {}: {}",
+                sp(at),
+                losses
+                    .iter()
+                    .map(|c| format!(
+                        "{} loses {} of {}",
+                        c.power,
+                        c.losses,
+                        c.available.describe(map, Some(c.power))
+                    ))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            Question::WithdrawAfterDefeat {
+                power,
+                at,
+                available,
+            } => format!(
+                "{power}: withdraw up to 4 land units and any leaders of {} into the fortifications of {}?",
+                available.describe(map, Some(*power)),
+                sp(at)
+            ),
+            Question::Retreat {
+                power,
+                from,
+                destinations,
+            } => format!(
+                "{power}: retreat from {} to {}",
+                sp(from),
+                spaces(destinations)
+            ),
+            Question::MoveOn { power, at } => format!(
+                "{power}: move on from {} with the next action, or retreat",
+                sp(at)
+            ),
+        }
+    }
+}
+
+/// A window: a question, who must answer it, who has.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// The n-th window of this move, from 1.
+    pub number: u32,
+    pub question: Question,
+    pub asked: Vec<Power>,
+    pub answered: Vec<Power>,
+}
+
+impl Window {
+    /// The powers still to answer.
+    pub fn waiting_for(&self) -> Vec<Power> {
+        self.asked
+            .iter()
+            .filter(|p| !self.answered.contains(p))
+            .copied()
+            .collect()
+    }
+}
+
+/// Dice to roll, with their purpose stated before the roll.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DiceRequest {
+    /// The n-th roll of this move, from 1.
+    pub number: u32,
+    pub dice: u32,
+    /// For whom.
+    pub power: Power,
+    /// What is rolled, and which modifiers will apply.
+    pub purpose: String,
+}
+
+/// How a procedure ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Finish {
+    /// The move was refused as declared; the board is unchanged.
+    Refused,
+    /// The move was carried out (or cancelled after its CP were spent).
+    Done,
+}
+
+/// Where the procedure stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Status {
+    Waiting(Window),
+    Rolling(DiceRequest),
+    Finished(Finish),
+}
+
+/// One input to a procedure, in the order received.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Input {
+    Answer {
+        window: u32,
+        power: Power,
+        answer: Answer,
+    },
+    /// The window's deadline passed: the powers still silent get the default.
+    Deadline {
+        window: u32,
+    },
+    Dice {
+        roll: u32,
+        values: Vec<u8>,
+    },
+}
+
+/// A move under resolution.
+#[derive(Clone, Debug)]
+pub struct Procedure {
+    before: Board,
+    request: MoveRequest,
+    standing: Standing,
+    inputs: Vec<Input>,
+    board: Board,
+    events: Vec<Event>,
+    status: Status,
+}
+
+impl Procedure {
+    /// Declares `request` on `board` and runs the procedure to its first window or roll.
+    pub fn start(map: &Map, board: &Board, request: MoveRequest, standing: Standing) -> Procedure {
+        let mut p = Procedure {
+            before: board.clone(),
+            request,
+            standing,
+            inputs: Vec::new(),
+            board: board.clone(),
+            events: Vec::new(),
+            status: Status::Finished(Finish::Refused),
+        };
+        let _ = p.rerun(map);
+        p
+    }
+
+    /// Rebuilds a procedure from its stored inputs, checking each as when it was received.
+    pub fn replay(
+        map: &Map,
+        board: &Board,
+        request: MoveRequest,
+        standing: Standing,
+        inputs: &[Input],
+    ) -> Result<Procedure, String> {
+        let mut p = Procedure::start(map, board, request, standing);
+        for (i, input) in inputs.iter().enumerate() {
+            p.inputs.push(input.clone());
+            if let Err(why) = p.rerun(map) {
+                return Err(format!("input {}: {why}", i + 1));
+            }
+        }
+        Ok(p)
+    }
+
+    pub fn status(&self) -> &Status {
+        &self.status
+    }
+
+    /// The board as it stands (after the move, once finished).
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The board before the move.
+    pub fn board_before(&self) -> &Board {
+        &self.before
+    }
+
+    pub fn request(&self) -> &MoveRequest {
+        &self.request
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+
+    pub fn inputs(&self) -> &[Input] {
+        &self.inputs
+    }
+
+    pub fn is_finished(&self) -> bool {
+        matches!(self.status, Status::Finished(_))
+    }
+
+    /// `power` answers the open window. Refused, with a reason and no change, if no window is
+    /// open, `power` is not asked or has answered, or the answer does not fit.
+    pub fn answer(&mut self, map: &Map, power: Power, answer: Answer) -> Result<(), String> {
+        let Status::Waiting(window) = &self.status else {
+            return Err("no window is open".into());
+        };
+        if !window.asked.contains(&power) {
+            return Err(format!("{power} is not asked in this window"));
+        }
+        if window.answered.contains(&power) {
+            return Err(format!("{power} has already answered this window"));
+        }
+        let number = window.number;
+        self.inputs.push(Input::Answer {
+            window: number,
+            power,
+            answer,
+        });
+        self.rerun(map)
+    }
+
+    /// The open window's deadline passed: everyone silent gets the default answer.
+    pub fn deadline_passed(&mut self, map: &Map) -> Result<(), String> {
+        let Status::Waiting(window) = &self.status else {
+            return Err("no window is open".into());
+        };
+        let number = window.number;
+        self.inputs.push(Input::Deadline { window: number });
+        self.rerun(map)
+    }
+
+    /// The dice asked for, rolled (values 1 to 6, as many as asked).
+    pub fn give_dice(&mut self, map: &Map, values: &[u8]) -> Result<(), String> {
+        let Status::Rolling(request) = &self.status else {
+            return Err("no dice are awaited".into());
+        };
+        if values.len() != request.dice as usize {
+            return Err(format!(
+                "{} dice are awaited, {} given",
+                request.dice,
+                values.len()
+            ));
+        }
+        if values.iter().any(|v| !(1..=6).contains(v)) {
+            return Err("a die shows 1 to 6".into());
+        }
+        let number = request.number;
+        self.inputs.push(Input::Dice {
+            roll: number,
+            values: values.to_vec(),
+        });
+        self.rerun(map)
+    }
+
+    /// Runs from the start over the inputs; if the last input does not fit, drops it.
+    fn rerun(&mut self, map: &Map) -> Result<(), String> {
+        let mut cx = Cx {
+            map,
+            board: self.before.clone(),
+            standing: &self.standing,
+            inputs: &self.inputs,
+            windows: 0,
+            rolls: 0,
+            log: Vec::new(),
+        };
+        let result = movement::run(&mut cx, &self.request);
+        let status = match result {
+            Ok(finish) => Status::Finished(finish),
+            Err(Stop::Wait(w)) => Status::Waiting(*w),
+            Err(Stop::Roll(r)) => Status::Rolling(r),
+            Err(Stop::Invalid(why)) => {
+                self.inputs.pop();
+                return Err(why);
+            }
+        };
+        self.board = cx.board;
+        self.events = cx.log;
+        self.status = status;
+        Ok(())
+    }
+}
+
+/// Why a run stopped before the end.
+pub(super) enum Stop {
+    Wait(Box<Window>),
+    Roll(DiceRequest),
+    /// The input for this window or roll does not fit it.
+    Invalid(String),
+}
+
+/// The running procedure: the board being changed, the inputs, the record.
+pub(super) struct Cx<'a> {
+    pub map: &'a Map,
+    pub board: Board,
+    standing: &'a Standing,
+    inputs: &'a [Input],
+    windows: u32,
+    rolls: u32,
+    pub log: Vec<Event>,
+}
+
+/// Checks an answer of a power to a window.
+pub(super) type CheckAnswer<'f> = &'f dyn Fn(&Cx<'_>, Power, &Answer) -> Result<(), String>;
+/// The answer given when the deadline passes.
+pub(super) type DefaultAnswer<'f> = &'f dyn Fn(&Cx<'_>, Power) -> Answer;
+
+impl Cx<'_> {
+    pub fn note(&mut self, event: Event) {
+        self.log.push(event);
+    }
+
+    /// Opens a window: returns every asked power's answer (from its letter, its standing
+    /// instructions, or the default once the deadline passed), or stops to wait for them.
+    pub fn ask(
+        &mut self,
+        question: Question,
+        asked: Vec<Power>,
+        check: CheckAnswer<'_>,
+        default: DefaultAnswer<'_>,
+    ) -> Result<Vec<(Power, Answer)>, Stop> {
+        self.windows += 1;
+        let number = self.windows;
+        let mut got: Vec<(Power, Answer, Source)> = Vec::new();
+        let mut deadline = false;
+        for input in self.inputs {
+            match input {
+                Input::Answer {
+                    window,
+                    power,
+                    answer,
+                } if *window == number => {
+                    if !asked.contains(power) || got.iter().any(|(p, _, _)| p == power) {
+                        return Err(Stop::Invalid(format!(
+                            "{power} is not asked in window {number}"
+                        )));
+                    }
+                    if let Err(why) = check(self, *power, answer) {
+                        return Err(Stop::Invalid(why));
+                    }
+                    got.push((*power, answer.clone(), Source::Letter));
+                }
+                Input::Deadline { window } if *window == number => deadline = true,
+                _ => {}
+            }
+        }
+        for &p in &asked {
+            if got.iter().any(|(q, _, _)| *q == p) {
+                continue;
+            }
+            if let Some(a) = self.standing.answer(self.map, p, &question)
+                && check(self, p, &a).is_ok()
+            {
+                got.push((p, a, Source::Standing));
+            }
+        }
+        if got.len() < asked.len() {
+            if !deadline {
+                let answered = asked
+                    .iter()
+                    .filter(|p| got.iter().any(|(q, _, _)| q == *p))
+                    .copied()
+                    .collect();
+                return Err(Stop::Wait(Box::new(Window {
+                    number,
+                    question,
+                    asked,
+                    answered,
+                })));
+            }
+            for &p in &asked {
+                if !got.iter().any(|(q, _, _)| *q == p) {
+                    got.push((p, default(self, p), Source::Deadline));
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for &p in &asked {
+            if let Some((_, a, source)) = got.iter().find(|(q, _, _)| *q == p) {
+                self.log.push(Event::Answered {
+                    window: number,
+                    power: p,
+                    answer: a.clone(),
+                    source: *source,
+                });
+                out.push((p, a.clone()));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Asks one power; returns its answer.
+    pub fn ask_one(
+        &mut self,
+        question: Question,
+        power: Power,
+        check: CheckAnswer<'_>,
+        default: DefaultAnswer<'_>,
+    ) -> Result<Answer, Stop> {
+        let mut answers = self.ask(question, vec![power], check, default)?;
+        Ok(answers.pop().map(|(_, a)| a).unwrap_or(Answer::Decline))
+    }
+
+    /// Rolls `dice` dice for `power`, for the stated purpose; stops until they are given.
+    pub fn roll(&mut self, dice: u32, power: Power, purpose: String) -> Result<Vec<u8>, Stop> {
+        if dice == 0 {
+            return Ok(Vec::new());
+        }
+        self.rolls += 1;
+        let number = self.rolls;
+        for input in self.inputs {
+            if let Input::Dice { roll, values } = input
+                && *roll == number
+            {
+                self.log.push(Event::Rolled {
+                    number,
+                    purpose,
+                    values: values.clone(),
+                });
+                return Ok(values.clone());
+            }
+        }
+        Err(Stop::Roll(DiceRequest {
+            number,
+            dice,
+            power,
+            purpose,
+        }))
+    }
+}

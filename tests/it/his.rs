@@ -1,0 +1,404 @@
+//! The Here I Stand referee's rules core through data: the map file's facts and problems, and
+//! the movement procedure played from scripts (`tests/data/his/*.txt`): the specification's
+//! worked examples with fixed dice, every restriction of interception and avoiding battle
+//! refusing, and the rulings of `templates/en/help/his.txt`.
+//!
+//! A script holds cases, each opened by `=== <name>`. Its lines:
+//! `set <adjustment>` changes the board; `standing <power>: <instruction>` files a standing
+//! instruction; `move <power>: MOVE ...` declares a move (on the board the last move left);
+//! `answer <power>: <text>` answers the open window; `refuse <power>: <text> => <reason>` must
+//! be refused with that reason; `deadline` passes the window's deadline; `dice <values>` gives
+//! the dice asked for; `bad dice <values>` must be refused. Expectations: `status: <line>`,
+//! `asked: <powers>`, `event: <words>` (some entry of the record contains them), `no event:
+//! <words>`, `space: <line>` (the space's line as `describe_space` writes it), `leader: <line>`,
+//! `cp: <n>`.
+
+use std::fs;
+use std::path::Path;
+
+use strategos::his::adjust::{apply, parse_adjustment};
+use strategos::his::board::Board;
+use strategos::his::load::{embedded_map, load_map};
+use strategos::his::map::{Crossing, Map, SpaceKind};
+use strategos::his::procedure::{Procedure, Status};
+use strategos::his::standing::Standing;
+use strategos::his::text::{
+    describe_leader, describe_space, describe_status, parse_answer, parse_instruction, parse_move,
+};
+use strategos::his::{Power, Question};
+
+fn map() -> Map {
+    match embedded_map() {
+        Ok(m) => m,
+        Err(e) => panic!("the shipped map does not load: {e:?}"),
+    }
+}
+
+#[test]
+fn map_file_holds_the_specified_map() {
+    let map = map();
+    let land = map.spaces.iter().filter(|s| !s.is_sea()).count();
+    let sea = map.spaces.iter().filter(|s| s.is_sea()).count();
+    assert_eq!((land, sea), (134, 14));
+    let count = |k: SpaceKind| map.spaces.iter().filter(|s| s.kind == k).count();
+    assert_eq!(count(SpaceKind::Unfortified), 86);
+    assert_eq!(count(SpaceKind::Key), 27);
+    assert_eq!(count(SpaceKind::Capital), 6);
+    assert_eq!(count(SpaceKind::Electorate), 6);
+    assert_eq!(count(SpaceKind::Fortress), 9);
+    let mut normal = 0;
+    let mut passes = Vec::new();
+    for a in map.space_ids() {
+        for (b, c) in &map.space(a).land {
+            if a < *b {
+                match c {
+                    Crossing::Normal => normal += 1,
+                    Crossing::Pass => {
+                        let mut pair = [map.space(a).name.clone(), map.space(*b).name.clone()];
+                        pair.sort();
+                        passes.push(pair.join("-"));
+                    }
+                }
+            }
+        }
+    }
+    passes.sort();
+    assert_eq!(normal, 204);
+    // The 16 passes of the specification, §1.3.
+    assert_eq!(
+        passes,
+        [
+            "Agram-Zara",
+            "Augsburg-Innsbruck",
+            "Avignon-Barcelona",
+            "Barcelona-Toulouse",
+            "Belgrade-Ragusa",
+            "Bordeaux-Navarre",
+            "Durazzo-Larissa",
+            "Geneva-Turin",
+            "Genoa-Nice",
+            "Graz-Salzburg",
+            "Grenoble-Turin",
+            "Innsbruck-Trent",
+            "Nezh-Scutari",
+            "Nicopolis-Sofia",
+            "Nicopolis-Szegedin",
+            "Salonika-Sofia",
+        ]
+    );
+    // Vienna's neighbours (example C), names as players write them, the leaders.
+    let vienna = map.find_space("vienna").unwrap();
+    let mut around: Vec<&str> = map
+        .space(vienna)
+        .land
+        .iter()
+        .map(|(s, _)| map.space(*s).name.as_str())
+        .collect();
+    around.sort();
+    assert_eq!(around, ["Brunn", "Graz", "Linz", "Pressburg"]);
+    assert_eq!(map.find_space("St Quentin"), map.find_space("st-quentin"));
+    assert_eq!(map.find_space("Orleans"), map.find_space("Orléans"));
+    let suleiman = map.find_leader("Suleiman").unwrap();
+    assert_eq!(
+        (map.leader(suleiman).battle, map.leader(suleiman).command),
+        (2, 12)
+    );
+    assert_eq!(map.find_leader("ibrahim"), map.find_leader("Ibrahim Pasha"));
+    let brandon = map.find_leader("brandon").unwrap();
+    assert_eq!(map.leader(brandon).battle, 1);
+}
+
+#[test]
+fn a_bad_map_file_gives_every_problem_with_its_line() {
+    let text = r#"name = "bad"
+[spaces]
+a = { name = "A", kind = "castle", home = "hapsburg" }
+b = { name = "B", kind = "key", home = "atlantis" }
+s = { name = "S", kind = "sea" }
+[connections]
+normal = [
+  ["a", "b"],
+  ["a", "nowhere"],
+  ["a", "s"],
+]
+pass = [
+  ["b", "a"],
+]
+[leaders]
+x = { name = "X", power = "venice", battle = 5, command = 0 }
+"#;
+    let errors = load_map("bad.toml", text).unwrap_err();
+    let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    let expect = [
+        "bad.toml:3: spaces.a.kind: unknown kind `castle`",
+        "bad.toml:4: spaces.b.home: unknown power `atlantis`",
+        "bad.toml:9: connections.normal[1]: unknown space `nowhere`",
+        "bad.toml:10: connections.normal[2]: a land connection between `a` and `s` touches a sea zone",
+        "bad.toml:13: connections.pass[0]: `b` and `a` are joined more than once",
+        "bad.toml:16: leaders.x.power: `venice` is not a major power",
+        "bad.toml:16: leaders.x.battle: battle rating 5 is above 3",
+        "bad.toml:16: leaders.x.command: a command rating is at least 1",
+    ];
+    for e in expect {
+        assert!(
+            lines.iter().any(|l| l.starts_with(e)),
+            "missing `{e}` in {lines:#?}"
+        );
+    }
+    let syntax = load_map("broken.toml", "name = \"x\"\n[spaces\n").unwrap_err();
+    assert_eq!(syntax.len(), 1);
+    assert_eq!(syntax[0].line, Some(2));
+}
+
+/// One case of a script, run line by line; failures are collected, not thrown.
+struct Case<'m> {
+    map: &'m Map,
+    name: String,
+    board: Board,
+    standing: Standing,
+    procedure: Option<Procedure>,
+}
+
+impl Case<'_> {
+    fn current_board(&self) -> &Board {
+        match &self.procedure {
+            Some(p) => p.board(),
+            None => &self.board,
+        }
+    }
+
+    fn run_line(&mut self, line: &str) -> Result<(), String> {
+        let map = self.map;
+        let (head, rest) = match line.split_once(':') {
+            Some((h, r))
+                if !h.contains(' ')
+                    || h.starts_with("move ")
+                    || h.starts_with("answer ")
+                    || h.starts_with("refuse ")
+                    || h.starts_with("standing ")
+                    || h == "no event" =>
+            {
+                (h.trim(), r.trim())
+            }
+            _ => (line.trim(), ""),
+        };
+        if let Some(adj) = head.strip_prefix("set ") {
+            // Later adjustments change the board the last move left.
+            if let Some(p) = self.procedure.take() {
+                self.board = p.board().clone();
+            }
+            let a = parse_adjustment(map, adj)?;
+            apply(map, &mut self.board, &a)?;
+            return Ok(());
+        }
+        if head == "deadline" {
+            return self.procedure()?.deadline_passed(map);
+        }
+        if let Some(values) = head.strip_prefix("bad dice") {
+            let v = dice(values)?;
+            return match self.procedure()?.give_dice(map, &v) {
+                Ok(()) => Err(format!("dice {v:?} were accepted")),
+                Err(_) => Ok(()),
+            };
+        }
+        if let Some(values) = head.strip_prefix("dice") {
+            let v = dice(values)?;
+            return self.procedure()?.give_dice(map, &v);
+        }
+        if let Some(who) = head.strip_prefix("standing ") {
+            let power = power(who)?;
+            let i = parse_instruction(map, rest)?;
+            self.standing.file(power, i);
+            return Ok(());
+        }
+        if let Some(who) = head.strip_prefix("move ") {
+            let power = power(who)?;
+            if let Some(p) = self.procedure.take() {
+                self.board = p.board().clone();
+            }
+            let request = parse_move(map, power, rest)?;
+            self.procedure = Some(Procedure::start(
+                map,
+                &self.board,
+                request,
+                self.standing.clone(),
+            ));
+            return Ok(());
+        }
+        if let Some(who) = head.strip_prefix("answer ") {
+            let power = power(who)?;
+            let question = self.question()?;
+            let answer = parse_answer(map, power, &question, rest)?;
+            return self.procedure()?.answer(map, power, answer);
+        }
+        if let Some(who) = head.strip_prefix("refuse ") {
+            let power = power(who)?;
+            let (text, reason) = rest.split_once("=>").ok_or("refuse needs `=> <reason>`")?;
+            let question = self.question()?;
+            let refused = match parse_answer(map, power, &question, text.trim()) {
+                Err(e) => e,
+                Ok(answer) => match self.procedure()?.answer(map, power, answer) {
+                    Ok(()) => return Err(format!("`{}` was accepted", text.trim())),
+                    Err(e) => e,
+                },
+            };
+            if !refused.contains(reason.trim()) {
+                return Err(format!("refused with `{refused}`, not `{}`", reason.trim()));
+            }
+            return Ok(());
+        }
+        let p = self.procedure.as_ref();
+        match head {
+            "status" => {
+                let got = describe_status(map, p.ok_or("no move yet")?.status());
+                if got != rest {
+                    return Err(format!("status is `{got}`"));
+                }
+            }
+            "asked" => {
+                let Status::Waiting(w) = p.ok_or("no move yet")?.status() else {
+                    return Err("no window is open".into());
+                };
+                let got: Vec<&str> = w.waiting_for().iter().map(|p| p.id()).collect();
+                if got.join(" ") != rest {
+                    return Err(format!("asked are `{}`", got.join(" ")));
+                }
+            }
+            "event" | "no event" => {
+                let events: Vec<String> = p
+                    .ok_or("no move yet")?
+                    .events()
+                    .iter()
+                    .map(|e| e.describe(map))
+                    .collect();
+                let found = events.iter().any(|e| e.contains(rest));
+                if found != (head == "event") {
+                    return Err(format!(
+                        "`{rest}` {} in the record:\n    {}",
+                        if found { "found" } else { "not found" },
+                        events.join("\n    ")
+                    ));
+                }
+            }
+            "space" => {
+                let name = rest.split(" (").next().unwrap_or("");
+                let space = map.find_space(name).ok_or(format!("no space `{name}`"))?;
+                let got = describe_space(map, self.current_board(), space);
+                if got != rest {
+                    return Err(format!("space is `{got}`"));
+                }
+            }
+            "leader" => {
+                let name = rest.split(" (").next().unwrap_or("");
+                let l = map.find_leader(name).ok_or(format!("no leader `{name}`"))?;
+                let got = describe_leader(map, self.current_board(), l);
+                if got != rest {
+                    return Err(format!("leader is `{got}`"));
+                }
+            }
+            "cp" => {
+                let got = self.current_board().cp.to_string();
+                if got != rest {
+                    return Err(format!("cp is {got}"));
+                }
+            }
+            _ => return Err(format!("unknown line `{line}`")),
+        }
+        Ok(())
+    }
+
+    fn procedure(&mut self) -> Result<&mut Procedure, String> {
+        self.procedure
+            .as_mut()
+            .ok_or_else(|| "no move yet".to_string())
+    }
+
+    fn question(&self) -> Result<Question, String> {
+        match self.procedure.as_ref().map(|p| p.status()) {
+            Some(Status::Waiting(w)) => Ok(w.question.clone()),
+            Some(other) => Err(format!(
+                "no window is open: {}",
+                describe_status(self.map, other)
+            )),
+            None => Err("no move yet".into()),
+        }
+    }
+}
+
+fn power(word: &str) -> Result<Power, String> {
+    Power::from_word(word.trim()).ok_or(format!("no power `{word}`"))
+}
+
+fn dice(text: &str) -> Result<Vec<u8>, String> {
+    text.split_whitespace()
+        .map(|d| d.parse::<u8>().map_err(|_| format!("`{d}` is no die")))
+        .collect()
+}
+
+/// Runs every case of a script; returns the failures as `file:line: case: problem`.
+fn run_script(map: &Map, file: &str, text: &str) -> (usize, Vec<String>) {
+    let mut failures = Vec::new();
+    let mut cases = 0;
+    let mut case: Option<Case<'_>> = None;
+    let mut failed = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if let Some(name) = line.strip_prefix("===") {
+            cases += 1;
+            failed = false;
+            case = Some(Case {
+                map,
+                name: name.trim().to_string(),
+                board: Board::scenario_1517(map),
+                standing: Standing::new(),
+                procedure: None,
+            });
+            continue;
+        }
+        let Some(c) = case.as_mut() else {
+            failures.push(format!("{file}:{}: a line before the first case", i + 1));
+            continue;
+        };
+        if failed {
+            continue;
+        }
+        if let Err(e) = c.run_line(line) {
+            failed = true;
+            let status = c
+                .procedure
+                .as_ref()
+                .map(|p| describe_status(map, p.status()))
+                .unwrap_or_default();
+            failures.push(format!(
+                "{file}:{}: {}: `{line}`: {e}\n    (status: {status})",
+                i + 1,
+                c.name
+            ));
+        }
+    }
+    (cases, failures)
+}
+
+fn run_file(name: &str) {
+    let map = map();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/his")
+        .join(name);
+    let text = fs::read_to_string(&path).unwrap();
+    let (cases, failures) = run_script(&map, name, &text);
+    assert!(cases > 0, "no cases in {name}");
+    assert!(
+        failures.is_empty(),
+        "{} of {cases} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn worked_examples() {
+    run_file("examples.txt");
+}
