@@ -92,6 +92,8 @@ pub fn check_move(map: &Map, board: &Board, req: &MoveRequest) -> Result<Plan, V
             }
         } else if state.marks.lost_battle {
             why.push(Refusal::LeaderLostBattle { leader: *l });
+        } else if state.marks.placed_siege {
+            why.push(Refusal::LeaderPlacedSiege { leader: *l });
         } else if board.effects.gout.contains(l) {
             why.push(Refusal::Gout { leader: *l });
         }

@@ -38,6 +38,8 @@ pub enum Refusal {
     FoulWeather { power: Power },
     /// The leader lost a field battle this impulse.
     LeaderLostBattle { leader: LeaderId },
+    /// The leader placed a siege this impulse.
+    LeaderPlacedSiege { leader: LeaderId },
     /// The leader has Gout this impulse.
     Gout { leader: LeaderId },
     /// The units are besieged (inside the fortifications of a besieged space).
@@ -100,6 +102,9 @@ impl Refusal {
                     "{} lost a field battle this impulse and may not move",
                     leader(l)
                 )
+            }
+            Refusal::LeaderPlacedSiege { leader: l } => {
+                format!("{} placed a siege this impulse and may not move", leader(l))
             }
             Refusal::Gout { leader: l } => format!("{} has Gout this impulse", leader(l)),
             Refusal::Besieged => "units under siege may not move".into(),

@@ -444,6 +444,9 @@ pub(super) fn lay_siege(cx: &mut Cx<'_>, mv: &Move) -> bool {
         cx.board
             .mark_units(mv.to, *p, false, |m| m.placed_siege = true);
     }
+    for l in &mv.force.leaders {
+        cx.board.leader_mut(*l).marks.placed_siege = true;
+    }
     cx.note(Event::SiegeBegan {
         at: mv.to,
         by: mv.power,

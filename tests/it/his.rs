@@ -185,7 +185,11 @@ impl Case<'_> {
         if let Some(adj) = head.strip_prefix("set ") {
             // Later adjustments change the board the last move left.
             if let Some(p) = self.procedure.take() {
-                self.board = p.board().clone();
+                self.board = if p.is_finished() {
+                    p.board().clone()
+                } else {
+                    p.board_before().clone()
+                };
             }
             let a = parse_adjustment(map, adj)?;
             apply(map, &mut self.board, &a)?;
@@ -213,8 +217,14 @@ impl Case<'_> {
         }
         if let Some(who) = head.strip_prefix("move ") {
             let power = power(who)?;
+            // A new move starts on the board the last one left (or, if that one is not
+            // finished, on the board before it: the unfinished move is dropped).
             if let Some(p) = self.procedure.take() {
-                self.board = p.board().clone();
+                self.board = if p.is_finished() {
+                    p.board().clone()
+                } else {
+                    p.board_before().clone()
+                };
             }
             let request = parse_move(map, power, rest)?;
             self.procedure = Some(Procedure::start(
@@ -295,6 +305,15 @@ impl Case<'_> {
                 if got != rest {
                     return Err(format!("leader is `{got}`"));
                 }
+            }
+            "record" => {
+                let events: Vec<String> = p
+                    .ok_or("no move yet")?
+                    .events()
+                    .iter()
+                    .map(|e| e.describe(map))
+                    .collect();
+                return Err(format!("the record:\n    {}", events.join("\n    ")));
             }
             "cp" => {
                 let got = self.current_board().cp.to_string();
