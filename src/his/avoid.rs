@@ -17,8 +17,22 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         if power == mv.power {
             continue;
         }
+        if cx.board.diplomacy.friendly(power, mv.power) {
+            continue;
+        }
         let available = available(cx, mv, power);
         if available.is_empty() {
+            if cx
+                .board
+                .powers_in(mv.to, true)
+                .iter()
+                .any(|p| cx.board.diplomacy.side(*p) == power)
+            {
+                cx.note(Event::NoAvoid {
+                    power: Some(power),
+                    reason: "units under siege may not avoid battle".into(),
+                });
+            }
             continue;
         }
         if available.land_units() == 0 {
@@ -26,9 +40,6 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
                 power: Some(power),
                 reason: "a leader alone may not avoid battle".into(),
             });
-            continue;
-        }
-        if cx.board.diplomacy.friendly(power, mv.power) {
             continue;
         }
         let destinations = destinations(cx, mv, power);
@@ -42,8 +53,7 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
             });
             continue;
         }
-        let check =
-            |cx: &Cx<'_>, _: Power, a: &Answer| check_answer(cx, a, &destinations, &available);
+        let check = |cx: &Cx<'_>, p: Power, a: &Answer| check_answer(cx, mv, p, a, &available);
         let answer = cx.ask_one(
             Question::AvoidBattle {
                 power,
@@ -141,16 +151,17 @@ pub(super) fn barred(cx: &Cx<'_>, mv: &Move, power: Power, space: SpaceId) -> Op
 
 fn check_answer(
     cx: &Cx<'_>,
+    mv: &Move,
+    power: Power,
     answer: &Answer,
-    destinations: &[SpaceId],
     available: &Force,
 ) -> Result<(), String> {
     match answer {
         Answer::Stay => Ok(()),
         Answer::Avoid { to, force } => {
-            if !destinations.contains(to) {
+            if let Some(why) = barred(cx, mv, power, *to) {
                 return Err(format!(
-                    "may not avoid battle to {}",
+                    "may not avoid battle to {}: {why}",
                     cx.map.space(*to).name
                 ));
             }

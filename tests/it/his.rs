@@ -421,3 +421,7 @@ fn run_file(name: &str) {
 fn worked_examples() {
     run_file("examples.txt");
 }
+#[test]
+fn interception_restrictions() {
+    run_file("interception.txt");
+}
