@@ -425,3 +425,7 @@ fn worked_examples() {
 fn interception_restrictions() {
     run_file("interception.txt");
 }
+#[test]
+fn avoid_battle_restrictions() {
+    run_file("avoid.txt");
+}
