@@ -344,7 +344,8 @@ impl Procedure {
         p
     }
 
-    /// Rebuilds a procedure from its stored inputs, checking each as when it was received.
+    /// Rebuilds a procedure from its stored inputs, checking each as when it was received: it
+    /// must answer the window open (or the roll awaited) at that point, and fit it.
     pub fn replay(
         map: &Map,
         board: &Board,
@@ -354,8 +355,32 @@ impl Procedure {
     ) -> Result<Procedure, String> {
         let mut p = Procedure::start(map, board, request, standing);
         for (i, input) in inputs.iter().enumerate() {
-            p.inputs.push(input.clone());
-            if let Err(why) = p.rerun(map) {
+            let current = match &p.status {
+                Status::Waiting(w) => Some(w.number),
+                Status::Rolling(r) => Some(r.number),
+                Status::Finished(_) => None,
+            };
+            let result = match input {
+                Input::Answer {
+                    window,
+                    power,
+                    answer,
+                } if current == Some(*window) && matches!(p.status, Status::Waiting(_)) => {
+                    p.answer(map, *power, answer.clone())
+                }
+                Input::Deadline { window }
+                    if current == Some(*window) && matches!(p.status, Status::Waiting(_)) =>
+                {
+                    p.deadline_passed(map)
+                }
+                Input::Dice { roll, values }
+                    if current == Some(*roll) && matches!(p.status, Status::Rolling(_)) =>
+                {
+                    p.give_dice(map, values)
+                }
+                _ => Err("it does not answer what the procedure awaits".to_string()),
+            };
+            if let Err(why) = result {
                 return Err(format!("input {}: {why}", i + 1));
             }
         }

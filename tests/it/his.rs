@@ -429,3 +429,67 @@ fn interception_restrictions() {
 fn avoid_battle_restrictions() {
     run_file("avoid.txt");
 }
+#[test]
+fn rulings() {
+    run_file("rulings.txt");
+}
+
+/// The mail layer stores only the inputs: replaying them gives the same record and board, and
+/// a stored input that no longer fits is reported, never applied.
+#[test]
+fn a_procedure_is_rebuilt_from_its_inputs() {
+    let map = map();
+    let mut board = Board::scenario_1517(&map);
+    for line in [
+        "war ottoman hapsburg",
+        "control pressburg ottoman",
+        "impulse ottoman 3",
+        "place pressburg ottoman 7 regulars 1 cavalry",
+        "leader suleiman pressburg",
+        "place graz hapsburg 8 regulars",
+        "leader charles-v graz",
+        "place vienna hapsburg 2 regulars",
+    ] {
+        apply(&map, &mut board, &parse_adjustment(&map, line).unwrap()).unwrap();
+    }
+    let request = parse_move(
+        &map,
+        Power::Ottoman,
+        "MOVE 7 regulars 1 cavalry Suleiman FROM Pressburg TO Vienna",
+    )
+    .unwrap();
+    let mut p = Procedure::start(&map, &board, request.clone(), Standing::new());
+    p.deadline_passed(&map).unwrap();
+    let Status::Waiting(w) = p.status().clone() else {
+        panic!("no interception window")
+    };
+    let intercept = parse_answer(
+        &map,
+        Power::Hapsburg,
+        &w.question,
+        "intercept from graz with 8 regulars charles v",
+    )
+    .unwrap();
+    p.answer(&map, Power::Hapsburg, intercept).unwrap();
+    p.give_dice(&map, &[6, 6]).unwrap();
+    p.give_dice(&map, &[1, 2, 3, 4, 5, 6, 1, 2, 3, 4]).unwrap();
+    assert!(matches!(p.status(), Status::Rolling(r) if r.dice == 13));
+
+    let again =
+        Procedure::replay(&map, &board, request.clone(), Standing::new(), p.inputs()).unwrap();
+    assert_eq!(again.events(), p.events());
+    assert_eq!(again.board(), p.board());
+    assert_eq!(again.status(), p.status());
+
+    // A tampered die (a 7) is refused on replay, naming the input.
+    let mut bad = p.inputs().to_vec();
+    if let Some(strategos::his::Input::Dice { values, .. }) = bad.last_mut() {
+        values[0] = 7;
+    }
+    let err = Procedure::replay(&map, &board, request.clone(), Standing::new(), &bad).unwrap_err();
+    assert!(err.starts_with("input 4:"), "{err}");
+    // Dice where a window is open are refused too.
+    let stray = [p.inputs()[2].clone()];
+    let err = Procedure::replay(&map, &board, request, Standing::new(), &stray).unwrap_err();
+    assert!(err.starts_with("input 1:"), "{err}");
+}
