@@ -493,3 +493,210 @@ fn a_procedure_is_rebuilt_from_its_inputs() {
     let err = Procedure::replay(&map, &board, request, Standing::new(), &stray).unwrap_err();
     assert!(err.starts_with("input 1:"), "{err}");
 }
+
+/// Random boards and moves, answered at random (or by letting deadlines pass) with random
+/// dice, never panic and always come to an end; the board keeps its invariants.
+#[test]
+fn random_moves_end_without_panics() {
+    let map = map();
+    let land: Vec<_> = map
+        .space_ids()
+        .filter(|s| !map.space(*s).is_sea())
+        .collect();
+    let mut seed: u64 = 0x5eed;
+    let mut next = move |n: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 33) as usize) % n.max(1)
+    };
+    let majors = Power::MAJOR;
+    let kinds = ["regulars", "mercenaries", "cavalry"];
+    for round in 0..1000 {
+        let mut board = Board::scenario_1517(&map);
+        let mut lines = Vec::new();
+        for _ in 0..3 {
+            let a = majors[next(6)];
+            let b = majors[next(6)];
+            lines.push(format!("war {} {}", a.id(), b.id()));
+        }
+        if next(3) == 0 {
+            lines.push(format!(
+                "ally {} {}",
+                majors[next(6)].id(),
+                majors[next(6)].id()
+            ));
+        }
+        if next(2) == 0 {
+            lines.push("minor hungary-bohemia hapsburg".into());
+        }
+        if next(2) == 0 {
+            lines.push("league".into());
+        }
+        let active = majors[next(5)];
+        let enemy = majors[next(6)];
+        lines.push(format!("war {} {}", active.id(), enemy.id()));
+        lines.push(format!("impulse {} {}", active.id(), 1 + next(4)));
+        let from = land[next(land.len())];
+        let neighbours = &map.space(from).land;
+        let to = if neighbours.is_empty() || next(10) == 0 {
+            land[next(land.len())]
+        } else {
+            neighbours[next(neighbours.len())].0
+        };
+        lines.push(format!("control {} {}", map.space(from).id, active.id()));
+        let moving = 1 + next(6);
+        let kind = if active == Power::Ottoman {
+            ["regulars", "cavalry"][next(2)]
+        } else {
+            ["regulars", "mercenaries"][next(2)]
+        };
+        lines.push(format!(
+            "place {} {} {moving} {kind}",
+            map.space(from).id,
+            active.id()
+        ));
+        let mut placed = vec![to];
+        for (s, _) in &map.space(to).land {
+            placed.push(*s);
+        }
+        for s in placed {
+            if s == to && next(3) > 0 {
+                lines.push(format!("control {} {}", map.space(s).id, enemy.id()));
+            }
+            if next(2) == 0 {
+                let p = if next(3) > 0 {
+                    enemy
+                } else {
+                    Power::ALL[next(11)]
+                };
+                let inside = if next(5) == 0 { " inside" } else { "" };
+                lines.push(format!(
+                    "place {} {} {} {}{inside}",
+                    map.space(s).id,
+                    p.id(),
+                    1 + next(7),
+                    kinds[next(3)]
+                ));
+                if inside.is_empty() && next(4) == 0 {
+                    lines.push(format!(
+                        "siege {} {}",
+                        map.space(s).id,
+                        majors[next(6)].id()
+                    ));
+                }
+            }
+            if next(4) == 0 {
+                let l = map.leader_ids().nth(next(map.leaders.len())).unwrap();
+                lines.push(format!("leader {} {}", map.leader(l).id, map.space(s).id));
+            }
+            if next(6) == 0 {
+                lines.push(format!("unrest {} on", map.space(s).id));
+            }
+        }
+        let mut leaders = String::new();
+        for l in map.leader_ids() {
+            if map.leader(l).power == Some(active) && next(3) == 0 {
+                lines.push(format!(
+                    "leader {} {}",
+                    map.leader(l).id,
+                    map.space(from).id
+                ));
+                leaders.push_str(&format!(" {}", map.leader(l).id));
+            }
+        }
+        for line in &lines {
+            if let Ok(a) = parse_adjustment(&map, line) {
+                let _ = apply(&map, &mut board, &a);
+            }
+        }
+        let text = format!(
+            "MOVE {} {kind}{leaders} FROM {} TO {}",
+            1 + next(moving),
+            map.space(from).id,
+            map.space(to).id
+        );
+        let request = parse_move(&map, active, &text).unwrap();
+        let mut p = Procedure::start(&map, &board, request, Standing::new());
+        let mut steps = 0;
+        while !p.is_finished() {
+            steps += 1;
+            assert!(
+                steps < 200,
+                "round {round}: no end after 200 steps: {lines:?} {text}"
+            );
+            match p.status().clone() {
+                Status::Rolling(r) => {
+                    let values: Vec<u8> = (0..r.dice).map(|_| 1 + next(6) as u8).collect();
+                    p.give_dice(&map, &values).unwrap();
+                }
+                Status::Waiting(w) => {
+                    let who = w.waiting_for()[next(w.waiting_for().len())];
+                    let answer = random_answer(&w.question, &mut next);
+                    if next(3) == 0 || p.answer(&map, who, answer).is_err() {
+                        p.deadline_passed(&map).unwrap();
+                    }
+                }
+                Status::Finished(_) => {}
+            }
+        }
+        let after = p.board();
+        // Each leader is in one place; units are never in a sea zone; CP never rose.
+        assert!(after.cp <= board.cp, "round {round}");
+        for d in &after.detachments {
+            assert!(!map.space(d.space).is_sea(), "round {round}");
+            assert!(!d.units.is_empty(), "round {round}: an empty detachment");
+        }
+        // Units are moved or lost, never made.
+        let total = |b: &Board| b.detachments.iter().map(|d| d.units.total()).sum::<u32>();
+        assert!(total(after) <= total(&board), "round {round}: units made");
+        if matches!(
+            p.status(),
+            Status::Finished(strategos::his::procedure::Finish::Refused)
+        ) {
+            assert_eq!(
+                after, &board,
+                "round {round}: a refused move changed the board"
+            );
+        }
+    }
+}
+
+fn random_answer(
+    question: &Question,
+    next: &mut impl FnMut(usize) -> usize,
+) -> strategos::his::Answer {
+    use strategos::his::Answer;
+    match question {
+        Question::Response { leaders, .. } => match next(8) {
+            0 => Answer::FoulWeather,
+            1 if !leaders.is_empty() => Answer::Gout(leaders[next(leaders.len())]),
+            _ => Answer::NoCard,
+        },
+        Question::Intercept { options, .. } => {
+            let (from, force) = options[next(options.len())].clone();
+            Answer::Intercept { from, force }
+        }
+        Question::AvoidBattle {
+            destinations,
+            available,
+            ..
+        } => Answer::Avoid {
+            to: destinations[next(destinations.len())],
+            force: available.clone(),
+        },
+        Question::Withdraw { .. } => [Answer::Withdraw, Answer::Stay][next(2)].clone(),
+        Question::Janissaries { .. } => [Answer::PlayJanissaries, Answer::NoCard][next(2)].clone(),
+        Question::Casualties { losses, .. } => {
+            let c = &losses[next(losses.len())];
+            Answer::Losses(c.available.clone())
+        }
+        Question::WithdrawAfterDefeat { available, .. } => {
+            Answer::WithdrawInside(available.clone())
+        }
+        Question::Retreat { destinations, .. } => {
+            Answer::RetreatTo(destinations[next(destinations.len())])
+        }
+        Question::MoveOn { .. } => [Answer::MoveOn, Answer::Retreat][next(2)].clone(),
+    }
+}
