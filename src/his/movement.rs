@@ -70,6 +70,7 @@ pub(super) fn run(cx: &mut Cx<'_>, req: &MoveRequest) -> Result<Finish, Stop> {
         } else {
             battle::run(cx, &mut mv)?;
         }
+        check_siege(cx, mv.to);
     }
     cx.board.tidy();
     cx.note(Event::Ended);
@@ -211,21 +212,18 @@ fn place(cx: &mut Cx<'_>, mv: &Move) {
         force: mv.force.clone(),
         at: mv.to,
     });
-    check_siege_left(cx, mv.from, mv.power);
+    check_siege(cx, mv.from);
     if mv.force.land_units() > 0 {
         lone_leaders(cx, mv.to, mv.power);
     }
 }
 
-/// A siege the mover leaves behind ends once its besiegers there are no longer more than the
-/// units inside [R §15.3].
-pub(super) fn check_siege_left(cx: &mut Cx<'_>, space: SpaceId, power: Power) {
+/// A siege ends once its besiegers there are no longer more than the units inside (they left,
+/// lost a battle, avoided one) [R §15.3].
+pub(super) fn check_siege(cx: &mut Cx<'_>, space: SpaceId) {
     let Some(siege) = cx.board.siege(space) else {
         return;
     };
-    if !siege.besiegers.contains(&power) {
-        return;
-    }
     let besiegers: u32 = siege
         .besiegers
         .iter()
