@@ -1,6 +1,7 @@
-//! Reading the Here I Stand map file (`variants/here-i-stand.toml`) into a `Map`: every problem
-//! is collected with the file, the line and the key, as the Diplomacy variant loader does, so a
-//! map maker fixes them all at once. The file is embedded in the binary (`embedded_map`).
+//! Reading the Here I Stand map file into a `Map`: every problem is collected with the file, the
+//! line and the key, as the Diplomacy variant loader does, so a map maker fixes them all at once.
+//! The file, `variants/his/here-i-stand.toml` (in a folder of its own: the files in `variants/`
+//! are Diplomacy variants), is embedded in the binary (`embedded_map`).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -12,9 +13,9 @@ use super::power::Power;
 use crate::variant::LoadError;
 
 /// The map file shipped with the judge.
-pub const MAP_FILE: &str = "variants/here-i-stand.toml";
+pub const MAP_FILE: &str = "variants/his/here-i-stand.toml";
 /// Its text, embedded.
-pub const MAP_TEXT: &str = include_str!("../../variants/here-i-stand.toml");
+pub const MAP_TEXT: &str = include_str!("../../variants/his/here-i-stand.toml");
 
 /// The shipped map. It is checked by the tests; a broken file is a bug in the build.
 pub fn embedded_map() -> Result<Map, Vec<LoadError>> {

@@ -1,6 +1,6 @@
 //! The Here I Stand map and counter sheet as the referee sees them: spaces (their kind and home
 //! power), land connections (normal or over a pass), ports and sea zones, and the army leaders
-//! with their ratings. Built from `variants/here-i-stand.toml` by `load`.
+//! with their ratings. Built from `variants/his/here-i-stand.toml` by `load`.
 
 use std::fmt;
 

@@ -3,7 +3,7 @@
 //! field battle, retreat) as a pure state machine the mail layer drives. Pure: no files,
 //! network, database, clock or randomness; dice come in from outside as answers to requests.
 //!
-//! - `map`, `load`: spaces, connections, leaders; `variants/here-i-stand.toml`.
+//! - `map`, `load`: spaces, connections, leaders; `variants/his/here-i-stand.toml`.
 //! - `power`: the powers and their relations.
 //! - `board`: control, unrest, units, leaders, sieges, the impulse.
 //! - `procedure`: `Procedure`, its windows, answers, dice requests and inputs.
