@@ -34,6 +34,10 @@ pub struct JudgeConfig {
     pub keeper: String,
     /// Time zone of new games (IANA name).
     pub time_zone: String,
+    /// A fixed dice seed (64 hex digits) for new Here I Stand games, for tests and
+    /// demonstrations only: whoever knows it can foresee every roll. Unset, each game draws
+    /// its own secret seed.
+    pub dice_seed: Option<String>,
 }
 
 /// Where files live.
@@ -145,6 +149,7 @@ impl Default for JudgeConfig {
             address: "judge@localhost".into(),
             keeper: "keeper@localhost".into(),
             time_zone: "UTC".into(),
+            dice_seed: None,
         }
     }
 }
@@ -317,6 +322,14 @@ impl Config {
                     "'{}' is not an IANA time zone such as Europe/Moscow",
                     self.judge.time_zone
                 ),
+            ));
+        }
+        if let Some(seed) = &self.judge.dice_seed
+            && crate::dice::Seed::from_hex(seed).is_none()
+        {
+            return Err((
+                "judge.dice_seed",
+                "it is not 64 hex digits (32 bytes)".to_string(),
             ));
         }
         if !matches!(self.inbox.kind.as_str(), "maildir" | "imap") {

@@ -200,6 +200,13 @@ impl<'j> Session<'j> {
 
     fn run(&mut self, tx: &Tx, command: &Command) -> rusqlite::Result<()> {
         let line = command.line;
+        // In a Here I Stand game WITHDRAW (read as RESIGN) answers the withdrawal window.
+        if let (CommandKind::Resign, Some((row, power))) = (&command.kind, &self.signed_on)
+            && row.variant == super::his::VARIANT
+        {
+            let (row, power) = (row.clone(), crate::his::Power::from_word(power));
+            return self.his_lines(tx, row, power, "withdraw", line);
+        }
         match &command.kind {
             CommandKind::Orders { text } => return self.orders(tx, text, line),
             CommandKind::Press {
@@ -219,6 +226,12 @@ impl<'j> Session<'j> {
             CommandKind::Create {
                 game,
                 password,
+                variant: Some(variant),
+                ..
+            } if super::his::is_his(variant) => self.his_create(tx, line, game, password)?,
+            CommandKind::Create {
+                game,
+                password,
                 variant,
                 moderated,
             } => self.create(tx, line, game, password, variant.as_deref(), *moderated)?,
@@ -231,8 +244,15 @@ impl<'j> Session<'j> {
                 power: Some(letter),
                 game,
                 password,
-            } => self.signon(tx, line, *letter, game, password)?,
+            } => match self.his_game(tx, game)? {
+                Some(row) => self.his_signon(tx, line, *letter, row, password)?,
+                None => self.signon(tx, line, *letter, game, password)?,
+            },
             CommandKind::Observe { game, password } => self.observe(tx, line, game, password)?,
+            CommandKind::List { game: Some(name) } if self.his_game(tx, name)?.is_some() => {
+                let row = self.his_game(tx, name)?.expect("checked");
+                self.his_list(&row);
+            }
             CommandKind::List { game } => self.list(tx, line, game.as_deref())?,
             CommandKind::History { game, from, to } => {
                 self.history(tx, line, game, from.as_deref(), to.as_deref())?
@@ -247,7 +267,16 @@ impl<'j> Session<'j> {
             CommandKind::Predict => self.predict(tx, line)?,
             CommandKind::Pause => self.pause(tx, line, true)?,
             CommandKind::Resume => self.pause(tx, line, false)?,
-            CommandKind::Terminate => self.terminate(tx, line)?,
+            CommandKind::Terminate => {
+                self.terminate(tx, line)?;
+                if let Some(row) = self.master_of.clone()
+                    && row.variant == super::his::VARIANT
+                    && tx.game(row.id)?.state == "finished"
+                {
+                    let row = tx.game(row.id)?;
+                    self.his_reveal(tx, &row)?;
+                }
+            }
             CommandKind::Extend { hours } => self.extend(tx, line, *hours)?,
             CommandKind::Become { power } => self.become_power(tx, line, power)?,
             CommandKind::Eject { who } => self.eject(tx, line, who)?,

@@ -12,6 +12,7 @@
 
 pub mod credit;
 mod deadlines;
+pub mod his;
 mod info;
 mod letter;
 mod master;
@@ -111,6 +112,10 @@ impl Judge {
     pub fn tick(&self, tx: &Tx, now: DateTime<Utc>) -> rusqlite::Result<Vec<OutgoingLetter>> {
         let mut letters = Vec::new();
         for mut game in tx.games_due(now)? {
+            if game.variant == his::VARIANT {
+                letters.extend(self.his_deadline(tx, &mut game, now)?);
+                continue;
+            }
             letters.extend(self.at_deadline(tx, &mut game, now)?);
         }
         Ok(letters)

@@ -13,6 +13,19 @@ use crate::{msg, tr};
 
 impl Session<'_> {
     pub(super) fn orders(&mut self, tx: &Tx, text: &str, line: usize) -> rusqlite::Result<()> {
+        // Here I Stand: a power's moves and answers, or the master's adjustments.
+        if let Some((row, power)) = self.signed_on.clone()
+            && row.variant == super::his::VARIANT
+        {
+            let power = crate::his::Power::from_word(&power);
+            return self.his_lines(tx, row, power, text, line);
+        }
+        if self.signed_on.is_none()
+            && let Some(row) = self.master_of.clone()
+            && row.variant == super::his::VARIANT
+        {
+            return self.his_lines(tx, row, None, text, line);
+        }
         let Some((row, power_id)) = self.signed_on.clone() else {
             self.fail(
                 line,

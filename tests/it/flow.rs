@@ -38,7 +38,9 @@ fn date_of(raw: &str) -> DateTime<Utc> {
         .with_timezone(&Utc)
 }
 
-fn run_case(dir: &Path) -> Result<(), String> {
+/// Plays the letters and ticks of a flow folder through a fresh judge; returns the judge and
+/// the transcript of every letter it sent.
+pub fn replay(dir: &Path) -> (Harness, String) {
     let mut steps: Vec<_> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().path())
@@ -65,6 +67,11 @@ fn run_case(dir: &Path) -> Result<(), String> {
         out.push_str(&format!("==== {name}\n"));
         out.push_str(&transcript(&judge.take_sent()));
     }
+    (judge, out)
+}
+
+fn run_case(dir: &Path) -> Result<(), String> {
+    let (_, out) = replay(dir);
     let expected_path = dir.join("expected.txt");
     let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
     if expected == out {

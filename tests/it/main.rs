@@ -23,6 +23,7 @@
 //! - `messages`: the message catalogs: Russian matches English key for key, every key the code
 //!   uses exists with its values, report words in Russian, catalogs replaced from a folder.
 //! - `judge`: the judge through a crash, broken and automatic mail, floods, a failing outbox.
+//! - `his_game`: a Here I Stand move played by mail, and its dice checked by `verify-dice`.
 //! - `hostile`: hostile input (oversized parts, endless bodies, header injection) and bounded
 //!   fuzzing of every reader from a corpus (`tests/data/fuzz/`, `STRATEGOS_FUZZ_ROUNDS`).
 //! - `outage`: SMTP away, a recipient refused, IMAP cut mid-fetch, the database locked or full.
@@ -45,6 +46,7 @@ mod dice;
 mod flow;
 mod game;
 mod his;
+mod his_game;
 mod hostile;
 mod judge;
 mod judge_harness;

@@ -1,0 +1,97 @@
+//! A Here I Stand game by mail (`tests/data/flow/015-here-i-stand/`: a move with an
+//! interception attempt, an avoid-battle attempt and a field battle, powers answering their
+//! windows or letting the deadline pass), then every roll of it checked with
+//! `strategos verify-dice` once the master ended the game and the seed was revealed; a
+//! tampered roll is caught.
+
+use std::process::{Command, Output};
+
+use crate::flow::replay;
+use crate::judge_harness::{TempDir, mail};
+
+fn verify_dice(path: &std::path::Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_strategos"))
+        .args(["verify-dice", path.to_str().unwrap()])
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn every_roll_of_a_game_played_by_mail_verifies() {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/flow/015-here-i-stand");
+    let (mut judge, transcript) = replay(&dir);
+    assert!(
+        transcript.contains("failure"),
+        "an interception and an avoidance fail"
+    );
+    assert!(
+        transcript.contains("wins the battle"),
+        "a field battle is fought"
+    );
+    assert!(
+        transcript.contains("deadline of window"),
+        "a window closes on its deadline"
+    );
+    // The game's archive, as HISTORY sends it.
+    judge.deliver(&mail(
+        "erin@example.test",
+        "history",
+        "his-history@x",
+        "HISTORY wien\n",
+    ));
+    let history = judge
+        .take_sent()
+        .into_iter()
+        .map(|l| l.body)
+        .find(|b| b.contains("Dice commitment"))
+        .expect("the archive comes in a letter of its own");
+    assert!(history.contains("Dice commitment"), "{history}");
+    assert!(history.contains("Dice seed revealed"), "{history}");
+    let rolls = history
+        .lines()
+        .filter(|l| l.trim_start().starts_with("Roll "))
+        .count();
+    assert!(rolls >= 4, "{rolls} rolls in {history}");
+    let files = TempDir::new("his-dice");
+    // The web archive takes the game too, and verify-dice reads the game's page.
+    let site = files.0.join("site");
+    {
+        let tx = judge.daemon.store.begin().unwrap();
+        strategos::archive::write_site(&tx, &judge.daemon.judge.variants, &site).unwrap();
+    }
+    let good = files.0.join("history.txt");
+    std::fs::write(&good, &history).unwrap();
+    let out = verify_dice(&good);
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains(&format!("{rolls} rolls verified")), "{said}");
+    let page = std::fs::read_dir(&site)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.is_dir())
+        .expect("a folder for the game");
+    let out = verify_dice(&page);
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    // One die changed in the archive: caught, with its roll number.
+    let line = history
+        .lines()
+        .find(|l| l.trim_start().starts_with("Roll 2 "))
+        .expect("roll 2 is in the archive");
+    let last = line.chars().last().unwrap();
+    let changed = format!(
+        "{}{}",
+        &line[..line.len() - 1],
+        if last == '6' { '1' } else { '6' }
+    );
+    let bad = files.0.join("tampered.txt");
+    std::fs::write(&bad, history.replace(line, &changed)).unwrap();
+    let out = verify_dice(&bad);
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{said}");
+    assert!(said.to_lowercase().contains("roll 2"), "{said}");
+}
