@@ -43,6 +43,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../templates/en/help/help.txt"),
     ),
     (
+        "en/help/his.txt",
+        include_str!("../../templates/en/help/his.txt"),
+    ),
+    (
         "en/help/history.txt",
         include_str!("../../templates/en/help/history.txt"),
     ),
