@@ -389,7 +389,9 @@ impl Judge {
                     game.deadline_at = Some(next_deadline(game, PhaseKind::Movement, now));
                     asked = window.waiting_for();
                 }
-                let who: Vec<&str> = window.waiting_for().iter().map(|p| p.name()).collect();
+                // Everyone the window asks, answered or not: who has answered (or filed a
+                // standing instruction) is not told until the window closes.
+                let who: Vec<&str> = window.asked.iter().map(|p| p.name()).collect();
                 format!(
                     "Now: window {} asks {}: {}. Answers are due by {}.",
                     window.number,
