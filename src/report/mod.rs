@@ -130,6 +130,10 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../templates/ru/help/help.txt"),
     ),
     (
+        "ru/help/his.txt",
+        include_str!("../../templates/ru/help/his.txt"),
+    ),
+    (
         "ru/help/history.txt",
         include_str!("../../templates/ru/help/history.txt"),
     ),
