@@ -318,7 +318,9 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> rusqlite::Result<Vec<OutgoingLetter>> {
         let settings = GameSettings::from_json(&game.settings);
-        if settings.paused || game.state != "active" {
+        // `games_due` also lists games whose reminder is due; a window waits for its deadline.
+        let due = game.deadline_at.is_some_and(|d| d <= now);
+        if settings.paused || game.state != "active" || !due {
             return Ok(Vec::new());
         }
         let Ok(mut referee) = Referee::load(game) else {

@@ -400,6 +400,13 @@ impl Session<'_> {
                 game.reminded = false;
                 settings.deadline_moved();
                 game.settings = settings.to_json();
+            } else if game.variant == super::his::VARIANT && game.deadline_at.is_some() {
+                // Here I Stand: the open window gets a whole deadline again.
+                game.deadline_at = Some(next_deadline(
+                    &game,
+                    crate::diplomacy::turn::PhaseKind::Movement,
+                    self.now,
+                ));
             }
             (
                 msg!("master.resumed_subject", game = game.name),
