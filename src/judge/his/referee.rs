@@ -1,0 +1,234 @@
+//! A Here I Stand game as stored and rebuilt: its history (the master's adjustments and each
+//! move with the inputs it received, as text) replayed with the rules core onto the 1517 board,
+//! the move under way, and the dice rolled from the game's seed.
+
+use serde::{Deserialize, Serialize};
+
+use crate::dice::{Dice, Seed};
+use crate::his::adjust::{apply, parse_adjustment};
+use crate::his::board::LeaderPlace;
+use crate::his::procedure::Finish;
+use crate::his::text::{describe_space, parse_answer, parse_instruction, parse_move};
+use crate::his::{Board, Map, Power, Procedure, Standing, Status};
+use crate::store::GameRow;
+
+/// What is stored for a game (in `games.position`, as JSON).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub(super) struct Record {
+    /// The secret seed of the game's dice, hex; revealed when the game ends.
+    pub(super) seed: String,
+    /// Rolls made so far in the game.
+    pub(super) rolls: u64,
+    /// Everything done to the board, in order.
+    pub(super) log: Vec<Entry>,
+    /// The move under way.
+    pub(super) current: Option<MoveRecord>,
+    /// Standing instructions: (power id, text as written).
+    pub(super) standing: Vec<(String, String)>,
+    /// The window whose deadline is set (so a new window gets a new deadline).
+    pub(super) open_window: Option<u32>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub(super) enum Entry {
+    Adjust { line: String },
+    Move(MoveRecord),
+}
+
+/// A move as declared and every input it received, as text:
+/// `answer <window> <power> <text>`, `deadline <window>`, `dice <roll> <values...>`.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(super) struct MoveRecord {
+    pub(super) power: String,
+    pub(super) request: String,
+    pub(super) standing: Vec<(String, String)>,
+    pub(super) inputs: Vec<String>,
+    /// Events already reported.
+    pub(super) reported: usize,
+}
+
+/// A game rebuilt: the board before the move under way, and that move.
+pub(super) struct Referee {
+    pub(super) map: Map,
+    pub(super) record: Record,
+    pub(super) board: Board,
+    pub(super) current: Option<Procedure>,
+}
+
+pub(super) fn standing_of(map: &Map, list: &[(String, String)]) -> Standing {
+    let mut standing = Standing::new();
+    for (power, text) in list {
+        if let (Some(power), Ok(instruction)) =
+            (Power::from_word(power), parse_instruction(map, text))
+        {
+            standing.file(power, instruction);
+        }
+    }
+    standing
+}
+
+fn feed(map: &Map, procedure: &mut Procedure, input: &str) -> Result<(), String> {
+    let mut parts = input.splitn(4, ' ');
+    match parts.next() {
+        Some("answer") => {
+            let window: u32 = parts.next().and_then(|w| w.parse().ok()).ok_or("window")?;
+            let power = parts.next().and_then(Power::from_word).ok_or("power")?;
+            let text = parts.next().unwrap_or("");
+            let Status::Waiting(open) = procedure.status() else {
+                return Err("no window is open".into());
+            };
+            if open.number != window {
+                return Err(format!("window {window} is not open"));
+            }
+            let answer = parse_answer(map, power, &open.question, text)?;
+            procedure.answer(map, power, answer)
+        }
+        Some("deadline") => procedure.deadline_passed(map),
+        Some("dice") => {
+            let _roll = parts.next();
+            let rest: Vec<&str> = parts.collect();
+            let values: Vec<u8> = rest
+                .join(" ")
+                .split_whitespace()
+                .filter_map(|v| v.parse().ok())
+                .collect();
+            procedure.give_dice(map, &values)
+        }
+        _ => Err(format!("unknown input `{input}`")),
+    }
+}
+
+fn replay(map: &Map, board: &Board, record: &MoveRecord) -> Result<Procedure, String> {
+    let power = Power::from_word(&record.power).ok_or("power")?;
+    let request = parse_move(map, power, &record.request)?;
+    let mut procedure = Procedure::start(map, board, request, standing_of(map, &record.standing));
+    for input in &record.inputs {
+        feed(map, &mut procedure, input)?;
+    }
+    Ok(procedure)
+}
+
+impl Referee {
+    pub(super) fn load(row: &GameRow) -> Result<Referee, String> {
+        let map = crate::his::embedded_map().map_err(|e| format!("the map: {e:?}"))?;
+        let record: Record = row
+            .position
+            .as_deref()
+            .map(serde_json::from_str)
+            .transpose()
+            .map_err(|e| e.to_string())?
+            .unwrap_or_default();
+        let mut board = Board::scenario_1517(&map);
+        for entry in &record.log {
+            match entry {
+                Entry::Adjust { line } => {
+                    let adjustment = parse_adjustment(&map, line)?;
+                    apply(&map, &mut board, &adjustment)?;
+                }
+                Entry::Move(m) => board = replay(&map, &board, m)?.board().clone(),
+            }
+        }
+        let current = match &record.current {
+            Some(m) => Some(replay(&map, &board, m)?),
+            None => None,
+        };
+        Ok(Referee {
+            map,
+            record,
+            board,
+            current,
+        })
+    }
+
+    pub(super) fn save(&self, row: &mut GameRow) {
+        row.position = Some(serde_json::to_string(&self.record).expect("a record is JSON"));
+    }
+
+    pub(super) fn seed(&self) -> Seed {
+        Seed::from_hex(&self.record.seed).unwrap_or_else(|| Seed::from_bytes([0; 32]))
+    }
+
+    /// Rolls every die the move awaits; returns the roll lines for the report.
+    pub(super) fn roll(&mut self, game: &str) -> Vec<String> {
+        let mut lines = Vec::new();
+        let seed = self.seed();
+        while let (Some(p), Some(m)) = (self.current.as_mut(), self.record.current.as_mut()) {
+            let Status::Rolling(request) = p.status().clone() else {
+                break;
+            };
+            let mut dice = Dice::resume(seed.clone(), game, self.record.rolls);
+            let Ok(roll) = dice.roll(&request.purpose, request.dice as usize, &[]) else {
+                break;
+            };
+            if p.give_dice(&self.map, &roll.dice).is_err() {
+                break;
+            }
+            self.record.rolls = dice.made();
+            let values: Vec<String> = roll.dice.iter().map(|d| d.to_string()).collect();
+            m.inputs
+                .push(format!("dice {} {}", request.number, values.join(" ")));
+            lines.push(roll.line());
+        }
+        lines
+    }
+
+    /// The move's events not yet reported, in words, with each roll written as the game's
+    /// verifiable roll line (from `rolls`, in order) where the procedure rolled; marks them
+    /// reported.
+    pub(super) fn news(&mut self, rolls: Vec<String>) -> Vec<String> {
+        let (Some(p), Some(m)) = (self.current.as_ref(), self.record.current.as_mut()) else {
+            return rolls;
+        };
+        let events = p.events();
+        let mut rolls = rolls.into_iter();
+        let mut fresh: Vec<String> = Vec::new();
+        for event in &events[m.reported.min(events.len())..] {
+            match event {
+                crate::his::event::Event::Rolled { .. } => {
+                    fresh.push(rolls.next().unwrap_or_else(|| event.describe(&self.map)));
+                }
+                _ => fresh.push(event.describe(&self.map)),
+            }
+        }
+        fresh.extend(rolls);
+        m.reported = events.len();
+        fresh
+    }
+
+    /// Files a finished move into the log.
+    pub(super) fn settle(&mut self) -> bool {
+        let finished = self.current.as_ref().is_some_and(|p| p.is_finished());
+        if finished {
+            let p = self.current.take().expect("checked");
+            let m = self.record.current.take().expect("kept with the procedure");
+            if matches!(p.status(), Status::Finished(Finish::Done)) {
+                self.board = p.board().clone();
+                self.record.log.push(Entry::Move(m));
+            }
+            self.record.open_window = None;
+        }
+        finished
+    }
+
+    /// The spaces where anything stands, in words.
+    pub(super) fn board_lines(&self) -> Vec<String> {
+        let mut spaces: Vec<_> = self
+            .board
+            .detachments
+            .iter()
+            .filter(|d| !d.units.is_empty())
+            .map(|d| d.space)
+            .chain(self.board.leaders.iter().filter_map(|l| match l.place {
+                LeaderPlace::Space { space, .. } => Some(space),
+                _ => None,
+            }))
+            .collect();
+        spaces.sort_by_key(|s| self.map.space(*s).name.clone());
+        spaces.dedup();
+        spaces
+            .into_iter()
+            .map(|s| describe_space(&self.map, &self.board, s))
+            .collect()
+    }
+}
