@@ -2,7 +2,6 @@
 
 use super::deadline_text_in;
 use super::letter::Session;
-use super::orders::{is_complete, powers_owing, stored_orders};
 use super::phase::phase_name_in;
 use crate::letter::{Address, OutgoingLetter};
 use crate::report::Words;
@@ -98,26 +97,14 @@ impl Session<'_> {
 
     /// Names of the powers whose orders are not yet complete and error-free.
     pub(super) fn owing_names(&self, tx: &Tx, row: &GameRow) -> rusqlite::Result<Vec<String>> {
-        let Some((variant, position)) = self.judge.game_position(row) else {
+        let Some((variant, _)) = self.judge.game_position(row) else {
             return Ok(Vec::new());
         };
-        let map = &variant.map;
-        let mut names = Vec::new();
-        for power in powers_owing(map, &position) {
-            let done = match tx.orders(row.id, row.phase_serial, &map.power(power).id)? {
-                Some((lines, false)) => is_complete(
-                    map,
-                    &position,
-                    power,
-                    &stored_orders(map, position.turn.kind, &lines),
-                ),
-                _ => false,
-            };
-            if !done {
-                names.push(map.power(power).name.clone());
-            }
-        }
-        Ok(names)
+        let missing = self.judge.missing_powers(tx, row)?;
+        Ok(missing
+            .into_iter()
+            .map(|p| variant.map.power(p).name.clone())
+            .collect())
     }
 
     /// HISTORY: the game's archive, every report in order, in a letter of its own.
