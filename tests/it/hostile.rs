@@ -1,6 +1,7 @@
 //! Hostile and broken input, and bounded fuzzing with a checked-in corpus.
 //!
-//! Each reader (order parser, command parser, mail reader, variant loader) replays every
+//! Each reader (order parser, command parser, mail reader, variant loader, the Here I Stand
+//! map loader and its move, answer, adjustment and instruction readers) replays every
 //! file of its corpus in `tests/data/fuzz/<reader>/` and then runs mutations of it for a
 //! bounded number of rounds (`STRATEGOS_FUZZ_ROUNDS`, default 300): no panic, and every
 //! input read in bounded time.
@@ -140,6 +141,71 @@ fn fuzz_the_mail_reader() {
 fn fuzz_the_variant_loader() {
     fuzz("variants", 44, |input| {
         let _ = load_variant("fuzz", "fuzz.toml", &String::from_utf8_lossy(input));
+    });
+}
+
+#[test]
+fn fuzz_the_here_i_stand_readers() {
+    use strategos::his::board::{Force, Units};
+    use strategos::his::text::{parse_answer, parse_instruction, parse_move};
+    use strategos::his::{Power, Question, SpaceId, adjust::parse_adjustment, load_map};
+    let map = strategos::his::embedded_map().expect("the map loads");
+    let (a, b) = (SpaceId(0), SpaceId(1));
+    let force = Force::of(Power::Hapsburg, Units::regulars(2));
+    let questions = [
+        Question::Response {
+            mover: Power::Ottoman,
+            from: a,
+            to: b,
+            leaders: Vec::new(),
+        },
+        Question::Intercept {
+            power: Power::Hapsburg,
+            into: b,
+            options: vec![(a, force.clone())],
+        },
+        Question::AvoidBattle {
+            power: Power::Hapsburg,
+            at: b,
+            destinations: vec![a],
+            available: force.clone(),
+        },
+        Question::Withdraw {
+            power: Power::Hapsburg,
+            at: b,
+            defenders: force.clone(),
+        },
+        Question::Janissaries { at: b },
+        Question::Casualties {
+            at: b,
+            losses: Vec::new(),
+        },
+        Question::WithdrawAfterDefeat {
+            power: Power::Hapsburg,
+            at: b,
+            available: force,
+        },
+        Question::Retreat {
+            power: Power::Hapsburg,
+            from: b,
+            destinations: vec![a],
+        },
+        Question::MoveOn {
+            power: Power::Ottoman,
+            at: b,
+        },
+    ];
+    fuzz("his", 55, |input| {
+        let text = String::from_utf8_lossy(input);
+        let _ = load_map("fuzz.toml", &text);
+        for line in text.lines().take(50) {
+            let _ = parse_move(&map, Power::Ottoman, line);
+            let _ = parse_adjustment(&map, line);
+            let _ = parse_instruction(&map, line);
+            for q in &questions {
+                let _ = parse_answer(&map, Power::Hapsburg, q, line);
+            }
+        }
     });
 }
 
