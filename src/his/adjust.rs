@@ -1,9 +1,11 @@
 //! The game master's changes to the board, one line each (`place vienna hapsburg 2 regulars`,
 //! `leader ferdinand vienna`, `war ottoman hapsburg`, `impulse ottoman 3`): the rest of the game
 //! (cards, religion, diplomacy, naval play) happens off the referee, and its effects on the
-//! board come in this way. Each applied change says what it did, for the announcement.
+//! board come in this way. Each applied change says what it did, for the announcement (in
+//! English and Russian, as the refusals).
 
 use super::board::{Board, LeaderPlace, Marks, Siege};
+use super::lang::{Case, Lang, Phrase};
 use super::map::{LeaderId, Map, SpaceId};
 use super::power::Power;
 use super::text::{parse_force, parse_space};
@@ -66,24 +68,48 @@ pub enum Adjustment {
     },
 }
 
-fn power(word: Option<&&str>) -> Result<Power, String> {
-    let w = word.ok_or("a power is missing")?;
-    Power::from_word(w).ok_or_else(|| format!("no power is called `{w}`"))
+fn missing(en: &str, ru: &str) -> Phrase {
+    Phrase::new(format!("{en} is missing"), format!("не хватает {ru}"))
 }
 
-fn number(word: Option<&&str>) -> Result<u32, String> {
-    let w = word.ok_or("a number is missing")?;
-    w.parse().map_err(|_| format!("`{w}` is not a number"))
+fn power(word: Option<&&str>) -> Result<Power, Phrase> {
+    let w = word.ok_or_else(|| missing("a power", "державы"))?;
+    Power::from_word(w).ok_or_else(|| {
+        Phrase::new(
+            format!("no power is called `{w}`"),
+            format!("державы `{w}` нет"),
+        )
+    })
+}
+
+fn number(word: Option<&&str>) -> Result<u32, Phrase> {
+    let w = word.ok_or_else(|| missing("a number", "числа"))?;
+    w.parse().map_err(|_| {
+        Phrase::new(
+            format!("`{w}` is not a number"),
+            format!("`{w}` — не число"),
+        )
+    })
+}
+
+fn leader(map: &Map, word: Option<&&str>) -> Result<LeaderId, Phrase> {
+    let name = word.ok_or_else(|| missing("a leader", "полководца"))?;
+    map.find_leader(name).ok_or_else(|| {
+        Phrase::new(
+            format!("no leader is called `{name}`"),
+            format!("полководца `{name}` нет"),
+        )
+    })
 }
 
 /// Reads one adjustment line.
-pub fn parse_adjustment(map: &Map, line: &str) -> Result<Adjustment, String> {
+pub fn parse_adjustment(map: &Map, line: &str) -> Result<Adjustment, Phrase> {
     let w: Vec<&str> = line.split_whitespace().collect();
     let Some(verb) = w.first().map(|v| v.to_lowercase()) else {
-        return Err("an empty line".into());
+        return Err(Phrase::new("an empty line", "пустая строка"));
     };
-    let space = |i: usize| -> Result<SpaceId, String> {
-        parse_space(map, w.get(i).ok_or("a space is missing")?)
+    let space = |i: usize| -> Result<SpaceId, Phrase> {
+        parse_space(map, w.get(i).ok_or_else(|| missing("a space", "области"))?)
     };
     let inside = w.last().is_some_and(|l| l.eq_ignore_ascii_case("inside"));
     let units_text = |from: usize| {
@@ -95,7 +121,10 @@ pub fn parse_adjustment(map: &Map, line: &str) -> Result<Adjustment, String> {
             let (s, p) = (space(1)?, power(w.get(2))?);
             let force = parse_force(map, &units_text(3), p)?;
             if !force.leaders.is_empty() || force.units.len() != 1 {
-                return Err("name units of the one power: place <space> <power> <units>".into());
+                return Err(Phrase::new(
+                    "name units of the one power: place <space> <power> <units>",
+                    "назовите части одной державы: place <область> <держава> <части>",
+                ));
             }
             let units = force.units_of(p);
             if verb == "place" {
@@ -115,10 +144,7 @@ pub fn parse_adjustment(map: &Map, line: &str) -> Result<Adjustment, String> {
             }
         }
         "leader" => {
-            let name = w.get(1).ok_or("a leader is missing")?;
-            let leader = map
-                .find_leader(name)
-                .ok_or_else(|| format!("no leader is called `{name}`"))?;
+            let leader = leader(map, w.get(1))?;
             let place = match w.get(2).map(|x| x.to_lowercase()).as_deref() {
                 Some("away") => LeaderPlace::Away,
                 Some("captured") => LeaderPlace::Captured {
@@ -132,10 +158,7 @@ pub fn parse_adjustment(map: &Map, line: &str) -> Result<Adjustment, String> {
             Adjustment::Leader { leader, place }
         }
         "serve" => {
-            let name = w.get(1).ok_or("a leader is missing")?;
-            let leader = map
-                .find_leader(name)
-                .ok_or_else(|| format!("no leader is called `{name}`"))?;
+            let leader = leader(map, w.get(1))?;
             Adjustment::Serve {
                 leader,
                 power: power(w.get(2))?,
@@ -187,15 +210,25 @@ pub fn parse_adjustment(map: &Map, line: &str) -> Result<Adjustment, String> {
         "mark" => Adjustment::Mark {
             space: space(1)?,
             power: power(w.get(2))?,
-            mark: w.get(3).ok_or("a mark is missing")?.to_lowercase(),
+            mark: w
+                .get(3)
+                .ok_or_else(|| missing("a mark", "отметки"))?
+                .to_lowercase(),
         },
-        other => return Err(format!("`{other}` is no adjustment")),
+        other => {
+            return Err(Phrase::new(
+                format!("`{other}` is no adjustment"),
+                format!("`{other}` — не изменение доски"),
+            ));
+        }
     })
 }
 
 /// Applies an adjustment; says what it did, or why it cannot.
-pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<String, String> {
+pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<Phrase, Phrase> {
     let sp = |s: &SpaceId| map.space(*s).name.clone();
+    let said = |en: String, ru: String| Ok(Phrase::new(en, ru));
+    let ru = Lang::Ru;
     match adjustment {
         Adjustment::Place {
             space,
@@ -204,10 +237,21 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<St
             inside,
         } => {
             if map.space(*space).is_sea() {
-                return Err("land units stand on land".into());
+                return Err(Phrase::new(
+                    "land units stand on land",
+                    "сухопутные части стоят только на суше",
+                ));
             }
             board.add_units(*space, *power, *inside, Marks::default(), *units);
-            Ok(format!("{power} {units} placed in {}", sp(space)))
+            said(
+                format!("{power} {units} placed in {}", sp(space)),
+                format!(
+                    "в {} поставлены части {}: {}",
+                    sp(space),
+                    power.ru(Case::Gen),
+                    units.describe_in(ru)
+                ),
+            )
         }
         Adjustment::Remove {
             space,
@@ -216,90 +260,162 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<St
             inside,
         } => {
             if board.remove_units(*space, *power, *inside, *units) {
-                Ok(format!("{power} {units} removed from {}", sp(space)))
+                said(
+                    format!("{power} {units} removed from {}", sp(space)),
+                    format!(
+                        "из {} убраны части {}: {}",
+                        sp(space),
+                        power.ru(Case::Gen),
+                        units.describe_in(ru)
+                    ),
+                )
             } else {
-                Err(format!("{power} has not {units} in {}", sp(space)))
+                Err(Phrase::new(
+                    format!("{power} has not {units} in {}", sp(space)),
+                    format!(
+                        "у {} в {} нет столько частей: {}",
+                        power.ru(Case::Gen),
+                        sp(space),
+                        units.describe_in(ru)
+                    ),
+                ))
             }
         }
         Adjustment::Leader { leader, place } => {
             if let LeaderPlace::Space { space, .. } = place
                 && map.space(*space).is_sea()
             {
-                return Err("army leaders stand on land".into());
+                return Err(Phrase::new(
+                    "army leaders stand on land",
+                    "полководцы стоят только на суше",
+                ));
             }
             board.leader_mut(*leader).place = *place;
-            Ok(super::text::describe_leader(map, board, *leader))
+            Ok(Phrase::by(|lang| {
+                super::text::describe_leader_in(map, board, *leader, lang)
+            }))
         }
         Adjustment::Serve { leader, power } => {
             board.leader_mut(*leader).power = *power;
-            Ok(format!("{} serves {power}", map.leader(*leader).name))
+            let name = &map.leader(*leader).name;
+            said(
+                format!("{name} serves {power}"),
+                format!("{name} служит {}", power.ru(Case::Dat)),
+            )
         }
         Adjustment::Control { space, power } => {
             board.control[space.index()] = *power;
-            Ok(format!("{} controlled by {power}", sp(space)))
+            said(
+                format!("{} controlled by {power}", sp(space)),
+                format!("{} под контролем {}", sp(space), power.ru(Case::Gen)),
+            )
         }
         Adjustment::Unrest { space, on } => {
             board.unrest[space.index()] = *on;
-            Ok(format!(
-                "{} {}",
-                sp(space),
-                if *on {
-                    "in unrest"
-                } else {
-                    "no longer in unrest"
-                }
-            ))
+            if *on {
+                said(
+                    format!("{} in unrest", sp(space)),
+                    format!("в {} беспорядки", sp(space)),
+                )
+            } else {
+                said(
+                    format!("{} no longer in unrest", sp(space)),
+                    format!("в {} больше нет беспорядков", sp(space)),
+                )
+            }
         }
         Adjustment::Fortify { space } => {
             board.extra_fortified.insert(*space);
-            Ok(format!("{} fortified", sp(space)))
+            said(
+                format!("{} fortified", sp(space)),
+                format!("{} теперь укреплена", sp(space)),
+            )
         }
         Adjustment::War { a, b, on } => {
             board.diplomacy.set_war(*a, *b, *on);
-            Ok(format!(
-                "{a} and {b} {}",
-                if *on { "at war" } else { "at peace" }
-            ))
+            let (ra, rb) = (a.ru(Case::Nom), b.ru(Case::Nom));
+            if *on {
+                said(format!("{a} and {b} at war"), format!("{ra} и {rb} воюют"))
+            } else {
+                said(
+                    format!("{a} and {b} at peace"),
+                    format!("{ra} и {rb} в мире"),
+                )
+            }
         }
         Adjustment::Ally { a, b, on } => {
             if !a.is_major() || !b.is_major() {
-                return Err("alliances are between major powers".into());
+                return Err(Phrase::new(
+                    "alliances are between major powers",
+                    "союзы бывают только между главными державами",
+                ));
             }
             board.diplomacy.set_alliance(*a, *b, *on);
-            Ok(format!(
-                "{a} and {b} {}",
-                if *on { "allied" } else { "no longer allied" }
-            ))
+            let (ra, rb) = (a.ru(Case::Nom), b.ru(Case::Nom));
+            if *on {
+                said(
+                    format!("{a} and {b} allied"),
+                    format!("{ra} и {rb} в союзе"),
+                )
+            } else {
+                said(
+                    format!("{a} and {b} no longer allied"),
+                    format!("{ra} и {rb} больше не в союзе"),
+                )
+            }
         }
         Adjustment::Minor { minor, major } => {
             if !minor.is_minor() {
-                return Err(format!("{minor} is not a minor power"));
+                return Err(Phrase::new(
+                    format!("{minor} is not a minor power"),
+                    format!("{} — не второстепенная держава", minor.ru(Case::Nom)),
+                ));
             }
             board.diplomacy.set_minor_ally(*minor, *major);
-            Ok(match major {
-                Some(m) => format!("{minor} active, allied to {m}"),
-                None => format!("{minor} inactive"),
-            })
+            let rm = minor.ru(Case::Nom);
+            match major {
+                Some(m) => said(
+                    format!("{minor} active, allied to {m}"),
+                    format!("{rm} активна, её главная держава — {}", m.ru(Case::Nom)),
+                ),
+                None => said(format!("{minor} inactive"), format!("{rm} неактивна")),
+            }
         }
         Adjustment::League => {
             board.diplomacy.schmalkaldic_league = true;
-            Ok("the Schmalkaldic League has been played".into())
+            said(
+                "the Schmalkaldic League has been played".into(),
+                "Шмалькальденский союз сыгран".into(),
+            )
         }
         Adjustment::Impulse { power, cp } => {
             if !power.is_major() {
-                return Err("impulses belong to major powers".into());
+                return Err(Phrase::new(
+                    "impulses belong to major powers",
+                    "импульсы бывают только у главных держав",
+                ));
             }
             board.next_impulse(*power, *cp);
-            Ok(format!("impulse {}: {power} with {cp} CP", board.impulse))
+            said(
+                format!("impulse {}: {power} with {cp} CP", board.impulse),
+                format!(
+                    "импульс {}: {}, {cp} КО",
+                    board.impulse,
+                    power.ru(Case::Nom)
+                ),
+            )
         }
         Adjustment::Cp { cp } => {
             board.cp = *cp;
-            Ok(format!("{} has {cp} CP", board.active))
+            said(
+                format!("{} has {cp} CP", board.active),
+                format!("у {} {cp} КО", board.active.ru(Case::Gen)),
+            )
         }
         Adjustment::Turn { turn } => {
             board.turn = *turn;
             board.janissaries_used = false;
-            Ok(format!("turn {turn}"))
+            said(format!("turn {turn}"), format!("ход {turn}"))
         }
         Adjustment::Siege { space, power } => {
             board.sieges.retain(|s| s.space != *space);
@@ -308,11 +424,22 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<St
                 besiegers: vec![*power],
                 since_impulse: board.impulse,
             });
-            Ok(format!("{} besieged by {power}", sp(space)))
+            said(
+                format!("{} besieged by {power}", sp(space)),
+                format!(
+                    "{} {} {}",
+                    power.ru(Case::Nom),
+                    power.ru_verb("осаждает", "осаждают"),
+                    sp(space)
+                ),
+            )
         }
         Adjustment::Lift { space } => {
             board.sieges.retain(|s| s.space != *space);
-            Ok(format!("the siege of {} lifted", sp(space)))
+            said(
+                format!("the siege of {} lifted", sp(space)),
+                format!("осада {} снята", sp(space)),
+            )
         }
         Adjustment::Mark { space, power, mark } => {
             let set: fn(&mut Marks) = match mark.as_str() {
@@ -321,8 +448,13 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<St
                 "moved" => |m| m.moved = true,
                 "placed-siege" => |m| m.placed_siege = true,
                 _ => {
-                    return Err(format!(
-                        "`{mark}` is no mark (lost-battle, intercepted, moved, placed-siege)"
+                    return Err(Phrase::new(
+                        format!(
+                            "`{mark}` is no mark (lost-battle, intercepted, moved, placed-siege)"
+                        ),
+                        format!(
+                            "`{mark}` — не отметка (lost-battle, intercepted, moved, placed-siege)"
+                        ),
                     ));
                 }
             };
@@ -336,7 +468,14 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<St
                     set(&mut l.marks);
                 }
             }
-            Ok(format!("{power} in {} marked {mark}", sp(space)))
+            said(
+                format!("{power} in {} marked {mark}", sp(space)),
+                format!(
+                    "части и полководцы {} в {} отмечены: {mark}",
+                    power.ru(Case::Gen),
+                    sp(space)
+                ),
+            )
         }
     }
 }

@@ -3,13 +3,15 @@
 //! restrictions on the space and on who may go, the 2d6 roll, the automatic success of units
 //! that all lost a battle this impulse.
 
-use super::board::{Force, LeaderPlace};
+use super::board::{Force, LeaderPlace, Units};
 use super::event::{Check, Event};
 use super::interception::{modifier_text, modifiers};
+use super::lang::{Case, Lang, Phrase};
 use super::map::SpaceId;
 use super::movement::Move;
 use super::power::Power;
 use super::procedure::{Answer, Cx, Question, Stop};
+use super::retreat;
 
 /// Runs the avoid-battle attempts.
 pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
@@ -30,7 +32,10 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
             {
                 cx.note(Event::NoAvoid {
                     power: Some(power),
-                    reason: "units under siege may not avoid battle".into(),
+                    reason: Phrase::new(
+                        "units under siege may not avoid battle",
+                        "осаждённые части не могут уклоняться от сражения",
+                    ),
                 });
             }
             continue;
@@ -38,7 +43,10 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         if available.land_units() == 0 {
             cx.note(Event::NoAvoid {
                 power: Some(power),
-                reason: "a leader alone may not avoid battle".into(),
+                reason: Phrase::new(
+                    "a leader alone may not avoid battle",
+                    "одинокий полководец не может уклоняться от сражения",
+                ),
             });
             continue;
         }
@@ -46,9 +54,15 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         if destinations.is_empty() {
             cx.note(Event::NoAvoid {
                 power: Some(power),
-                reason: format!(
-                    "no adjacent space may be entered from {}",
-                    cx.map.space(mv.to).name
+                reason: Phrase::new(
+                    format!(
+                        "no adjacent space may be entered from {}",
+                        cx.map.space(mv.to).name
+                    ),
+                    format!(
+                        "из {} нельзя уйти ни в одну соседнюю область",
+                        cx.map.space(mv.to).name
+                    ),
                 ),
             });
             continue;
@@ -111,40 +125,41 @@ pub(super) fn destinations(cx: &Cx<'_>, mv: &Move, power: Power) -> Vec<SpaceId>
 }
 
 /// Why `power` may not avoid battle into `space`.
-pub(super) fn barred(cx: &Cx<'_>, mv: &Move, power: Power, space: SpaceId) -> Option<String> {
+pub(super) fn barred(cx: &Cx<'_>, mv: &Move, power: Power, space: SpaceId) -> Option<Phrase> {
     let (map, board) = (cx.map, &cx.board);
     let d = &board.diplomacy;
     let name = &map.space(space).name;
     if map.space(space).is_sea() {
-        return Some(format!("{name} is a sea zone"));
+        return Some(retreat::sea(name));
     }
     if map.crossing(mv.to, space).is_none() {
-        return Some(format!("{name} is not adjacent"));
+        return Some(retreat::not_adjacent(name));
     }
     if space == mv.from {
-        return Some(format!("the moving formation has just left {name}"));
+        return Some(Phrase::new(
+            format!("the moving formation has just left {name}"),
+            format!("движущееся соединение только что ушло из {name}"),
+        ));
     }
     if board.in_unrest(space) {
-        return Some(format!("{name} is in unrest"));
+        return Some(retreat::unrest(name));
     }
     if let Some(e) = board
         .powers_anywhere_in(space)
         .into_iter()
         .find(|p| d.enemies(power, *p))
     {
-        return Some(format!("{name} holds {e} units"));
+        return Some(retreat::enemy_units(name, e));
     }
     let controller = board.controller(space);
     if controller == Power::Independent {
-        return Some(format!("{name} is independent"));
+        return Some(retreat::independent(name));
     }
     if controller != power && !d.allied(power, controller) {
-        return Some(format!("{name} is controlled by {controller}, not an ally"));
+        return Some(retreat::not_allied(name, controller));
     }
     if board.is_electorate(map, space) && !d.schmalkaldic_league && power != Power::Protestant {
-        return Some(format!(
-            "{name} is an electorate and the Schmalkaldic League has not been played"
-        ));
+        return Some(retreat::electorate(name));
     }
     None
 }
@@ -155,22 +170,26 @@ fn check_answer(
     power: Power,
     answer: &Answer,
     available: &Force,
-) -> Result<(), String> {
+) -> Result<(), Phrase> {
     match answer {
         Answer::Stay => Ok(()),
         Answer::Avoid { to, force } => {
             if let Some(why) = barred(cx, mv, power, *to) {
-                return Err(format!(
-                    "may not avoid battle to {}: {why}",
-                    cx.map.space(*to).name
+                let name = &cx.map.space(*to).name;
+                return Err(Phrase::new(
+                    format!("may not avoid battle to {name}: {}", why.en),
+                    format!("уклониться от сражения в {name} нельзя: {}", why.ru),
                 ));
             }
             if force.is_empty() {
-                return Err("name the units and leaders that avoid battle".into());
+                return Err(Phrase::new(
+                    "name the units and leaders that avoid battle",
+                    "назовите части и полководцев, которые уклоняются от сражения",
+                ));
             }
             for (p, u) in &force.units {
                 if !available.units_of(*p).contains(*u) {
-                    return Err(format!("{p} has {} there, not {u}", available.units_of(*p)));
+                    return Err(not_there(*p, available.units_of(*p), *u));
                 }
             }
             if let Some(l) = force
@@ -178,12 +197,33 @@ fn check_answer(
                 .iter()
                 .find(|l| !available.leaders.contains(l))
             {
-                return Err(format!("{} is not there", cx.map.leader(*l).name));
+                return Err(leader_not_there(&cx.map.leader(*l).name));
             }
             Ok(())
         }
-        _ => Err("answer AVOID TO <space> WITH <units and leaders>, or STAY".into()),
+        _ => Err(Phrase::new(
+            "answer AVOID TO <space> WITH <units and leaders>, or STAY",
+            "ответьте AVOID TO <область> WITH <части и полководцы> или STAY",
+        )),
     }
+}
+
+/// `Hapsburg has 2 regulars there, not 3 regulars`.
+pub(super) fn not_there(power: Power, there: Units, named: Units) -> Phrase {
+    Phrase::new(
+        format!("{power} has {there} there, not {named}"),
+        format!(
+            "у {} там {}, а не {}",
+            power.ru(Case::Gen),
+            there.describe_in(Lang::Ru),
+            named.describe_in(Lang::Ru)
+        ),
+    )
+}
+
+/// `Ferdinand is not there`.
+pub(super) fn leader_not_there(name: &str) -> Phrase {
+    Phrase::new(format!("{name} is not there"), format!("{name} там нет"))
 }
 
 /// One attempt; on success the group moves.

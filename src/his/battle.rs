@@ -4,8 +4,10 @@
 //! kept when both sides are wiped out, capture of leaders, withdrawal and retreat of the loser,
 //! and the siege check when the attacker wins in a fortified space.
 
+use super::avoid::{leader_not_there, not_there};
 use super::board::{Force, UnitKind, Units};
 use super::event::{BattleDice, Event};
+use super::lang::{Case, Lang, Phrase, count};
 use super::map::{LeaderId, Map, SpaceId};
 use super::movement::{Move, go_inside, lay_siege, siege_due};
 use super::power::Power;
@@ -140,7 +142,10 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
     if (ottoman_attacks || defenders.contains(&Power::Ottoman)) && !cx.board.janissaries_used {
         let check = |_: &Cx<'_>, _: Power, a: &Answer| match a {
             Answer::NoCard | Answer::PlayJanissaries => Ok(()),
-            _ => Err("answer JANISSARIES or NO CARD".to_string()),
+            _ => Err(Phrase::new(
+                "answer JANISSARIES or NO CARD",
+                "ответьте JANISSARIES или NO CARD",
+            )),
         };
         let answer = cx.ask_one(
             Question::Janissaries { at },
@@ -174,12 +179,10 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
         winner,
         attacker_hits: a_hits,
         defender_hits: d_hits,
-        reason: if attacker_won {
-            "more hits".into()
-        } else if a_hits == d_hits {
-            "a tie goes to the defender".into()
+        reason: if a_hits == d_hits {
+            Phrase::new("a tie goes to the defender", "ничья — в пользу защитника")
         } else {
-            "more hits".into()
+            Phrase::new("more hits", "больше попаданий")
         },
     });
 
@@ -197,8 +200,13 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
             a_loss = a_units - 1;
             cx.note(Event::KeepsOne {
                 power: attacker,
-                reason: format!(
-                    "both sides eliminated; the attacker rolled more dice ({a_rolled} to {d_rolled})"
+                reason: Phrase::new(
+                    format!(
+                        "both sides eliminated; the attacker rolled more dice ({a_rolled} to {d_rolled})"
+                    ),
+                    format!(
+                        "уничтожены обе стороны; атакующий бросил больше костей ({a_rolled} против {d_rolled})"
+                    ),
                 ),
             });
         } else {
@@ -207,13 +215,23 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
             }
             cx.note(Event::KeepsOne {
                 power: lead,
-                reason: format!(
-                    "both sides eliminated; the defender rolled {} dice ({d_rolled} to {a_rolled})",
-                    if d_rolled == a_rolled {
-                        "as many"
-                    } else {
-                        "more"
-                    }
+                reason: Phrase::new(
+                    format!(
+                        "both sides eliminated; the defender rolled {} dice ({d_rolled} to {a_rolled})",
+                        if d_rolled == a_rolled {
+                            "as many"
+                        } else {
+                            "more"
+                        }
+                    ),
+                    format!(
+                        "уничтожены обе стороны; защитник бросил {} костей ({d_rolled} против {a_rolled})",
+                        if d_rolled == a_rolled {
+                            "столько же"
+                        } else {
+                            "больше"
+                        }
+                    ),
                 ),
             });
         }
@@ -294,7 +312,7 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
     // Step 10: leaders of a side with no land units left are captured.
     if mv.force.land_units() == 0 {
         for l in mv.force.leaders.clone() {
-            capture(cx, l, lead, "every land unit of his side was eliminated");
+            capture(cx, l, lead, side_eliminated());
         }
         mv.force.leaders.clear();
     }
@@ -304,12 +322,7 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
         .sum();
     if defence_left == 0 {
         for l in defence.leaders.clone() {
-            capture(
-                cx,
-                l,
-                attacker,
-                "every land unit of his side was eliminated",
-            );
+            capture(cx, l, attacker, side_eliminated());
         }
     }
 
@@ -323,7 +336,8 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
             siege_retreat(cx, mv)?;
         }
     } else {
-        retreat::attacker(cx, mv, lead, true, "lost the battle");
+        let lost = Phrase::new("lost the battle", "сражение проиграно");
+        retreat::attacker(cx, mv, lead, true, &lost);
     }
     Ok(())
 }
@@ -336,13 +350,16 @@ fn names(powers: &[Power]) -> String {
         .join(" and ")
 }
 
-fn capture(cx: &mut Cx<'_>, leader: LeaderId, by: Power, reason: &str) {
+fn side_eliminated() -> Phrase {
+    Phrase::new(
+        "every land unit of his side was eliminated",
+        "все сухопутные части его стороны уничтожены",
+    )
+}
+
+fn capture(cx: &mut Cx<'_>, leader: LeaderId, by: Power, reason: Phrase) {
     cx.board.leader_mut(leader).place = super::board::LeaderPlace::Captured { by };
-    cx.note(Event::Captured {
-        leader,
-        by,
-        reason: reason.to_string(),
-    });
+    cx.note(Event::Captured { leader, by, reason });
 }
 
 /// Splits `losses` between allied defending groups evenly, a 1d6 roll giving each odd loss
@@ -435,29 +452,46 @@ fn default_losses(c: &Casualty) -> Force {
     out
 }
 
-fn check_losses(table: &[Casualty], power: Power, answer: &Answer) -> Result<(), String> {
+fn check_losses(table: &[Casualty], power: Power, answer: &Answer) -> Result<(), Phrase> {
     let Some(c) = table.iter().find(|c| c.power == power) else {
-        return Err(format!("{power} has no losses to take"));
+        return Err(Phrase::new(
+            format!("{power} has no losses to take"),
+            format!("у {} нет потерь", power.ru(Case::Gen)),
+        ));
     };
     let Answer::Losses(f) = answer else {
-        return Err("answer LOSE <units>".into());
+        return Err(Phrase::new("answer LOSE <units>", "ответьте LOSE <части>"));
     };
     if !f.leaders.is_empty() {
-        return Err("leaders are not losses".into());
+        return Err(Phrase::new(
+            "leaders are not losses",
+            "полководцы не бывают потерями",
+        ));
     }
     for (p, u) in &f.units {
-        if !c.available.units_of(*p).contains(*u) {
-            return Err(format!(
-                "{p} has {} in the battle, not {u}",
-                c.available.units_of(*p)
+        let there = c.available.units_of(*p);
+        if !there.contains(*u) {
+            return Err(Phrase::new(
+                format!("{p} has {there} in the battle, not {u}"),
+                format!(
+                    "у {} в сражении {}, а не {}",
+                    p.ru(Case::Gen),
+                    there.describe_in(Lang::Ru),
+                    u.describe_in(Lang::Ru)
+                ),
             ));
         }
     }
     if f.land_units() != c.losses {
-        return Err(format!(
-            "{power} loses {} units, not {}",
-            c.losses,
-            f.land_units()
+        return Err(Phrase::new(
+            format!("{power} loses {} units, not {}", c.losses, f.land_units()),
+            format!(
+                "{} {} {}, а не {}",
+                power.ru(Case::Nom),
+                power.ru_verb("теряет", "теряют"),
+                count(c.losses, "часть", "части", "частей"),
+                f.land_units()
+            ),
         ));
     }
     Ok(())
@@ -492,7 +526,14 @@ fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> R
             cx.note(Event::Withdrew {
                 force: go,
                 at,
-                reason: format!("{side} does not retreat: up to 4 units go inside"),
+                reason: Phrase::new(
+                    format!("{side} does not retreat: up to 4 units go inside"),
+                    format!(
+                        "{} не {}: до 4 частей уходят в укрепления",
+                        side.ru(Case::Nom),
+                        side.ru_verb("отступает", "отступают")
+                    ),
+                ),
             });
         }
         let rest = force.all_units().minus(inside).unwrap_or_default();
@@ -501,7 +542,14 @@ fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> R
             cx.note(Event::Eliminated {
                 power: side,
                 units: rest,
-                reason: format!("{side} does not retreat"),
+                reason: Phrase::new(
+                    format!("{side} does not retreat"),
+                    format!(
+                        "{} не {}",
+                        side.ru(Case::Nom),
+                        side.ru_verb("отступает", "отступают")
+                    ),
+                ),
             });
         }
         return Ok(());
@@ -513,19 +561,25 @@ fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> R
             Answer::WithdrawInside(f) => {
                 for (p, u) in &f.units {
                     if !available.units_of(*p).contains(*u) {
-                        return Err(format!("{p} has {} there, not {u}", available.units_of(*p)));
+                        return Err(not_there(*p, available.units_of(*p), *u));
                     }
                 }
                 if let Some(l) = f.leaders.iter().find(|l| !available.leaders.contains(l)) {
-                    return Err(format!("{} is not there", cx.map.leader(*l).name));
+                    return Err(leader_not_there(&cx.map.leader(*l).name));
                 }
                 if f.land_units() > 4 {
-                    return Err("at most 4 land units withdraw inside".to_string());
+                    return Err(Phrase::new(
+                        "at most 4 land units withdraw inside",
+                        "в укрепления отходят не больше 4 сухопутных частей",
+                    ));
                 }
                 Ok(())
             }
             Answer::Stay => Ok(()),
-            _ => Err("answer WITHDRAW <units and leaders>, or STAY (none)".to_string()),
+            _ => Err(Phrase::new(
+                "answer WITHDRAW <units and leaders>, or STAY (none)",
+                "ответьте WITHDRAW <части и полководцы> или STAY (никто)",
+            )),
         };
         let default_force = {
             let mut f = Force::default();
@@ -561,7 +615,13 @@ fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> R
             cx.note(Event::Withdrew {
                 force: f,
                 at,
-                reason: format!("{side} lost the battle in {name}, which it controls"),
+                reason: Phrase::new(
+                    format!("{side} lost the battle in {name}, which it controls"),
+                    format!(
+                        "сражение в {name}, подконтрольной {}, проиграно",
+                        side.ru(Case::Dat)
+                    ),
+                ),
             });
         }
     }
@@ -576,7 +636,10 @@ fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> R
             &force,
             at,
             winner,
-            "lost the battle and no space is open to retreat",
+            &Phrase::new(
+                "lost the battle and no space is open to retreat",
+                "сражение проиграно, и отступать некуда",
+            ),
         );
         return Ok(());
     }
@@ -605,8 +668,17 @@ fn retreat_choice(
     let allowed = options.clone();
     let check = |cx: &Cx<'_>, _: Power, a: &Answer| match a {
         Answer::RetreatTo(s) if allowed.contains(s) => Ok(()),
-        Answer::RetreatTo(s) => Err(format!("may not retreat to {}", cx.map.space(*s).name)),
-        _ => Err("answer RETREAT TO <space>".to_string()),
+        Answer::RetreatTo(s) => {
+            let name = &cx.map.space(*s).name;
+            Err(Phrase::new(
+                format!("may not retreat to {name}"),
+                format!("отступать в {name} нельзя"),
+            ))
+        }
+        _ => Err(Phrase::new(
+            "answer RETREAT TO <space>",
+            "ответьте RETREAT TO <область>",
+        )),
     };
     let answer = cx.ask_one(
         Question::Retreat {
@@ -640,7 +712,10 @@ fn siege_retreat(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
             &force,
             at,
             by,
-            "not more land units than inside, and no space is open to retreat",
+            &Phrase::new(
+                "not more land units than inside, and no space is open to retreat",
+                "сухопутных частей не больше, чем внутри, и отступать некуда",
+            ),
         );
         mv.force = Force::default();
         return Ok(());

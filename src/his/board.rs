@@ -6,6 +6,7 @@
 use std::collections::BTreeSet;
 use std::fmt;
 
+use super::lang::{Lang, count};
 use super::map::{LeaderId, Map, SpaceId, SpaceKind};
 use super::power::{Diplomacy, Power};
 
@@ -29,6 +30,28 @@ impl UnitKind {
             (UnitKind::Mercenary, true) => "mercenary",
             (UnitKind::Mercenary, false) => "mercenaries",
             (UnitKind::Cavalry, _) => "cavalry",
+        }
+    }
+
+    /// `n` units of this kind in `lang`: `2 regulars`, `2 регулярные части`.
+    pub fn count_in(self, n: u32, lang: Lang) -> String {
+        match lang {
+            Lang::En => format!("{n} {}", self.word(n)),
+            Lang::Ru => match self {
+                UnitKind::Regular => count(
+                    n,
+                    "регулярная часть",
+                    "регулярные части",
+                    "регулярных частей",
+                ),
+                UnitKind::Mercenary => count(n, "наёмник", "наёмника", "наёмников"),
+                UnitKind::Cavalry => count(
+                    n,
+                    "кавалерийская часть",
+                    "кавалерийские части",
+                    "кавалерийских частей",
+                ),
+            },
         }
     }
 }
@@ -121,20 +144,27 @@ impl Units {
     }
 }
 
+impl Units {
+    /// The units in `lang`: `7 regulars 1 cavalry`, `7 регулярных частей и 1 кавалерийская
+    /// часть`.
+    pub fn describe_in(self, lang: Lang) -> String {
+        let parts: Vec<String> = UnitKind::ALL
+            .into_iter()
+            .filter(|k| self.get(*k) > 0)
+            .map(|k| k.count_in(self.get(k), lang))
+            .collect();
+        match (lang, parts.is_empty()) {
+            (Lang::En, true) => "no units".into(),
+            (Lang::Ru, true) => "ни одной части".into(),
+            (Lang::En, false) => parts.join(" "),
+            (Lang::Ru, false) => parts.join(" и "),
+        }
+    }
+}
+
 impl fmt::Display for Units {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut parts = Vec::new();
-        for k in UnitKind::ALL {
-            let n = self.get(k);
-            if n > 0 {
-                parts.push(format!("{n} {}", k.word(n)));
-            }
-        }
-        if parts.is_empty() {
-            f.write_str("no units")
-        } else {
-            f.write_str(&parts.join(" "))
-        }
+        f.write_str(&self.describe_in(Lang::En))
     }
 }
 
@@ -221,21 +251,30 @@ impl Force {
 
     /// The force in words, with leader names: `7 regulars 1 cavalry, Suleiman, Ibrahim Pasha`.
     pub fn describe(&self, map: &Map, main: Option<Power>) -> String {
+        self.describe_in(map, main, Lang::En)
+    }
+
+    /// The force in `lang`: units (with their power's name unless they are `main`'s, or the
+    /// only units and no `main` is given), then leaders.
+    pub fn describe_in(&self, map: &Map, main: Option<Power>, lang: Lang) -> String {
         let mut parts = Vec::new();
         for (p, u) in &self.units {
             if Some(*p) == main || self.units.len() == 1 && main.is_none() {
-                parts.push(u.to_string());
+                parts.push(u.describe_in(lang));
             } else {
-                parts.push(format!("{} {}", p.name(), u));
+                parts.push(match lang {
+                    Lang::En => format!("{} {}", p.name(), u),
+                    Lang::Ru => format!("{} ({})", u.describe_in(lang), p.name_in(lang)),
+                });
             }
         }
         for l in &self.leaders {
             parts.push(map.leader(*l).name.clone());
         }
-        if parts.is_empty() {
-            "nothing".into()
-        } else {
-            parts.join(", ")
+        match (lang, parts.is_empty()) {
+            (Lang::En, true) => "nothing".into(),
+            (Lang::Ru, true) => "никого".into(),
+            _ => parts.join(", "),
         }
     }
 }

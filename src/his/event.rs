@@ -1,8 +1,9 @@
 //! The record of a move: what was declared, asked, answered, rolled and decided, and why. The
-//! reports are built from these entries; `describe` gives the English words (the tests' and the
-//! log's), a report may give its own.
+//! reports are built from these entries; `describe_in` gives their words in English or Russian
+//! (`describe`, the English, is the tests' and the log's), a report may give its own.
 
 use super::board::{Force, Units};
+use super::lang::{Case, Lang, Phrase, count, power_list, ru_verb_of};
 use super::map::{Crossing, LeaderId, Map, SpaceId};
 use super::power::Power;
 use super::procedure::Answer;
@@ -61,6 +62,17 @@ pub enum Refusal {
 
 impl Refusal {
     pub fn describe(&self, map: &Map) -> String {
+        self.describe_in(map, Lang::En)
+    }
+
+    pub fn describe_in(&self, map: &Map, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.english(map),
+            Lang::Ru => self.russian(map),
+        }
+    }
+
+    fn english(&self, map: &Map) -> String {
         let leader = |l: &LeaderId| map.leader(*l).name.clone();
         match self {
             Refusal::NotActive { power, active } => {
@@ -123,10 +135,99 @@ impl Refusal {
             ),
             Refusal::Occupied { powers } => format!(
                 "land units of {} in the destination may be neither joined nor attacked",
-                power_list(powers)
+                power_list(powers, Lang::En, Case::Nom)
             ),
             Refusal::LoneLeaders => {
                 "leaders without units never enter an enemy space or a space with enemy units"
+                    .into()
+            }
+        }
+    }
+
+    fn russian(&self, map: &Map) -> String {
+        let leader = |l: &LeaderId| map.leader(*l).name.clone();
+        let ru = Lang::Ru;
+        match self {
+            Refusal::NotActive { power, active } => format!(
+                "{} — не активная держава (активная — {})",
+                power.ru(Case::Nom),
+                active.ru(Case::Nom)
+            ),
+            Refusal::EmptyFormation => "в движении не названо ни частей, ни полководцев".into(),
+            Refusal::NotAdjacent => "область назначения не соседствует с исходной".into(),
+            Refusal::NotEnoughCp { cost, left } => {
+                format!("движение стоит {cost} КО, а осталось {left}")
+            }
+            Refusal::ForeignUnits { power } => format!(
+                "части {} не принадлежат ни движущейся державе, ни её активному союзнику",
+                power.ru(Case::Gen)
+            ),
+            Refusal::ForeignLeader { leader: l } => {
+                format!("{} не служит движущейся державе", leader(l))
+            }
+            Refusal::LeaderNotThere { leader: l } => {
+                format!("{} не стоит в исходной области вне укреплений", leader(l))
+            }
+            Refusal::UnitsNotThere {
+                power,
+                wanted,
+                there,
+            } => format!(
+                "у {} там вне укреплений {}, а не {}",
+                power.ru(Case::Gen),
+                there.describe_in(ru),
+                wanted.describe_in(ru)
+            ),
+            Refusal::LostBattle { power } => format!(
+                "части {}, проигравшие полевое сражение в этот импульс, не могут двигаться",
+                power.ru(Case::Gen)
+            ),
+            Refusal::PlacedSiege { power } => format!(
+                "части {}, начавшие осаду в этот импульс, не могут двигаться",
+                power.ru(Case::Gen)
+            ),
+            Refusal::FoulWeather { power } => format!(
+                "Foul Weather: части {}, уже двигавшиеся в этот импульс, не могут двигаться снова",
+                power.ru(Case::Gen)
+            ),
+            Refusal::LeaderLostBattle { leader: l } => format!(
+                "{} проиграл полевое сражение в этот импульс и не может двигаться",
+                leader(l)
+            ),
+            Refusal::LeaderPlacedSiege { leader: l } => format!(
+                "{} начал осаду в этот импульс и не может двигаться",
+                leader(l)
+            ),
+            Refusal::Gout { leader: l } => {
+                format!("на {} в этот импульс сыграна Gout", leader(l))
+            }
+            Refusal::Besieged => "осаждённые части не могут двигаться".into(),
+            Refusal::TooMany { units, limit } => format!(
+                "{}, а эти полководцы командуют не больше чем {limit}",
+                count(
+                    *units,
+                    "сухопутная часть",
+                    "сухопутные части",
+                    "сухопутных частей"
+                )
+            ),
+            Refusal::ProtestantBeforeLeague => {
+                "протестанты не двигаются до Шмалькальденского союза".into()
+            }
+            Refusal::ElectorateBeforeLeague => {
+                "до Шмалькальденского союза ни одна держава, кроме протестантов, не входит в курфюршество"
+                    .into()
+            }
+            Refusal::Controlled { controller } => format!(
+                "область назначения под контролем {}: это ни враг, ни союзник движущейся державы",
+                controller.ru(Case::Gen)
+            ),
+            Refusal::Occupied { powers } => format!(
+                "к сухопутным частям {} в области назначения нельзя ни присоединиться, ни атаковать их",
+                power_list(powers, ru, Case::Gen)
+            ),
+            Refusal::LoneLeaders => {
+                "полководцы без частей никогда не входят во вражескую область или в область с вражескими частями"
                     .into()
             }
         }
@@ -149,13 +250,13 @@ pub enum Source {
 pub struct Check {
     pub dice: Vec<u8>,
     /// Each modifier and why.
-    pub modifiers: Vec<(i32, String)>,
+    pub modifiers: Vec<(i32, Phrase)>,
     pub total: i32,
     pub success: bool,
 }
 
 impl Check {
-    pub fn new(dice: Vec<u8>, modifiers: Vec<(i32, String)>) -> Check {
+    pub fn new(dice: Vec<u8>, modifiers: Vec<(i32, Phrase)>) -> Check {
         let total = dice.iter().map(|d| *d as i32).sum::<i32>()
             + modifiers.iter().map(|(m, _)| m).sum::<i32>();
         Check {
@@ -167,6 +268,11 @@ impl Check {
     }
 
     pub fn describe(&self) -> String {
+        self.describe_in(Lang::En)
+    }
+
+    /// `1+1 +2 (Charles V) -1 (against Ottoman cavalry) = 3, < 9: failure`.
+    pub fn describe_in(&self, lang: Lang) -> String {
         let mut s = self
             .dice
             .iter()
@@ -174,17 +280,18 @@ impl Check {
             .collect::<Vec<_>>()
             .join("+");
         for (m, why) in &self.modifiers {
-            if *m >= 0 {
-                s.push_str(&format!(" +{m} ({why})"));
-            } else {
-                s.push_str(&format!(" {m} ({why})"));
-            }
+            s.push_str(&format!(" {m:+} ({})", why.get(lang)));
         }
+        let verdict = match (lang, self.success) {
+            (Lang::En, true) => "success",
+            (Lang::En, false) => "failure",
+            (Lang::Ru, true) => "успех",
+            (Lang::Ru, false) => "неудача",
+        };
         format!(
-            "{s} = {}, {} 9: {}",
+            "{s} = {}, {} 9: {verdict}",
             self.total,
             if self.success { ">=" } else { "<" },
-            if self.success { "success" } else { "failure" }
         )
     }
 }
@@ -230,16 +337,16 @@ pub enum Event {
     CardPlayed {
         by: Power,
         card: String,
-        effect: String,
+        effect: Phrase,
     },
     /// A response card answer that could not take effect.
     CardVoid {
         by: Power,
         card: String,
-        reason: String,
+        reason: Phrase,
     },
     /// The move stops before the formation leaves (its CP stay spent).
-    Cancelled { reason: String },
+    Cancelled { reason: Phrase },
     /// Dice rolled for a stated purpose.
     Rolled {
         number: u32,
@@ -250,7 +357,7 @@ pub enum Event {
     NoInterception {
         power: Option<Power>,
         from: Option<SpaceId>,
-        reason: String,
+        reason: Phrase,
     },
     /// An interception attempt.
     Interception {
@@ -264,7 +371,7 @@ pub enum Event {
     /// A power may not avoid battle, and why.
     NoAvoid {
         power: Option<Power>,
-        reason: String,
+        reason: Phrase,
     },
     /// An avoid-battle attempt; `check` is `None` when it succeeds without a roll.
     AvoidBattle {
@@ -277,24 +384,24 @@ pub enum Event {
     Withdrew {
         force: Force,
         at: SpaceId,
-        reason: String,
+        reason: Phrase,
     },
     /// A leader was captured.
     Captured {
         leader: LeaderId,
         by: Power,
-        reason: String,
+        reason: Phrase,
     },
     /// Units were eliminated other than as battle losses.
     Eliminated {
         power: Power,
         units: Units,
-        reason: String,
+        reason: Phrase,
     },
     /// A siege ended.
-    SiegeBroken { at: SpaceId, reason: String },
+    SiegeBroken { at: SpaceId, reason: Phrase },
     /// No withdrawal into the fortifications before battle, and why.
-    NoWithdrawal { reason: String },
+    NoWithdrawal { reason: Phrase },
     /// A siege began.
     SiegeBegan {
         at: SpaceId,
@@ -317,12 +424,12 @@ pub enum Event {
         winner: Power,
         attacker_hits: u32,
         defender_hits: u32,
-        reason: String,
+        reason: Phrase,
     },
     /// A random roll gave an odd loss to one of allied defenders [R §9.2].
     OddLoss { power: Power, roll: u8 },
     /// Both sides eliminated: one side keeps one unit [R §14 step 9].
-    KeepsOne { power: Power, reason: String },
+    KeepsOne { power: Power, reason: Phrase },
     /// Battle losses.
     Losses { power: Power, units: Units },
     /// A force retreated.
@@ -338,28 +445,50 @@ pub enum Event {
     Ended,
 }
 
-fn power_list(powers: &[Power]) -> String {
-    powers
-        .iter()
-        .map(|p| p.name())
-        .collect::<Vec<_>>()
-        .join(" and ")
-}
-
-fn dice_text(d: &BattleDice, map: &Map) -> String {
-    let mut s = format!("{} units", d.units);
+fn dice_text(d: &BattleDice, map: &Map, lang: Lang) -> String {
+    let mut s = match lang {
+        Lang::En => format!("{} units", d.units),
+        Lang::Ru => count(d.units, "часть", "части", "частей"),
+    };
     if let Some((l, r)) = d.leader {
         s.push_str(&format!(" + {r} ({})", map.leader(l).name));
     }
     if d.defender_bonus > 0 {
-        s.push_str(&format!(" + {} (defender)", d.defender_bonus));
+        s.push_str(&match lang {
+            Lang::En => format!(" + {} (defender)", d.defender_bonus),
+            Lang::Ru => format!(" + {} (защитник)", d.defender_bonus),
+        });
     }
-    format!("{s} = {} dice", d.dice)
+    match lang {
+        Lang::En => format!("{s} = {} dice", d.dice),
+        Lang::Ru => format!("{s} = {}", count(d.dice, "кость", "кости", "костей")),
+    }
+}
+
+fn values_text(values: &[u8]) -> String {
+    values
+        .iter()
+        .map(|v| v.to_string())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl Event {
     /// The entry in English.
     pub fn describe(&self, map: &Map) -> String {
+        self.describe_in(map, Lang::En)
+    }
+
+    /// The entry in `lang`.
+    pub fn describe_in(&self, map: &Map, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.english(map),
+            Lang::Ru => self.russian(map),
+        }
+    }
+
+    fn english(&self, map: &Map) -> String {
+        let en = Lang::En;
         let sp = |s: &SpaceId| map.space(*s).name.clone();
         let ld = |l: &LeaderId| map.leader(*l).name.clone();
         match self {
@@ -408,31 +537,28 @@ impl Event {
                     Source::Deadline => " (deadline passed: default)",
                 }
             ),
-            Event::CardPlayed { by, card, effect } => format!("{by} plays {card}: {effect}"),
-            Event::CardVoid { by, card, reason } => {
-                format!("{by}'s {card} has no effect: {reason}")
+            Event::CardPlayed { by, card, effect } => {
+                format!("{by} plays {card}: {}", effect.en)
             }
-            Event::Cancelled { reason } => format!("move cancelled: {reason}"),
+            Event::CardVoid { by, card, reason } => {
+                format!("{by}'s {card} has no effect: {}", reason.en)
+            }
+            Event::Cancelled { reason } => format!("move cancelled: {}", reason.en),
             Event::Rolled {
                 number,
                 purpose,
                 values,
-            } => format!(
-                "roll {number} ({purpose}): {}",
-                values
-                    .iter()
-                    .map(|v| v.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ),
+            } => format!("roll {number} ({purpose}): {}", values_text(values)),
             Event::NoInterception {
                 power,
                 from,
                 reason,
             } => match (power, from) {
-                (None, _) => format!("no interception: {reason}"),
-                (Some(p), None) => format!("{p} may not intercept: {reason}"),
-                (Some(p), Some(s)) => format!("{p} may not intercept from {}: {reason}", sp(s)),
+                (None, _) => format!("no interception: {}", reason.en),
+                (Some(p), None) => format!("{p} may not intercept: {}", reason.en),
+                (Some(p), Some(s)) => {
+                    format!("{p} may not intercept from {}: {}", sp(s), reason.en)
+                }
             },
             Event::Interception {
                 power,
@@ -443,14 +569,14 @@ impl Event {
                 "{power} intercepts from {} with {}: {}",
                 sp(from),
                 force.describe(map, Some(*power)),
-                check.describe()
+                check.describe_in(en)
             ),
             Event::Arrived { force, at } => {
                 format!("{} arrive in {}", force.describe(map, None), sp(at))
             }
             Event::NoAvoid { power, reason } => match power {
-                Some(p) => format!("{p} may not avoid battle: {reason}"),
-                None => format!("no avoiding battle: {reason}"),
+                Some(p) => format!("{p} may not avoid battle: {}", reason.en),
+                None => format!("no avoiding battle: {}", reason.en),
             },
             Event::AvoidBattle {
                 power,
@@ -462,27 +588,28 @@ impl Event {
                 sp(to),
                 force.describe(map, Some(*power)),
                 match check {
-                    Some(c) => c.describe(),
+                    Some(c) => c.describe_in(en),
                     None => "success without a roll (all lost a field battle this impulse)".into(),
                 }
             ),
             Event::Withdrew { force, at, reason } => format!(
-                "{} withdraw into the fortifications of {} ({reason})",
+                "{} withdraw into the fortifications of {} ({})",
                 force.describe(map, None),
-                sp(at)
+                sp(at),
+                reason.en
             ),
             Event::Captured { leader, by, reason } => {
-                format!("{} captured by {by}: {reason}", ld(leader))
+                format!("{} captured by {by}: {}", ld(leader), reason.en)
             }
             Event::Eliminated {
                 power,
                 units,
                 reason,
-            } => format!("{power} {units} eliminated: {reason}"),
+            } => format!("{power} {units} eliminated: {}", reason.en),
             Event::SiegeBroken { at, reason } => {
-                format!("the siege of {} is broken: {reason}", sp(at))
+                format!("the siege of {} is broken: {}", sp(at), reason.en)
             }
-            Event::NoWithdrawal { reason } => format!("no withdrawal: {reason}"),
+            Event::NoWithdrawal { reason } => format!("no withdrawal: {}", reason.en),
             Event::SiegeBegan {
                 at,
                 by,
@@ -501,9 +628,9 @@ impl Event {
             } => format!(
                 "field battle in {}: {attacker} attacks with {}; {} defends with {}",
                 sp(at),
-                dice_text(attack, map),
-                power_list(defenders),
-                dice_text(defence, map)
+                dice_text(attack, map, en),
+                power_list(defenders, en, Case::Nom),
+                dice_text(defence, map, en)
             ),
             Event::Janissaries { hits } => {
                 format!("Ottoman plays Janissaries: 5 more dice, {hits} more hits")
@@ -514,12 +641,15 @@ impl Event {
                 defender_hits,
                 reason,
             } => format!(
-                "{winner} wins the battle, {attacker_hits} hits to {defender_hits} ({reason})"
+                "{winner} wins the battle, {attacker_hits} hits to {defender_hits} ({})",
+                reason.en
             ),
             Event::OddLoss { power, roll } => {
                 format!("odd loss to {power} (roll {roll})")
             }
-            Event::KeepsOne { power, reason } => format!("{power} keeps 1 unit: {reason}"),
+            Event::KeepsOne { power, reason } => {
+                format!("{power} keeps 1 unit: {}", reason.en)
+            }
             Event::Losses { power, units } => format!("{power} loses {units}"),
             Event::Retreated {
                 power,
@@ -538,6 +668,253 @@ impl Event {
                 sp(at)
             ),
             Event::Ended => "the move is over".into(),
+        }
+    }
+
+    fn russian(&self, map: &Map) -> String {
+        let ru = Lang::Ru;
+        let sp = |s: &SpaceId| map.space(*s).name.clone();
+        let ld = |l: &LeaderId| map.leader(*l).name.clone();
+        let nom = |p: &Power| p.ru(Case::Nom);
+        match self {
+            Event::Declared {
+                power,
+                force,
+                from,
+                to,
+            } => format!(
+                "{} {} из {} в {}: {}",
+                nom(power),
+                power.ru_verb("идёт", "идут"),
+                sp(from),
+                sp(to),
+                force.describe_in(map, Some(*power), ru)
+            ),
+            Event::Refused { reasons } => format!(
+                "движение отвергнуто: {}",
+                reasons
+                    .iter()
+                    .map(|r| r.describe_in(map, ru))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            Event::CpSpent {
+                power,
+                crossing,
+                cost,
+                left,
+            } => format!(
+                "{} {} {cost} КО ({}), осталось КО: {left}",
+                nom(power),
+                power.ru_verb("тратит", "тратят"),
+                match crossing {
+                    Crossing::Normal => "обычное соединение",
+                    Crossing::Pass => "через горный проход",
+                }
+            ),
+            Event::Answered {
+                window,
+                power,
+                answer,
+                source,
+            } => format!(
+                "окно {window}, {}: {}{}",
+                nom(power),
+                answer.describe_in(map, ru),
+                match source {
+                    Source::Letter => "",
+                    Source::Standing => " (постоянное указание)",
+                    Source::Deadline => " (срок истёк: по умолчанию)",
+                }
+            ),
+            Event::CardPlayed { by, card, effect } => format!(
+                "{} {} {card}: {}",
+                nom(by),
+                by.ru_verb("играет", "играют"),
+                effect.ru
+            ),
+            Event::CardVoid { by, card, reason } => {
+                format!("{card} ({}) не действует: {}", nom(by), reason.ru)
+            }
+            Event::Cancelled { reason } => format!("движение отменено: {}", reason.ru),
+            Event::Rolled {
+                number,
+                purpose,
+                values,
+            } => format!("бросок {number} ({purpose}): {}", values_text(values)),
+            Event::NoInterception {
+                power,
+                from,
+                reason,
+            } => match (power, from) {
+                (None, _) => format!("перехвата нет: {}", reason.ru),
+                (Some(p), None) => format!(
+                    "{} не {} перехватывать: {}",
+                    nom(p),
+                    p.ru_verb("может", "могут"),
+                    reason.ru
+                ),
+                (Some(p), Some(s)) => format!(
+                    "{} не {} перехватывать из {}: {}",
+                    nom(p),
+                    p.ru_verb("может", "могут"),
+                    sp(s),
+                    reason.ru
+                ),
+            },
+            Event::Interception {
+                power,
+                from,
+                force,
+                check,
+            } => format!(
+                "{} {} перехватить из {} ({}): {}",
+                nom(power),
+                power.ru_verb("пытается", "пытаются"),
+                sp(from),
+                force.describe_in(map, Some(*power), ru),
+                check.describe_in(ru)
+            ),
+            Event::Arrived { force, at } => {
+                format!("в {} входят: {}", sp(at), force.describe_in(map, None, ru))
+            }
+            Event::NoAvoid { power, reason } => match power {
+                Some(p) => format!(
+                    "{} не {} уклониться от сражения: {}",
+                    nom(p),
+                    p.ru_verb("может", "могут"),
+                    reason.ru
+                ),
+                None => format!("уклонения от сражения нет: {}", reason.ru),
+            },
+            Event::AvoidBattle {
+                power,
+                to,
+                force,
+                check,
+            } => format!(
+                "{} {} уклониться от сражения, уйдя в {} ({}): {}",
+                nom(power),
+                power.ru_verb("пытается", "пытаются"),
+                sp(to),
+                force.describe_in(map, Some(*power), ru),
+                match check {
+                    Some(c) => c.describe_in(ru),
+                    None =>
+                        "успех без броска (все проиграли полевое сражение в этот импульс)".into(),
+                }
+            ),
+            Event::Withdrew { force, at, reason } => format!(
+                "в укрепления {} отходят: {} ({})",
+                sp(at),
+                force.describe_in(map, None, ru),
+                reason.ru
+            ),
+            Event::Captured { leader, by, reason } => format!(
+                "{} попадает в плен к {}: {}",
+                ld(leader),
+                by.ru(Case::Dat),
+                reason.ru
+            ),
+            Event::Eliminated {
+                power,
+                units,
+                reason,
+            } => format!(
+                "{} — уничтожены: {} ({})",
+                nom(power),
+                units.describe_in(ru),
+                reason.ru
+            ),
+            Event::SiegeBroken { at, reason } => {
+                format!("осада {} снята: {}", sp(at), reason.ru)
+            }
+            Event::NoWithdrawal { reason } => {
+                format!("отхода в укрепления нет: {}", reason.ru)
+            }
+            Event::SiegeBegan {
+                at,
+                by,
+                besiegers,
+                inside,
+            } => format!(
+                "{} {} {} ({} против {inside} внутри)",
+                nom(by),
+                by.ru_verb("осаждает", "осаждают"),
+                sp(at),
+                count(
+                    *besiegers,
+                    "сухопутная часть",
+                    "сухопутные части",
+                    "сухопутных частей"
+                )
+            ),
+            Event::BattleDice {
+                at,
+                attacker,
+                attack,
+                defenders,
+                defence,
+            } => format!(
+                "полевое сражение в {}: {} {}: {}; {} {}: {}",
+                sp(at),
+                nom(attacker),
+                attacker.ru_verb("атакует", "атакуют"),
+                dice_text(attack, map, ru),
+                power_list(defenders, ru, Case::Nom),
+                ru_verb_of(defenders, "защищается", "защищаются"),
+                dice_text(defence, map, ru)
+            ),
+            Event::Janissaries { hits } => format!(
+                "{} {} Janissaries: ещё 5 костей, ещё {}",
+                nom(&Power::Ottoman),
+                Power::Ottoman.ru_verb("играет", "играют"),
+                count(*hits, "попадание", "попадания", "попаданий")
+            ),
+            Event::BattleWon {
+                winner,
+                attacker_hits,
+                defender_hits,
+                reason,
+            } => format!(
+                "{} {} в сражении: {} против {defender_hits} ({})",
+                nom(winner),
+                winner.ru_verb("побеждает", "побеждают"),
+                count(*attacker_hits, "попадание", "попадания", "попаданий"),
+                reason.ru
+            ),
+            Event::OddLoss { power, roll } => format!(
+                "нечётная потеря достаётся {} (на кости {roll})",
+                power.ru(Case::Dat)
+            ),
+            Event::KeepsOne { power, reason } => format!(
+                "{} {} 1 часть: {}",
+                nom(power),
+                power.ru_verb("сохраняет", "сохраняют"),
+                reason.ru
+            ),
+            Event::Losses { power, units } => {
+                format!("потери {}: {}", power.ru(Case::Gen), units.describe_in(ru))
+            }
+            Event::Retreated {
+                power,
+                force,
+                from,
+                to,
+            } => format!(
+                "{} {} из {} в {}: {}",
+                nom(power),
+                power.ru_verb("отступает", "отступают"),
+                sp(from),
+                sp(to),
+                force.describe_in(map, Some(*power), ru)
+            ),
+            Event::MovesOn { force, at } => format!(
+                "следующим действием должны идти дальше из {}: {} (если их отбросят обратно, они будут уничтожены)",
+                sp(at),
+                force.describe_in(map, None, ru)
+            ),
+            Event::Ended => "движение окончено".into(),
         }
     }
 }

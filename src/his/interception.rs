@@ -4,6 +4,7 @@
 
 use super::board::{Force, LeaderPlace, Marks};
 use super::event::{Check, Event};
+use super::lang::{Case, Lang, Phrase, count};
 use super::map::{Crossing, SpaceId};
 use super::movement::Move;
 use super::power::Power;
@@ -32,7 +33,10 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<Option<Power>, Stop> {
                 cx.note(Event::NoInterception {
                     power: Some(power),
                     from: None,
-                    reason: format!("{winner} has already intercepted this move"),
+                    reason: Phrase::new(
+                        format!("{winner} has already intercepted this move"),
+                        format!("это движение уже перехвачено ({})", winner.ru(Case::Nom)),
+                    ),
                 });
             }
             continue;
@@ -80,29 +84,33 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<Option<Power>, Stop> {
 }
 
 /// Whether the move may be intercepted at all, and if not why.
-fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<String> {
+fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<Phrase> {
     let (map, board) = (cx.map, &cx.board);
     let d = &board.diplomacy;
     let to = mv.to;
     let controller = board.controller(to);
     if board.fortified(map, to) && d.friendly(mv.power, controller) && board.siege(to).is_none() {
-        return Some(format!(
-            "{} is a fortified space friendly to {} and not under siege",
-            map.space(to).name,
-            mv.power
+        let name = &map.space(to).name;
+        return Some(Phrase::new(
+            format!(
+                "{name} is a fortified space friendly to {} and not under siege",
+                mv.power
+            ),
+            format!(
+                "{name} — укреплённая область, дружественная {}, и она не в осаде",
+                mv.power.ru(Case::Dat)
+            ),
         ));
     }
     if board.siege(to).is_some() && !board.powers_in(to, true).is_empty() {
-        return Some(format!(
-            "units are under siege in {} as the move begins",
-            map.space(to).name
+        let name = &map.space(to).name;
+        return Some(Phrase::new(
+            format!("units are under siege in {name} as the move begins"),
+            format!("в {name} в начале движения есть осаждённые части"),
         ));
     }
     if board.is_electorate(map, to) && !d.schmalkaldic_league {
-        return Some(format!(
-            "{} is an electorate and the Schmalkaldic League has not been played",
-            map.space(to).name
-        ));
+        return Some(super::retreat::electorate(&map.space(to).name));
     }
     None
 }
@@ -120,7 +128,7 @@ fn hostile(cx: &Cx<'_>, mv: &Move, power: Power) -> bool {
 }
 
 /// Why `power` may not intercept into the destination at all.
-fn barred_power(cx: &Cx<'_>, mv: &Move, power: Power) -> Option<String> {
+fn barred_power(cx: &Cx<'_>, mv: &Move, power: Power) -> Option<Phrase> {
     let (map, board) = (cx.map, &cx.board);
     let d = &board.diplomacy;
     let to = mv.to;
@@ -130,8 +138,14 @@ fn barred_power(cx: &Cx<'_>, mv: &Move, power: Power) -> Option<String> {
         .iter()
         .find(|p| !(d.side(**p) == power || d.allied(**p, power)))
     {
-        return Some(format!(
-            "{name} holds {other} land units, and only their own power or its allies intercept into it"
+        return Some(Phrase::new(
+            format!(
+                "{name} holds {other} land units, and only their own power or its allies intercept into it"
+            ),
+            format!(
+                "в {name} стоят сухопутные части {}, а перехватывать туда могут только их держава и её союзники",
+                other.ru(Case::Gen)
+            ),
         ));
     }
     let controller = board.controller(to);
@@ -140,8 +154,12 @@ fn barred_power(cx: &Cx<'_>, mv: &Move, power: Power) -> Option<String> {
         && !d.at_war(power, controller)
         && !d.allied(power, controller)
     {
-        return Some(format!(
-            "{name} is controlled by {controller}, neither its enemy nor its ally"
+        return Some(Phrase::new(
+            format!("{name} is controlled by {controller}, neither its enemy nor its ally"),
+            format!(
+                "{name} под контролем {}: это ни враг, ни союзник",
+                controller.ru(Case::Gen)
+            ),
         ));
     }
     None
@@ -190,27 +208,27 @@ fn stacks(
             continue;
         }
         let reason = if crossing == Crossing::Pass {
-            Some(format!(
-                "{}-{} is a pass",
-                map.space(space).name,
-                map.space(mv.to).name
+            let (a, b) = (&map.space(space).name, &map.space(mv.to).name);
+            Some(Phrase::new(
+                format!("{a}-{b} is a pass"),
+                format!("{a}–{b} — горный проход"),
             ))
         } else if used.contains(&space) {
             None // one attempt from each space; already recorded
         } else if force.is_empty() {
             if any.land_units() > 0 && board.powers_in(space, true).contains(&power) {
-                Some("its units there are under siege".into())
+                Some(Phrase::new(
+                    "its units there are under siege",
+                    "её части там в осаде",
+                ))
             } else {
-                Some(
-                    "its units and leaders there have already tried to intercept this impulse"
-                        .into(),
-                )
+                Some(Phrase::new(
+                    "its units and leaders there have already tried to intercept this impulse",
+                    "её части и полководцы там уже пытались перехватывать в этот импульс",
+                ))
             }
         } else if force.land_units() == 0 && !friendly_units_in(cx, mv.to, power) {
-            Some(
-                "leaders alone intercept only into a space holding their own or allied units"
-                    .into(),
-            )
+            Some(lone_leaders())
         } else {
             out.push((space, force));
             continue;
@@ -231,6 +249,13 @@ fn stacks(
     out
 }
 
+fn lone_leaders() -> Phrase {
+    Phrase::new(
+        "leaders alone intercept only into a space holding their own or allied units",
+        "полководцы без частей перехватывают только в область, где стоят свои или союзные части",
+    )
+}
+
 fn friendly_units_in(cx: &Cx<'_>, space: SpaceId, power: Power) -> bool {
     let d = &cx.board.diplomacy;
     cx.board
@@ -245,54 +270,72 @@ fn check_answer(
     _power: Power,
     answer: &Answer,
     options: &[(SpaceId, Force)],
-) -> Result<(), String> {
+) -> Result<(), Phrase> {
     let map = cx.map;
     match answer {
         Answer::Decline => Ok(()),
         Answer::Intercept { from, force } => {
             let Some((_, available)) = options.iter().find(|(s, _)| s == from) else {
-                return Err(format!(
-                    "no interception is possible from {}",
-                    map.space(*from).name
+                let name = &map.space(*from).name;
+                return Err(Phrase::new(
+                    format!("no interception is possible from {name}"),
+                    format!("из {name} перехват невозможен"),
                 ));
             };
             if force.is_empty() {
-                return Err("an interception names units or leaders".into());
+                return Err(Phrase::new(
+                    "an interception names units or leaders",
+                    "в перехвате надо назвать части или полководцев",
+                ));
             }
             for (p, u) in &force.units {
                 if !available.units_of(*p).contains(*u) {
-                    return Err(format!(
-                        "{} has {} there that may intercept, not {u}",
-                        p,
-                        available.units_of(*p)
+                    let there = available.units_of(*p);
+                    return Err(Phrase::new(
+                        format!("{p} has {there} there that may intercept, not {u}"),
+                        format!(
+                            "у {} там может перехватывать {}, а не {}",
+                            p.ru(Case::Gen),
+                            there.describe_in(Lang::Ru),
+                            u.describe_in(Lang::Ru)
+                        ),
                     ));
                 }
             }
             for l in &force.leaders {
                 if !available.leaders.contains(l) {
-                    return Err(format!(
-                        "{} may not intercept from {}",
-                        map.leader(*l).name,
-                        map.space(*from).name
+                    let (name, space) = (&map.leader(*l).name, &map.space(*from).name);
+                    return Err(Phrase::new(
+                        format!("{name} may not intercept from {space}"),
+                        format!("{name} не может перехватывать из {space}"),
                     ));
                 }
             }
             let limit = force.command_limit(map);
             if force.land_units() > limit {
-                return Err(format!(
-                    "{} land units, and these leaders command at most {limit}",
-                    force.land_units()
+                let units = force.land_units();
+                return Err(Phrase::new(
+                    format!("{units} land units, and these leaders command at most {limit}"),
+                    format!(
+                        "{}, а эти полководцы командуют не больше чем {limit}",
+                        count(
+                            units,
+                            "сухопутная часть",
+                            "сухопутные части",
+                            "сухопутных частей"
+                        )
+                    ),
                 ));
             }
             if force.land_units() == 0 && !friendly_units_in(cx, mv.to, _power) {
-                return Err(
-                    "leaders alone intercept only into a space holding their own or allied units"
-                        .into(),
-                );
+                return Err(lone_leaders());
             }
             Ok(())
         }
-        _ => Err("answer INTERCEPT FROM <space> WITH <units and leaders>, or DECLINE".into()),
+        _ => Err(Phrase::new(
+            "answer INTERCEPT FROM <space> WITH <units and leaders>, or DECLINE",
+            "ответьте INTERCEPT FROM <область> WITH <части и полководцы> или DECLINE",
+        )),
     }
 }
 
@@ -302,7 +345,7 @@ pub(super) fn modifiers(
     power: Power,
     group: &Force,
     opposing_cavalry: bool,
-) -> Vec<(i32, String)> {
+) -> Vec<(i32, Phrase)> {
     let mut m = Vec::new();
     if let Some(l) = group
         .leaders
@@ -310,13 +353,16 @@ pub(super) fn modifiers(
         .max_by_key(|l| (cx.map.leader(**l).battle, std::cmp::Reverse(**l)))
     {
         let info = cx.map.leader(*l);
-        m.push((info.battle as i32, info.name.clone()));
+        m.push((info.battle as i32, Phrase::same(info.name.clone())));
     }
     if power == Power::Ottoman && group.has_cavalry() {
-        m.push((1, "Ottoman cavalry".into()));
+        m.push((1, Phrase::new("Ottoman cavalry", "османская кавалерия")));
     }
     if power != Power::Ottoman && opposing_cavalry {
-        m.push((-1, "against Ottoman cavalry".into()));
+        m.push((
+            -1,
+            Phrase::new("against Ottoman cavalry", "против османской кавалерии"),
+        ));
     }
     m
 }
@@ -370,14 +416,15 @@ fn attempt(
     Ok(success)
 }
 
-/// `, modifiers +2 (Charles V) -1 (against Ottoman cavalry)`, or nothing.
-pub(super) fn modifier_text(modifiers: &[(i32, String)]) -> String {
+/// `, modifiers +2 (Charles V) -1 (against Ottoman cavalry)`, or nothing: in English always, as
+/// it is part of a roll's stated purpose.
+pub(super) fn modifier_text(modifiers: &[(i32, Phrase)]) -> String {
     if modifiers.is_empty() {
         return String::new();
     }
     let parts: Vec<String> = modifiers
         .iter()
-        .map(|(m, why)| format!("{m:+} ({why})"))
+        .map(|(m, why)| format!("{m:+} ({})", why.en))
         .collect();
     format!(", modifiers {}", parts.join(" "))
 }

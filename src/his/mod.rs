@@ -10,6 +10,8 @@
 //! - `check`, `movement`, `interception`, `avoid`, `battle`, `retreat`: the steps.
 //! - `event`: the record of a move, with the reason for everything.
 //! - `standing`: standing instructions that answer windows in advance.
+//! - `lang`: the languages the referee writes in (English, Russian) and `Phrase`, a sentence in
+//!   each.
 //! - `text`: moves, answers and adjustments as players and the master write them.
 //! - `adjust`: the game master's changes to the board.
 
@@ -20,6 +22,7 @@ pub mod board;
 pub mod check;
 pub mod event;
 pub mod interception;
+pub mod lang;
 pub mod load;
 pub mod map;
 pub mod movement;
@@ -30,6 +33,7 @@ pub mod standing;
 pub mod text;
 
 pub use board::{Board, Force, Units};
+pub use lang::{Lang, Phrase};
 pub use load::{embedded_map, load_map};
 pub use map::{LeaderId, Map, SpaceId};
 pub use power::Power;

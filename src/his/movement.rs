@@ -8,6 +8,7 @@ use super::board::{Force, LeaderPlace, Marks, Siege};
 use super::check::check_move;
 use super::event::Event;
 use super::interception;
+use super::lang::{Case, Lang, Phrase, count};
 use super::map::SpaceId;
 use super::power::Power;
 use super::procedure::{Answer, Cx, Finish, MoveRequest, Question, Stop};
@@ -57,8 +58,14 @@ pub(super) fn run(cx: &mut Cx<'_>, req: &MoveRequest) -> Result<Finish, Stop> {
         if let Some(p) = intercepted {
             cx.note(Event::NoAvoid {
                 power: None,
-                reason: format!(
-                    "{p} intercepted: no avoiding battle and no withdrawal, straight to battle"
+                reason: Phrase::new(
+                    format!(
+                        "{p} intercepted: no avoiding battle and no withdrawal, straight to battle"
+                    ),
+                    format!(
+                        "перехват удался ({}): ни уклонения от сражения, ни отхода в укрепления — сразу сражение",
+                        p.ru(Case::Nom)
+                    ),
                 ),
             });
         } else {
@@ -88,8 +95,14 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
     let check = |_: &Cx<'_>, _: Power, a: &Answer| match a {
         Answer::NoCard | Answer::FoulWeather => Ok(()),
         Answer::Gout(l) if leaders.contains(l) => Ok(()),
-        Answer::Gout(_) => Err("Gout strikes a leader of the moving formation".to_string()),
-        _ => Err("answer NO CARD, FOUL WEATHER or GOUT <leader>".to_string()),
+        Answer::Gout(_) => Err(Phrase::new(
+            "Gout strikes a leader of the moving formation",
+            "Gout играется на полководца движущегося соединения",
+        )),
+        _ => Err(Phrase::new(
+            "answer NO CARD, FOUL WEATHER or GOUT <leader>",
+            "ответьте NO CARD, FOUL WEATHER или GOUT <полководец>",
+        )),
     };
     let answers = cx.ask(
         Question::Response {
@@ -109,7 +122,10 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
             Answer::FoulWeather if foul_weather => cx.note(Event::CardVoid {
                 by,
                 card: "Foul Weather".into(),
-                reason: "Foul Weather was already played on this move".into(),
+                reason: Phrase::new(
+                    "Foul Weather was already played on this move",
+                    "Foul Weather в этом движении уже сыграна",
+                ),
             }),
             Answer::FoulWeather => {
                 foul_weather = true;
@@ -118,16 +134,28 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
                 cx.note(Event::CardPlayed {
                     by,
                     card: "Foul Weather".into(),
-                    effect: format!(
-                        "{} loses 1 CP ({} left); for the rest of the impulse no {} land unit moves more than one space, and no assault",
-                        mv.power, cx.board.cp, mv.power
+                    effect: Phrase::new(
+                        format!(
+                            "{} loses 1 CP ({} left); for the rest of the impulse no {} land unit moves more than one space, and no assault",
+                            mv.power, cx.board.cp, mv.power
+                        ),
+                        format!(
+                            "{} {} 1 КО (осталось КО: {}); до конца импульса ни одна сухопутная часть {} не проходит больше одной области, и штурмов нет",
+                            mv.power.ru(Case::Nom),
+                            mv.power.ru_verb("теряет", "теряют"),
+                            cx.board.cp,
+                            mv.power.ru(Case::Gen)
+                        ),
                     ),
                 });
             }
             Answer::Gout(_) if gout.is_some() => cx.note(Event::CardVoid {
                 by,
                 card: "Gout".into(),
-                reason: "Gout was already played on this move".into(),
+                reason: Phrase::new(
+                    "Gout was already played on this move",
+                    "Gout в этом движении уже сыграна",
+                ),
             }),
             Answer::Gout(l) => {
                 gout = Some(l);
@@ -136,11 +164,20 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
                 cx.note(Event::CardPlayed {
                     by,
                     card: "Gout".into(),
-                    effect: format!(
-                        "{} loses 1 CP ({} left); {} may not move or assault this impulse",
-                        mv.power,
-                        cx.board.cp,
-                        cx.map.leader(l).name
+                    effect: Phrase::new(
+                        format!(
+                            "{} loses 1 CP ({} left); {} may not move or assault this impulse",
+                            mv.power,
+                            cx.board.cp,
+                            cx.map.leader(l).name
+                        ),
+                        format!(
+                            "{} {} 1 КО (осталось КО: {}); {} в этот импульс не может ни двигаться, ни штурмовать",
+                            mv.power.ru(Case::Nom),
+                            mv.power.ru_verb("теряет", "теряют"),
+                            cx.board.cp,
+                            cx.map.leader(l).name
+                        ),
                     ),
                 });
             }
@@ -157,9 +194,10 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
         });
         if moved {
             cx.note(Event::Cancelled {
-                reason:
-                    "Foul Weather: units of the formation have already moved a space this impulse"
-                        .into(),
+                reason: Phrase::new(
+                    "Foul Weather: units of the formation have already moved a space this impulse",
+                    "Foul Weather: части соединения уже прошли одну область в этот импульс",
+                ),
             });
             return Ok(false);
         }
@@ -169,16 +207,30 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
         let name = &cx.map.leader(l).name;
         if mv.force.is_empty() {
             cx.note(Event::Cancelled {
-                reason: format!("Gout: {name} was the whole formation"),
+                reason: Phrase::new(
+                    format!("Gout: {name} was the whole formation"),
+                    format!("Gout: {name} и был всем соединением"),
+                ),
             });
             return Ok(false);
         }
         let limit = mv.force.command_limit(cx.map);
         if mv.force.land_units() > limit {
             cx.note(Event::Cancelled {
-                reason: format!(
-                    "Gout: without {name} the formation of {} land units is above its limit of {limit}",
-                    mv.force.land_units()
+                reason: Phrase::new(
+                    format!(
+                        "Gout: without {name} the formation of {} land units is above its limit of {limit}",
+                        mv.force.land_units()
+                    ),
+                    format!(
+                        "Gout: без {name} соединение из {} больше своего предела ({limit})",
+                        count(
+                            mv.force.land_units(),
+                            "сухопутной части",
+                            "сухопутных частей",
+                            "сухопутных частей"
+                        )
+                    ),
                 ),
             });
             return Ok(false);
@@ -239,7 +291,10 @@ pub(super) fn check_siege(cx: &mut Cx<'_>, space: SpaceId) {
         cx.board.sieges.retain(|s| s.space != space);
         cx.note(Event::SiegeBroken {
             at: space,
-            reason: format!("{besiegers} besieging land units left against {inside} inside"),
+            reason: Phrase::new(
+                format!("{besiegers} besieging land units left against {inside} inside"),
+                format!("осаждающих сухопутных частей осталось {besiegers}, внутри — {inside}"),
+            ),
         });
     }
 }
@@ -281,17 +336,27 @@ pub(super) fn lone_leaders(cx: &mut Cx<'_>, space: SpaceId, entering: Power) {
                     leaders: vec![l],
                 },
                 at: space,
-                reason: "a leader alone withdraws inside".into(),
+                reason: Phrase::new(
+                    "a leader alone withdraws inside",
+                    "одинокий полководец уходит в укрепления",
+                ),
             });
         } else {
             cx.board.leader_mut(l).place = LeaderPlace::Captured { by: entering };
             cx.note(Event::Captured {
                 leader: l,
                 by: entering,
-                reason: format!(
-                    "alone in {} as enemy land units entered",
-                    cx.map.space(space).name
-                ),
+                reason: Phrase::by(|lang| {
+                    let name = &cx.map.space(space).name;
+                    match lang {
+                        Lang::En => format!("alone in {name} as enemy land units entered"),
+                        Lang::Ru => {
+                            format!(
+                                "был один в {name}, когда туда вошли вражеские сухопутные части"
+                            )
+                        }
+                    }
+                }),
             });
         }
     }
@@ -322,8 +387,12 @@ fn withdraw(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         .any(|p| *p == controller || d.allied(*p, controller))
     {
         cx.note(Event::NoWithdrawal {
-            reason: format!(
-                "{name} is controlled by {controller}, neither a defender nor its ally"
+            reason: Phrase::new(
+                format!("{name} is controlled by {controller}, neither a defender nor its ally"),
+                format!(
+                    "{name} под контролем {}: это ни защитник, ни его союзник",
+                    controller.ru(Case::Gen)
+                ),
             ),
         });
         return Ok(());
@@ -340,9 +409,20 @@ fn withdraw(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         .collect();
     if force.land_units() > 4 {
         cx.note(Event::NoWithdrawal {
-            reason: format!(
-                "{} land units are in {name}; at most 4 withdraw",
-                force.land_units()
+            reason: Phrase::new(
+                format!(
+                    "{} land units are in {name}; at most 4 withdraw",
+                    force.land_units()
+                ),
+                format!(
+                    "в {name} {}; отойти в укрепления могут не больше 4",
+                    count(
+                        force.land_units(),
+                        "сухопутная часть",
+                        "сухопутные части",
+                        "сухопутных частей"
+                    )
+                ),
             ),
         });
         return Ok(());
@@ -351,7 +431,10 @@ fn withdraw(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         let decider = d.side(controller);
         let check = |_: &Cx<'_>, _: Power, a: &Answer| match a {
             Answer::Withdraw | Answer::Stay => Ok(()),
-            _ => Err("answer WITHDRAW or STAY".to_string()),
+            _ => Err(Phrase::new(
+                "answer WITHDRAW or STAY",
+                "ответьте WITHDRAW или STAY",
+            )),
         };
         let answer = cx.ask_one(
             Question::Withdraw {
@@ -369,9 +452,24 @@ fn withdraw(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
     };
     if withdraw {
         let reason = if d.acts(controller) {
-            format!("{controller} chose to withdraw")
+            Phrase::new(
+                format!("{controller} chose to withdraw"),
+                format!(
+                    "{} {} отойти",
+                    controller.ru(Case::Nom),
+                    controller.ru_verb("решает", "решают")
+                ),
+            )
         } else {
-            format!("{controller} never fights with 4 units or fewer: always withdraws")
+            Phrase::new(
+                format!("{controller} never fights with 4 units or fewer: always withdraws"),
+                format!(
+                    "{} с 4 частями или меньше никогда не {}, а всегда {}",
+                    controller.ru(Case::Nom),
+                    controller.ru_verb("сражается", "сражаются"),
+                    controller.ru_verb("отходит", "отходят")
+                ),
+            )
         };
         go_inside(cx, mv.to, &force);
         cx.note(Event::Withdrew {
@@ -465,7 +563,10 @@ fn siege_or_move_on(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
     } else {
         let check = |_: &Cx<'_>, _: Power, a: &Answer| match a {
             Answer::MoveOn | Answer::Retreat => Ok(()),
-            _ => Err("answer MOVE ON or RETREAT".to_string()),
+            _ => Err(Phrase::new(
+                "answer MOVE ON or RETREAT",
+                "ответьте MOVE ON или RETREAT",
+            )),
         };
         cx.ask_one(
             Question::MoveOn {
@@ -490,9 +591,15 @@ fn siege_or_move_on(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
     } else {
         let by = cx.board.controller(mv.to);
         let reason = if cx.board.cp == 0 {
-            "not more land units than inside and no CP left to move on".to_string()
+            Phrase::new(
+                "not more land units than inside and no CP left to move on",
+                "сухопутных частей не больше, чем внутри, и не осталось КО, чтобы идти дальше",
+            )
         } else {
-            "not more land units than inside".to_string()
+            Phrase::new(
+                "not more land units than inside",
+                "сухопутных частей не больше, чем внутри",
+            )
         };
         retreat::attacker(cx, mv, by, false, &reason);
     }

@@ -11,6 +11,7 @@
 
 use super::board::{Board, Force};
 use super::event::{Event, Source};
+use super::lang::{Case, Lang, Phrase, count};
 use super::map::{LeaderId, Map, SpaceId};
 use super::movement;
 use super::power::Power;
@@ -60,32 +61,56 @@ pub enum Answer {
 
 impl Answer {
     pub fn describe(&self, map: &Map) -> String {
+        self.describe_in(map, Lang::En)
+    }
+
+    /// The answer in `lang`: in English what the power does (`plays no card`), in Russian what
+    /// it chose (`карточки нет`), so that it reads after a power's name and after "your
+    /// answer".
+    pub fn describe_in(&self, map: &Map, lang: Lang) -> String {
         let sp = |s: &SpaceId| map.space(*s).name.clone();
-        match self {
-            Answer::NoCard => "plays no card".into(),
-            Answer::FoulWeather => "plays Foul Weather".into(),
-            Answer::Gout(l) => format!("plays Gout on {}", map.leader(*l).name),
-            Answer::Decline => "declines to intercept".into(),
-            Answer::Intercept { from, force } => format!(
-                "intercepts from {} with {}",
-                sp(from),
-                force.describe(map, None)
-            ),
-            Answer::Stay => "stays".into(),
-            Answer::Avoid { to, force } => format!(
-                "avoids battle to {} with {}",
-                sp(to),
-                force.describe(map, None)
-            ),
-            Answer::Withdraw => "withdraws into the fortifications".into(),
-            Answer::PlayJanissaries => "plays Janissaries".into(),
-            Answer::Losses(f) => format!("loses {}", f.describe(map, None)),
-            Answer::WithdrawInside(f) => {
-                format!("withdraws {} inside", f.describe(map, None))
-            }
-            Answer::RetreatTo(s) => format!("retreats to {}", sp(s)),
-            Answer::MoveOn => "moves on with its next action".into(),
-            Answer::Retreat => "retreats".into(),
+        let force = |f: &Force| f.describe_in(map, None, lang);
+        match lang {
+            Lang::En => match self {
+                Answer::NoCard => "plays no card".into(),
+                Answer::FoulWeather => "plays Foul Weather".into(),
+                Answer::Gout(l) => format!("plays Gout on {}", map.leader(*l).name),
+                Answer::Decline => "declines to intercept".into(),
+                Answer::Intercept { from, force: f } => {
+                    format!("intercepts from {} with {}", sp(from), force(f))
+                }
+                Answer::Stay => "stays".into(),
+                Answer::Avoid { to, force: f } => {
+                    format!("avoids battle to {} with {}", sp(to), force(f))
+                }
+                Answer::Withdraw => "withdraws into the fortifications".into(),
+                Answer::PlayJanissaries => "plays Janissaries".into(),
+                Answer::Losses(f) => format!("loses {}", force(f)),
+                Answer::WithdrawInside(f) => format!("withdraws {} inside", force(f)),
+                Answer::RetreatTo(s) => format!("retreats to {}", sp(s)),
+                Answer::MoveOn => "moves on with its next action".into(),
+                Answer::Retreat => "retreats".into(),
+            },
+            Lang::Ru => match self {
+                Answer::NoCard => "карточки нет".into(),
+                Answer::FoulWeather => "карточка Foul Weather".into(),
+                Answer::Gout(l) => format!("карточка Gout на {}", map.leader(*l).name),
+                Answer::Decline => "отказ от перехвата".into(),
+                Answer::Intercept { from, force: f } => {
+                    format!("перехват из {} ({})", sp(from), force(f))
+                }
+                Answer::Stay => "остаться".into(),
+                Answer::Avoid { to, force: f } => {
+                    format!("уклонение от сражения в {} ({})", sp(to), force(f))
+                }
+                Answer::Withdraw => "отход в укрепления".into(),
+                Answer::PlayJanissaries => "карточка Janissaries".into(),
+                Answer::Losses(f) => format!("потери: {}", force(f)),
+                Answer::WithdrawInside(f) => format!("в укрепления отходят: {}", force(f)),
+                Answer::RetreatTo(s) => format!("отступление в {}", sp(s)),
+                Answer::MoveOn => "идти дальше следующим действием".into(),
+                Answer::Retreat => "отступление".into(),
+            },
         }
     }
 }
@@ -153,6 +178,17 @@ pub enum Question {
 
 impl Question {
     pub fn describe(&self, map: &Map) -> String {
+        self.describe_in(map, Lang::En)
+    }
+
+    pub fn describe_in(&self, map: &Map, lang: Lang) -> String {
+        match lang {
+            Lang::En => self.english(map),
+            Lang::Ru => self.russian(map),
+        }
+    }
+
+    fn english(&self, map: &Map) -> String {
         let sp = |s: &SpaceId| map.space(*s).name.clone();
         let spaces = |v: &[SpaceId]| v.iter().map(sp).collect::<Vec<_>>().join(", ");
         match self {
@@ -242,6 +278,113 @@ impl Question {
             ),
             Question::MoveOn { power, at } => format!(
                 "{power}: move on from {} with the next action, or retreat",
+                sp(at)
+            ),
+        }
+    }
+
+    fn russian(&self, map: &Map) -> String {
+        let ru = Lang::Ru;
+        let sp = |s: &SpaceId| map.space(*s).name.clone();
+        let spaces = |v: &[SpaceId]| v.iter().map(sp).collect::<Vec<_>>().join(", ");
+        let nom = |p: &Power| p.ru(Case::Nom);
+        match self {
+            Question::Response {
+                mover,
+                from,
+                to,
+                leaders,
+            } => {
+                let mut s = format!(
+                    "ответ на движение {} из {} в {}: карточки нет, Foul Weather",
+                    mover.ru(Case::Gen),
+                    sp(from),
+                    sp(to)
+                );
+                for l in leaders {
+                    s.push_str(&format!(", Gout на {}", map.leader(*l).name));
+                }
+                s
+            }
+            Question::Intercept {
+                power,
+                into,
+                options,
+            } => format!(
+                "{}: перехватить в {} из {}, или отказаться?",
+                nom(power),
+                sp(into),
+                options
+                    .iter()
+                    .map(|(s, f)| format!("{} ({})", sp(s), f.describe_in(map, Some(*power), ru)))
+                    .collect::<Vec<_>>()
+                    .join(" или из ")
+            ),
+            Question::AvoidBattle {
+                power,
+                at,
+                destinations,
+                available,
+            } => format!(
+                "{}: уклониться от сражения в {} ({}), уйдя в одну из областей: {}? Или остаться",
+                nom(power),
+                sp(at),
+                available.describe_in(map, Some(*power), ru),
+                spaces(destinations)
+            ),
+            Question::Withdraw {
+                power,
+                at,
+                defenders,
+            } => format!(
+                "{}: отойти в укрепления {} ({})? Или остаться и сражаться",
+                nom(power),
+                sp(at),
+                defenders.describe_in(map, None, ru)
+            ),
+            Question::Janissaries { at } => format!(
+                "{}: сыграть Janissaries в сражении в {}?",
+                nom(&Power::Ottoman),
+                sp(at)
+            ),
+            Question::Casualties { at, losses } => format!(
+                "потери в {}: {}",
+                sp(at),
+                losses
+                    .iter()
+                    .map(|c| format!(
+                        "{} {} {} (есть: {})",
+                        nom(&c.power),
+                        c.power.ru_verb("теряет", "теряют"),
+                        count(c.losses, "часть", "части", "частей"),
+                        c.available.describe_in(map, Some(c.power), ru)
+                    ))
+                    .collect::<Vec<_>>()
+                    .join("; ")
+            ),
+            Question::WithdrawAfterDefeat {
+                power,
+                at,
+                available,
+            } => format!(
+                "{}: отвести в укрепления {} до 4 сухопутных частей и любых полководцев (есть: {})?",
+                nom(power),
+                sp(at),
+                available.describe_in(map, Some(*power), ru)
+            ),
+            Question::Retreat {
+                power,
+                from,
+                destinations,
+            } => format!(
+                "{}: отступить из {} в одну из областей: {}",
+                nom(power),
+                sp(from),
+                spaces(destinations)
+            ),
+            Question::MoveOn { power, at } => format!(
+                "{}: следующим действием идти дальше из {} или отступить",
+                nom(power),
                 sp(at)
             ),
         }
@@ -378,10 +521,10 @@ impl Procedure {
                 {
                     p.give_dice(map, values)
                 }
-                _ => Err("it does not answer what the procedure awaits".to_string()),
+                _ => Err(Phrase::same("it does not answer what the procedure awaits")),
             };
             if let Err(why) = result {
-                return Err(format!("input {}: {why}", i + 1));
+                return Err(format!("input {}: {}", i + 1, why.en));
             }
         }
         Ok(p)
@@ -419,15 +562,21 @@ impl Procedure {
 
     /// `power` answers the open window. Refused, with a reason and no change, if no window is
     /// open, `power` is not asked or has answered, or the answer does not fit.
-    pub fn answer(&mut self, map: &Map, power: Power, answer: Answer) -> Result<(), String> {
+    pub fn answer(&mut self, map: &Map, power: Power, answer: Answer) -> Result<(), Phrase> {
         let Status::Waiting(window) = &self.status else {
-            return Err("no window is open".into());
+            return Err(no_window());
         };
         if !window.asked.contains(&power) {
-            return Err(format!("{power} is not asked in this window"));
+            return Err(Phrase::new(
+                format!("{power} is not asked in this window"),
+                format!("в этом окне ответа от {} не ждут", power.ru(Case::Gen)),
+            ));
         }
         if window.answered.contains(&power) {
-            return Err(format!("{power} has already answered this window"));
+            return Err(Phrase::new(
+                format!("{power} has already answered this window"),
+                format!("ответ {} в этом окне уже получен", power.ru(Case::Gen)),
+            ));
         }
         let number = window.number;
         self.inputs.push(Input::Answer {
@@ -439,9 +588,9 @@ impl Procedure {
     }
 
     /// The open window's deadline passed: everyone silent gets the default answer.
-    pub fn deadline_passed(&mut self, map: &Map) -> Result<(), String> {
+    pub fn deadline_passed(&mut self, map: &Map) -> Result<(), Phrase> {
         let Status::Waiting(window) = &self.status else {
-            return Err("no window is open".into());
+            return Err(no_window());
         };
         let number = window.number;
         self.inputs.push(Input::Deadline { window: number });
@@ -449,19 +598,21 @@ impl Procedure {
     }
 
     /// The dice asked for, rolled (values 1 to 6, as many as asked).
-    pub fn give_dice(&mut self, map: &Map, values: &[u8]) -> Result<(), String> {
+    pub fn give_dice(&mut self, map: &Map, values: &[u8]) -> Result<(), Phrase> {
         let Status::Rolling(request) = &self.status else {
-            return Err("no dice are awaited".into());
+            return Err(Phrase::new("no dice are awaited", "броска не ждут"));
         };
         if values.len() != request.dice as usize {
-            return Err(format!(
-                "{} dice are awaited, {} given",
-                request.dice,
-                values.len()
+            return Err(Phrase::new(
+                format!("{} dice are awaited, {} given", request.dice, values.len()),
+                format!("ждут костей: {}, дано: {}", request.dice, values.len()),
             ));
         }
         if values.iter().any(|v| !(1..=6).contains(v)) {
-            return Err("a die shows 1 to 6".into());
+            return Err(Phrase::new(
+                "a die shows 1 to 6",
+                "на кости бывает от 1 до 6",
+            ));
         }
         let number = request.number;
         self.inputs.push(Input::Dice {
@@ -472,7 +623,7 @@ impl Procedure {
     }
 
     /// Runs from the start over the inputs; if the last input does not fit, drops it.
-    fn rerun(&mut self, map: &Map) -> Result<(), String> {
+    fn rerun(&mut self, map: &Map) -> Result<(), Phrase> {
         let mut cx = Cx {
             map,
             board: self.before.clone(),
@@ -499,12 +650,16 @@ impl Procedure {
     }
 }
 
+fn no_window() -> Phrase {
+    Phrase::new("no window is open", "ни одно окно не открыто")
+}
+
 /// Why a run stopped before the end.
 pub(super) enum Stop {
     Wait(Box<Window>),
     Roll(DiceRequest),
     /// The input for this window or roll does not fit it.
-    Invalid(String),
+    Invalid(Phrase),
 }
 
 /// The running procedure: the board being changed, the inputs, the record.
@@ -519,7 +674,7 @@ pub(super) struct Cx<'a> {
 }
 
 /// Checks an answer of a power to a window.
-pub(super) type CheckAnswer<'f> = &'f dyn Fn(&Cx<'_>, Power, &Answer) -> Result<(), String>;
+pub(super) type CheckAnswer<'f> = &'f dyn Fn(&Cx<'_>, Power, &Answer) -> Result<(), Phrase>;
 /// The answer given when the deadline passes.
 pub(super) type DefaultAnswer<'f> = &'f dyn Fn(&Cx<'_>, Power) -> Answer;
 
@@ -549,8 +704,9 @@ impl Cx<'_> {
                     answer,
                 } if *window == number => {
                     if !asked.contains(power) || got.iter().any(|(p, _, _)| p == power) {
-                        return Err(Stop::Invalid(format!(
-                            "{power} is not asked in window {number}"
+                        return Err(Stop::Invalid(Phrase::new(
+                            format!("{power} is not asked in window {number}"),
+                            format!("в окне {number} ответа от {} не ждут", power.ru(Case::Gen)),
                         )));
                     }
                     if let Err(why) = check(self, *power, answer) {

@@ -4,6 +4,7 @@
 
 use super::board::{Force, LeaderPlace, Marks};
 use super::event::Event;
+use super::lang::{Case, Lang, Phrase};
 use super::map::SpaceId;
 use super::movement::{Move, lone_leaders};
 use super::power::Power;
@@ -17,42 +18,96 @@ pub(super) fn barred(
     from: SpaceId,
     to: SpaceId,
     entered_from: Option<SpaceId>,
-) -> Option<String> {
+) -> Option<Phrase> {
     let (map, board) = (cx.map, &cx.board);
     let d = &board.diplomacy;
     let name = &map.space(to).name;
     if map.space(to).is_sea() {
-        return Some(format!("{name} is a sea zone"));
+        return Some(sea(name));
     }
     if map.crossing(from, to).is_none() {
-        return Some(format!("{name} is not adjacent"));
+        return Some(not_adjacent(name));
     }
     if entered_from == Some(to) {
-        return Some(format!("the enemy came from {name}"));
+        return Some(Phrase::new(
+            format!("the enemy came from {name}"),
+            format!("враг пришёл из {name}"),
+        ));
     }
     if board.in_unrest(to) {
-        return Some(format!("{name} is in unrest"));
+        return Some(unrest(name));
     }
     if let Some(e) = board
         .powers_anywhere_in(to)
         .into_iter()
         .find(|p| d.enemies(power, *p))
     {
-        return Some(format!("{name} holds {e} units"));
+        return Some(enemy_units(name, e));
     }
     let controller = board.controller(to);
     if controller == Power::Independent {
-        return Some(format!("{name} is independent"));
+        return Some(independent(name));
     }
     if controller != power && !d.allied(power, controller) {
-        return Some(format!("{name} is controlled by {controller}, not an ally"));
+        return Some(not_allied(name, controller));
     }
     if board.is_electorate(map, to) && !d.schmalkaldic_league && power != Power::Protestant {
-        return Some(format!(
-            "{name} is an electorate and the Schmalkaldic League has not been played"
-        ));
+        return Some(electorate(name));
     }
     None
+}
+
+/// `Vienna is a sea zone`: why no one goes there.
+pub(super) fn sea(name: &str) -> Phrase {
+    Phrase::new(
+        format!("{name} is a sea zone"),
+        format!("{name} — морская зона"),
+    )
+}
+
+pub(super) fn not_adjacent(name: &str) -> Phrase {
+    Phrase::new(
+        format!("{name} is not adjacent"),
+        format!("{name} не соседствует"),
+    )
+}
+
+pub(super) fn unrest(name: &str) -> Phrase {
+    Phrase::new(
+        format!("{name} is in unrest"),
+        format!("в {name} беспорядки"),
+    )
+}
+
+pub(super) fn enemy_units(name: &str, enemy: Power) -> Phrase {
+    Phrase::new(
+        format!("{name} holds {enemy} units"),
+        format!("в {name} стоят части {}", enemy.ru(Case::Gen)),
+    )
+}
+
+pub(super) fn independent(name: &str) -> Phrase {
+    Phrase::new(
+        format!("{name} is independent"),
+        format!("{name} — независимая область"),
+    )
+}
+
+pub(super) fn not_allied(name: &str, controller: Power) -> Phrase {
+    Phrase::new(
+        format!("{name} is controlled by {controller}, not an ally"),
+        format!(
+            "{name} под контролем {}, а это не союзник",
+            controller.ru(Case::Gen)
+        ),
+    )
+}
+
+pub(super) fn electorate(name: &str) -> Phrase {
+    Phrase::new(
+        format!("{name} is an electorate and the Schmalkaldic League has not been played"),
+        format!("{name} — курфюршество, а Шмалькальденский союз ещё не сыгран"),
+    )
 }
 
 /// The spaces a defender may retreat to.
@@ -132,13 +187,13 @@ pub(super) fn move_force(
 }
 
 /// Eliminates a force's units and captures its leaders.
-pub(super) fn destroy(cx: &mut Cx<'_>, force: &Force, at: SpaceId, by: Power, reason: &str) {
+pub(super) fn destroy(cx: &mut Cx<'_>, force: &Force, at: SpaceId, by: Power, reason: &Phrase) {
     for (p, u) in &force.units {
         cx.board.remove_units(at, *p, false, *u);
         cx.note(Event::Eliminated {
             power: *p,
             units: *u,
-            reason: reason.to_string(),
+            reason: reason.clone(),
         });
     }
     for l in &force.leaders {
@@ -146,14 +201,14 @@ pub(super) fn destroy(cx: &mut Cx<'_>, force: &Force, at: SpaceId, by: Power, re
         cx.note(Event::Captured {
             leader: *l,
             by,
-            reason: reason.to_string(),
+            reason: reason.clone(),
         });
     }
 }
 
 /// The attacker goes back to the space it came from, if it may; else it is eliminated and its
 /// leaders captured by `by`. `lost` marks it as having lost a battle.
-pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, reason: &str) {
+pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, reason: &Phrase) {
     let at = mv.to;
     let force = side_force(cx, at, mv.power);
     if force.is_empty() {
@@ -177,10 +232,17 @@ pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, re
             cx.note(Event::Eliminated {
                 power: p,
                 units: back,
-                reason: format!(
-                    "forced back into {}, past whose fortifications they had moved on",
-                    cx.map.space(mv.from).name
-                ),
+                reason: Phrase::by(|lang| {
+                    let name = &cx.map.space(mv.from).name;
+                    match lang {
+                        Lang::En => format!(
+                            "forced back into {name}, past whose fortifications they had moved on"
+                        ),
+                        Lang::Ru => format!(
+                            "отброшены обратно в {name}, мимо укреплений которой прошли дальше"
+                        ),
+                    }
+                }),
             });
             force.units.retain(|(q, _)| *q != p);
             force.add(p, cx.board.units(at, p, false));
@@ -204,7 +266,16 @@ pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, re
             }
         }
         Some(why) => {
-            let reason = format!("{reason}; no retreat to where it came from: {why}");
+            let reason = Phrase::by(|lang| match lang {
+                Lang::En => format!(
+                    "{}; no retreat to where it came from: {}",
+                    reason.en, why.en
+                ),
+                Lang::Ru => format!(
+                    "{}; отступить туда, откуда пришли, нельзя: {}",
+                    reason.ru, why.ru
+                ),
+            });
             destroy(cx, &force, at, by, &reason);
         }
     }

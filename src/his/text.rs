@@ -1,12 +1,13 @@
 //! Moves, answers and forces as players write them (`MOVE 7 regulars 1 cavalry Suleiman
 //! FROM Pressburg TO Vienna`, `INTERCEPT FROM Graz WITH 8 regulars Charles V`, `LOSE 1 cavalry
 //! 4 regulars`), and the board and the procedure's state in words. Reading never panics: what
-//! cannot be read gives a sentence saying why.
+//! cannot be read gives a sentence saying why, in English and Russian.
 
 use super::board::{Board, Force, LeaderPlace, UnitKind, Units};
+use super::lang::{Case, Lang, Phrase};
 use super::map::{Map, SpaceId, fold_name};
 use super::power::Power;
-use super::procedure::{Answer, MoveRequest, Question, Status};
+use super::procedure::{Answer, Finish, MoveRequest, Question, Status};
 use super::standing::Instruction;
 
 fn words(text: &str) -> Vec<String> {
@@ -31,15 +32,19 @@ fn kind_word(word: &str) -> Option<UnitKind> {
 }
 
 /// Reads a space name.
-pub fn parse_space(map: &Map, text: &str) -> Result<SpaceId, String> {
+pub fn parse_space(map: &Map, text: &str) -> Result<SpaceId, Phrase> {
     let t = text.trim();
-    map.find_space(t)
-        .ok_or_else(|| format!("no space is called `{t}`"))
+    map.find_space(t).ok_or_else(|| {
+        Phrase::new(
+            format!("no space is called `{t}`"),
+            format!("области `{t}` нет"),
+        )
+    })
 }
 
 /// Reads units and leaders: `7 regulars 1 cavalry Suleiman Ibrahim`, `2 hungary-bohemia
 /// regulars`. Units without a power name belong to `main`.
-pub fn parse_force(map: &Map, text: &str, main: Power) -> Result<Force, String> {
+pub fn parse_force(map: &Map, text: &str, main: Power) -> Result<Force, Phrase> {
     let w = words(text);
     let mut force = Force::default();
     let mut i = 0;
@@ -59,8 +64,9 @@ pub fn parse_force(map: &Map, text: &str, main: Power) -> Result<Force, String> 
                 j += 1;
             }
             let Some(kind) = w.get(j).and_then(|k| kind_word(k)) else {
-                return Err(format!(
-                    "`{n}` must be followed by regulars, mercenaries or cavalry"
+                return Err(Phrase::new(
+                    format!("`{n}` must be followed by regulars, mercenaries or cavalry"),
+                    format!("после `{n}` должно стоять regulars, mercenaries или cavalry"),
                 ));
             };
             let mut u = Units::NONE;
@@ -86,9 +92,9 @@ pub fn parse_force(map: &Map, text: &str, main: Power) -> Result<Force, String> 
                 i += len;
             }
             None => {
-                return Err(format!(
-                    "`{}` is neither a number of units nor a leader",
-                    w[i]
+                return Err(Phrase::new(
+                    format!("`{}` is neither a number of units nor a leader", w[i]),
+                    format!("`{}` — не число частей и не полководец", w[i]),
                 ));
             }
         }
@@ -112,17 +118,23 @@ fn split_at<'a>(text: &'a str, keyword: &str) -> Option<(&'a str, &'a str)> {
 }
 
 /// Reads `MOVE <units and leaders> FROM <space> TO <space>` for `power`.
-pub fn parse_move(map: &Map, power: Power, text: &str) -> Result<MoveRequest, String> {
+pub fn parse_move(map: &Map, power: Power, text: &str) -> Result<MoveRequest, Phrase> {
     let t = text.trim();
     let rest = match split_at(t, "move") {
         Some((before, after)) if before.trim().is_empty() => after,
         _ => t,
     };
+    let form = || {
+        Phrase::new(
+            "write MOVE <units and leaders> FROM <space> TO <space>",
+            "пишите MOVE <части и полководцы> FROM <область> TO <область>",
+        )
+    };
     let Some((force_text, places)) = split_at(rest, "from") else {
-        return Err("write MOVE <units and leaders> FROM <space> TO <space>".into());
+        return Err(form());
     };
     let Some((from, to)) = split_at(places, "to") else {
-        return Err("write MOVE <units and leaders> FROM <space> TO <space>".into());
+        return Err(form());
     };
     Ok(MoveRequest {
         power,
@@ -138,7 +150,7 @@ pub fn parse_answer(
     power: Power,
     question: &Question,
     text: &str,
-) -> Result<Answer, String> {
+) -> Result<Answer, Phrase> {
     let t = text.trim();
     let folded = fold_name(t);
     let first = words(t)
@@ -161,9 +173,17 @@ pub fn parse_answer(
                 let name = split_at(name, "on").map(|(_, n)| n).unwrap_or(name);
                 map.find_leader(name.trim())
                     .map(Answer::Gout)
-                    .ok_or_else(|| format!("no leader is called `{}`", name.trim()))
+                    .ok_or_else(|| {
+                        Phrase::new(
+                            format!("no leader is called `{}`", name.trim()),
+                            format!("полководца `{}` нет", name.trim()),
+                        )
+                    })
             } else {
-                Err("answer NO CARD, FOUL WEATHER or GOUT <leader>".into())
+                Err(answer(
+                    "NO CARD, FOUL WEATHER or GOUT <leader>",
+                    "NO CARD, FOUL WEATHER или GOUT <полководец>",
+                ))
             }
         }
         Question::Intercept { .. } => {
@@ -171,15 +191,17 @@ pub fn parse_answer(
                 return Ok(Answer::Decline);
             }
             let body = split_at(t, "intercept").map(|(_, a)| a).unwrap_or(t);
+            let form = || {
+                answer(
+                    "INTERCEPT FROM <space> WITH <units and leaders>, or DECLINE",
+                    "INTERCEPT FROM <область> WITH <части и полководцы> или DECLINE",
+                )
+            };
             let Some((_, rest)) = split_at(body, "from") else {
-                return Err(
-                    "answer INTERCEPT FROM <space> WITH <units and leaders>, or DECLINE".into(),
-                );
+                return Err(form());
             };
             let Some((space, force)) = split_at(rest, "with") else {
-                return Err(
-                    "answer INTERCEPT FROM <space> WITH <units and leaders>, or DECLINE".into(),
-                );
+                return Err(form());
             };
             Ok(Answer::Intercept {
                 from: parse_space(map, space)?,
@@ -192,7 +214,10 @@ pub fn parse_answer(
             }
             let body = split_at(t, "avoid").map(|(_, a)| a).unwrap_or(t);
             let Some((_, rest)) = split_at(body, "to") else {
-                return Err("answer AVOID TO <space> [WITH <units and leaders>], or STAY".into());
+                return Err(answer(
+                    "AVOID TO <space> [WITH <units and leaders>], or STAY",
+                    "AVOID TO <область> [WITH <части и полководцы>] или STAY",
+                ));
             };
             let (space, force) = match split_at(rest, "with") {
                 Some((s, f)) => (s, parse_force(map, f, power)?),
@@ -206,7 +231,7 @@ pub fn parse_answer(
         Question::Withdraw { .. } => match folded.as_str() {
             "withdraw" | "yes" => Ok(Answer::Withdraw),
             "stay" | "no" | "fight" => Ok(Answer::Stay),
-            _ => Err("answer WITHDRAW or STAY".into()),
+            _ => Err(answer("WITHDRAW or STAY", "WITHDRAW или STAY")),
         },
         Question::Janissaries { .. } => {
             if no {
@@ -214,7 +239,7 @@ pub fn parse_answer(
             } else if matches!(folded.as_str(), "janissaries" | "play janissaries" | "yes") {
                 Ok(Answer::PlayJanissaries)
             } else {
-                Err("answer JANISSARIES or NO CARD".into())
+                Err(answer("JANISSARIES or NO CARD", "JANISSARIES или NO CARD"))
             }
         }
         Question::Casualties { .. } => {
@@ -236,20 +261,34 @@ pub fn parse_answer(
         Question::MoveOn { .. } => match folded.as_str() {
             "move on" | "continue" => Ok(Answer::MoveOn),
             "retreat" => Ok(Answer::Retreat),
-            _ => Err("answer MOVE ON or RETREAT".into()),
+            _ => Err(answer("MOVE ON or RETREAT", "MOVE ON или RETREAT")),
         },
     }
+}
+
+/// `answer <form>`: how a window is answered.
+fn answer(en: &str, ru: &str) -> Phrase {
+    Phrase::new(format!("answer {en}"), format!("ответьте {ru}"))
 }
 
 /// A space in words: `Vienna (Hapsburg): Hapsburg 7 regulars, Charles V, Ferdinand`, with what
 /// is inside, the siege and unrest.
 pub fn describe_space(map: &Map, board: &Board, space: SpaceId) -> String {
+    describe_space_in(map, board, space, Lang::En)
+}
+
+/// A space in `lang`: `Vienna (Габсбурги): Габсбурги — 2 регулярные части, Ferdinand`.
+pub fn describe_space_in(map: &Map, board: &Board, space: SpaceId, lang: Lang) -> String {
     let s = map.space(space);
-    let mut out = format!("{} ({})", s.name, board.controller(space).name());
+    let mut out = format!("{} ({})", s.name, board.controller(space).name_in(lang));
     let part = |inside: bool| {
         let mut items = Vec::new();
         for p in board.powers_in(space, inside) {
-            items.push(format!("{} {}", p.name(), board.units(space, p, inside)));
+            let units = board.units(space, p, inside).describe_in(lang);
+            items.push(match lang {
+                Lang::En => format!("{} {units}", p.name()),
+                Lang::Ru => format!("{} — {units}", p.ru(Case::Nom)),
+            });
         }
         for l in board.leaders_in(space, inside) {
             items.push(map.leader(l).name.clone());
@@ -260,7 +299,10 @@ pub fn describe_space(map: &Map, board: &Board, space: SpaceId) -> String {
     let inside = part(true);
     out.push(':');
     if outside.is_empty() && inside.is_empty() {
-        out.push_str(" empty");
+        out.push_str(match lang {
+            Lang::En => " empty",
+            Lang::Ru => " пусто",
+        });
     }
     if !outside.is_empty() {
         out.push(' ');
@@ -268,60 +310,108 @@ pub fn describe_space(map: &Map, board: &Board, space: SpaceId) -> String {
     }
     if !inside.is_empty() {
         out.push_str(if outside.is_empty() { " " } else { "; " });
-        out.push_str("inside ");
+        out.push_str(match lang {
+            Lang::En => "inside ",
+            Lang::Ru => "в укреплениях: ",
+        });
         out.push_str(&inside);
     }
     if let Some(siege) = board.siege(space) {
-        let by: Vec<&str> = siege.besiegers.iter().map(|p| p.name()).collect();
-        out.push_str(&format!("; besieged by {}", by.join(" and ")));
+        let by = super::lang::power_list(&siege.besiegers, lang, Case::Nom);
+        out.push_str(&match lang {
+            Lang::En => format!("; besieged by {by}"),
+            Lang::Ru => format!("; осада: {by}"),
+        });
     }
     if board.in_unrest(space) {
-        out.push_str("; unrest");
+        out.push_str(match lang {
+            Lang::En => "; unrest",
+            Lang::Ru => "; беспорядки",
+        });
     }
     out
 }
 
 /// Where a leader is, in words.
 pub fn describe_leader(map: &Map, board: &Board, leader: super::map::LeaderId) -> String {
+    describe_leader_in(map, board, leader, Lang::En)
+}
+
+/// Where a leader is, in `lang`.
+pub fn describe_leader_in(
+    map: &Map,
+    board: &Board,
+    leader: super::map::LeaderId,
+    lang: Lang,
+) -> String {
     let l = board.leader(leader);
     let name = &map.leader(leader).name;
-    match l.place {
-        LeaderPlace::Space { space, inside } => format!(
-            "{name} ({}) in {}{}",
-            l.power.name(),
+    let power = l.power.name_in(lang);
+    match (lang, l.place) {
+        (Lang::En, LeaderPlace::Space { space, inside }) => format!(
+            "{name} ({power}) in {}{}",
             map.space(space).name,
             if inside { ", inside" } else { "" }
         ),
-        LeaderPlace::Captured { by } => format!("{name} ({}) captured by {by}", l.power.name()),
-        LeaderPlace::Away => format!("{name} ({}) not on the map", l.power.name()),
+        (Lang::Ru, LeaderPlace::Space { space, inside }) => format!(
+            "{name} ({power}) в {}{}",
+            map.space(space).name,
+            if inside {
+                ", в укреплениях"
+            } else {
+                ""
+            }
+        ),
+        (Lang::En, LeaderPlace::Captured { by }) => format!("{name} ({power}) captured by {by}"),
+        (Lang::Ru, LeaderPlace::Captured { by }) => {
+            format!("{name} ({power}) в плену у {}", by.ru(Case::Gen))
+        }
+        (Lang::En, LeaderPlace::Away) => format!("{name} ({power}) not on the map"),
+        (Lang::Ru, LeaderPlace::Away) => format!("{name} ({power}) не на карте"),
     }
 }
 
 /// The procedure's state in one line: the open window and who must answer, the dice awaited,
 /// or how it ended.
 pub fn describe_status(map: &Map, status: &Status) -> String {
-    match status {
-        Status::Waiting(w) => {
-            let who: Vec<&str> = w.waiting_for().iter().map(|p| p.name()).collect();
-            format!(
-                "window {} awaits {}: {}",
-                w.number,
-                who.join(", "),
-                w.question.describe(map)
-            )
+    describe_status_in(map, status, Lang::En)
+}
+
+/// The procedure's state in `lang` (a roll's purpose stays as stated, in English).
+pub fn describe_status_in(map: &Map, status: &Status, lang: Lang) -> String {
+    match (lang, status) {
+        (_, Status::Waiting(w)) => {
+            let who: Vec<&str> = w.waiting_for().iter().map(|p| p.name_in(lang)).collect();
+            let question = w.question.describe_in(map, lang);
+            match lang {
+                Lang::En => format!("window {} awaits {}: {question}", w.number, who.join(", ")),
+                Lang::Ru => format!(
+                    "окно {} ждёт ответа: {}; {question}",
+                    w.number,
+                    who.join(", ")
+                ),
+            }
         }
-        Status::Rolling(r) => format!("roll {} awaits {}: {}", r.number, r.dice, r.purpose),
-        Status::Finished(f) => format!("finished: {f:?}").to_lowercase(),
+        (Lang::En, Status::Rolling(r)) => {
+            format!("roll {} awaits {}: {}", r.number, r.dice, r.purpose)
+        }
+        (Lang::Ru, Status::Rolling(r)) => format!(
+            "бросок {} ждёт костей ({}): {}",
+            r.number, r.dice, r.purpose
+        ),
+        (Lang::En, Status::Finished(f)) => format!("finished: {f:?}").to_lowercase(),
+        (Lang::Ru, Status::Finished(Finish::Done)) => "окончено: выполнено".into(),
+        (Lang::Ru, Status::Finished(Finish::Refused)) => "окончено: отвергнуто".into(),
     }
 }
 
 /// Reads a standing instruction: `NO CARDS`, `INTERCEPT FROM Graz [INTO Vienna]`, `NEVER
 /// INTERCEPT`, `AVOID TO Linz [AT Vienna]`, `NEVER AVOID`, `WITHDRAW [AT Vienna]`, `NEVER
 /// WITHDRAW`, `RETREAT TO Linz [FROM Vienna]`.
-pub fn parse_instruction(map: &Map, text: &str) -> Result<Instruction, String> {
+pub fn parse_instruction(map: &Map, text: &str) -> Result<Instruction, Phrase> {
     let t = text.trim();
     let folded = fold_name(t);
-    let at = |body: &str, keyword: &str| -> Result<(String, Option<SpaceId>), String> {
+    let at = |body: &str, keyword: &str| -> Result<(String, Option<SpaceId>), Phrase> {
         match split_at(body, keyword) {
             Some((main, place)) => Ok((main.to_string(), Some(parse_space(map, place)?))),
             None => Ok((body.to_string(), None)),
@@ -362,6 +452,11 @@ pub fn parse_instruction(map: &Map, text: &str) -> Result<Instruction, String> {
                 to: parse_space(map, &to)?,
             }
         }
-        _ => return Err(format!("`{t}` is no standing instruction")),
+        _ => {
+            return Err(Phrase::new(
+                format!("`{t}` is no standing instruction"),
+                format!("`{t}` — не постоянное указание"),
+            ));
+        }
     })
 }

@@ -228,7 +228,7 @@ impl Session<'_> {
 }
 
 /// A game's state (`active`, `finished`) in the reader's words.
-fn state_word(words: Words, state: &str) -> String {
+pub(super) fn state_word(words: Words, state: &str) -> String {
     match state {
         "active" => tr!(words, "state.active"),
         "finished" => tr!(words, "state.finished"),

@@ -207,13 +207,15 @@ pub fn placeholders(text: &str) -> Vec<String> {
     names
 }
 
-/// A value to put in a message: text, another message rendered in the same language, or a
-/// moment written the reader's way.
+/// A value to put in a message: text, another message rendered in the same language, a
+/// moment written the reader's way, or text already written in each language (language code
+/// and text; the reader's is taken, else the English, else the first).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Arg {
     Text(String),
     Message(Message),
     When(When),
+    Each(Vec<(String, String)>),
 }
 
 /// A moment (a deadline) to show in a time zone, written by the catalog's `deadline.format`
@@ -306,6 +308,13 @@ impl<'a> Words<'a> {
                     Arg::Text(text) => text.clone(),
                     Arg::Message(inner) => self.message(inner),
                     Arg::When(when) => self.when(when),
+                    Arg::Each(texts) => texts
+                        .iter()
+                        .find(|(language, _)| language == self.language)
+                        .or_else(|| texts.iter().find(|(language, _)| language == "en"))
+                        .or(texts.first())
+                        .map(|(_, text)| text.clone())
+                        .unwrap_or_default(),
                 };
                 (*name, value)
             })

@@ -196,7 +196,7 @@ impl Case<'_> {
             return Ok(());
         }
         if head == "deadline" {
-            return self.procedure()?.deadline_passed(map);
+            return Ok(self.procedure()?.deadline_passed(map)?);
         }
         if let Some(values) = head.strip_prefix("bad dice") {
             let v = dice(values)?;
@@ -207,7 +207,7 @@ impl Case<'_> {
         }
         if let Some(values) = head.strip_prefix("dice") {
             let v = dice(values)?;
-            return self.procedure()?.give_dice(map, &v);
+            return Ok(self.procedure()?.give_dice(map, &v)?);
         }
         if let Some(who) = head.strip_prefix("standing ") {
             let power = power(who)?;
@@ -239,17 +239,17 @@ impl Case<'_> {
             let power = power(who)?;
             let question = self.question()?;
             let answer = parse_answer(map, power, &question, rest)?;
-            return self.procedure()?.answer(map, power, answer);
+            return Ok(self.procedure()?.answer(map, power, answer)?);
         }
         if let Some(who) = head.strip_prefix("refuse ") {
             let power = power(who)?;
             let (text, reason) = rest.split_once("=>").ok_or("refuse needs `=> <reason>`")?;
             let question = self.question()?;
             let refused = match parse_answer(map, power, &question, text.trim()) {
-                Err(e) => e,
+                Err(e) => e.en,
                 Ok(answer) => match self.procedure()?.answer(map, power, answer) {
                     Ok(()) => return Err(format!("`{}` was accepted", text.trim())),
-                    Err(e) => e,
+                    Err(e) => e.en,
                 },
             };
             if !refused.contains(reason.trim()) {

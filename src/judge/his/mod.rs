@@ -4,6 +4,8 @@
 //! dice come from the game's secret seed (`crate::dice`), committed to in the first report and
 //! revealed when the game ends, so every roll in the archive can be checked.
 
+use std::collections::BTreeMap;
+
 use chrono::{DateTime, Utc};
 
 use super::Judge;
@@ -14,12 +16,16 @@ use super::settings::GameSettings;
 use crate::dice::{Dice, Seed};
 use crate::diplomacy::turn::PhaseKind;
 use crate::his::adjust::{apply, parse_adjustment};
+use crate::his::event::Event;
 use crate::his::procedure::Finish;
-use crate::his::text::{parse_answer, parse_instruction, parse_move};
-use crate::his::{Power, Procedure, Question, Status};
+use crate::his::text::{
+    describe_space_in, describe_status_in, parse_answer, parse_instruction, parse_move,
+};
+use crate::his::{Lang, Phrase, Power, Procedure, Question, SpaceId, Status};
 use crate::letter::{Address, OutgoingLetter};
-use crate::msg;
+use crate::report::messages::{Arg, Message, Words};
 use crate::store::{GameRow, Tx};
+use crate::{msg, tr};
 
 mod referee;
 
@@ -60,34 +66,114 @@ fn letter_of(power: Power) -> char {
     }
 }
 
-/// How a question is answered, for the letter asking it.
-fn answer_forms(question: &Question) -> (&'static str, &'static str) {
+/// How a question is answered, and what silence means, for the letter asking it.
+fn answer_forms(question: &Question) -> (Message, Message) {
     match question {
-        Question::Response { .. } => ("NO CARD, FOUL WEATHER or GOUT <leader>", "no card"),
+        Question::Response { .. } => (msg!("his.forms.response"), msg!("his.defaults.no_card")),
         Question::Intercept { .. } => (
-            "INTERCEPT FROM <space> WITH <units and leaders>, or DECLINE",
-            "no interception",
+            msg!("his.forms.intercept"),
+            msg!("his.defaults.no_interception"),
         ),
-        Question::AvoidBattle { .. } => (
-            "AVOID TO <space> [WITH <units and leaders>], or STAY",
-            "you stay",
+        Question::AvoidBattle { .. } => (msg!("his.forms.avoid"), msg!("his.defaults.stay")),
+        Question::Withdraw { .. } => (
+            msg!("his.forms.withdraw"),
+            msg!("his.defaults.stay_and_fight"),
         ),
-        Question::Withdraw { .. } => ("WITHDRAW or STAY", "you stay and fight"),
-        Question::Janissaries { .. } => ("JANISSARIES or NO CARD", "no card"),
+        Question::Janissaries { .. } => {
+            (msg!("his.forms.janissaries"), msg!("his.defaults.no_card"))
+        }
         Question::Casualties { .. } => (
-            "LOSE <units>",
-            "mercenaries are lost first, then cavalry, then regulars",
+            msg!("his.forms.casualties"),
+            msg!("his.defaults.casualties"),
         ),
         Question::WithdrawAfterDefeat { .. } => (
-            "WITHDRAW <units and leaders> or STAY",
-            "four units and every leader withdraw inside",
+            msg!("his.forms.withdraw_inside"),
+            msg!("his.defaults.withdraw_inside"),
         ),
-        Question::Retreat { .. } => (
-            "RETREAT TO <space>",
-            "the retreat goes to your own fortified space first",
-        ),
-        Question::MoveOn { .. } => ("MOVE ON or RETREAT", "you retreat"),
+        Question::Retreat { .. } => (msg!("his.forms.retreat"), msg!("his.defaults.retreat")),
+        Question::MoveOn { .. } => (msg!("his.forms.move_on"), msg!("his.defaults.move_on")),
     }
+}
+
+/// A sentence of the rules core, to put in a message for readers of any language.
+impl From<&Phrase> for Arg {
+    fn from(phrase: &Phrase) -> Arg {
+        Arg::Each(
+            Lang::ALL
+                .into_iter()
+                .map(|lang| (lang.code().to_string(), phrase.get(lang).to_string()))
+                .collect(),
+        )
+    }
+}
+
+/// A power's name in every language.
+fn name(power: Power) -> Phrase {
+    Phrase::by(|lang| power.name_in(lang).to_string())
+}
+
+/// Powers named in a list: `France, Papacy, Protestant`.
+fn names(powers: &[Power]) -> Phrase {
+    Phrase::by(|lang| {
+        powers
+            .iter()
+            .map(|p| p.name_in(lang))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
+/// The text ending as a sentence: a full stop unless it asks or already ends.
+fn sentence(text: String) -> String {
+    if text.ends_with(['.', '?', '!']) {
+        text
+    } else {
+        text + "."
+    }
+}
+
+/// The core's language for a reader's words.
+fn lang_of(words: Words) -> Lang {
+    Lang::from_code(words.language())
+}
+
+/// A line of a Here I Stand report, written in each reader's language when the letters go
+/// out.
+pub(super) enum Line {
+    /// A sentence of the catalog.
+    Say(Message),
+    /// The same in every language: a roll line, which programs read back.
+    Verbatim(String),
+    /// An entry of the move's record.
+    Event(Event),
+    /// A space where anything stands once the move is over, indented.
+    Space(SpaceId),
+    Blank,
+}
+
+/// The report's lines in `words`.
+fn render(lines: &[Line], referee: &Referee, words: Words) -> String {
+    let lang = lang_of(words);
+    let mut out = String::new();
+    for line in lines {
+        match line {
+            Line::Say(message) => out.push_str(&words.message(message)),
+            Line::Verbatim(text) => out.push_str(text),
+            Line::Event(event) => out.push_str(&event.describe_in(&referee.map, lang)),
+            Line::Space(space) => {
+                out.push_str("  ");
+                out.push_str(&describe_space_in(
+                    &referee.map,
+                    &referee.board,
+                    *space,
+                    lang,
+                ));
+            }
+            Line::Blank => {}
+        }
+        out.push('\n');
+    }
+    out
 }
 
 impl Judge {
@@ -117,27 +203,28 @@ impl Judge {
         let Status::Waiting(window) = p.status().clone() else {
             return Ok(Vec::new());
         };
-        let silent: Vec<&str> = window.waiting_for().iter().map(|p| p.name()).collect();
-        let silent = silent.join(", ");
+        let silent = names(&window.waiting_for());
         if p.deadline_passed(&referee.map).is_err() {
             return Ok(Vec::new());
         }
         m.inputs.push(format!("deadline {}", window.number));
-        let heading = format!(
-            "The deadline of window {} passed; no answer from {silent}: the defaults apply.",
-            window.number
-        );
+        let heading = Line::Say(msg!(
+            "his.deadline_passed",
+            window = window.number,
+            powers = silent
+        ));
         self.his_progress(tx, game, &mut referee, vec![heading], now)
     }
 
-    /// After the move changed: rolls, the report to everyone, the letters asking the next
-    /// window's powers, the deadline, and the game saved.
+    /// After the move changed: rolls, the report to everyone (each in their language, the
+    /// archive in the game's), the letters asking the next window's powers, the deadline, and
+    /// the game saved.
     fn his_progress(
         &self,
         tx: &Tx,
         game: &mut GameRow,
         referee: &mut Referee,
-        mut lines: Vec<String>,
+        mut lines: Vec<Line>,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<Vec<OutgoingLetter>> {
         let window_before = referee.record.open_window;
@@ -154,16 +241,15 @@ impl Judge {
             return Ok(Vec::new());
         }
         lines.extend(referee.news(rolls));
-        let title_move = referee
+        let (mover, request) = referee
             .record
             .current
             .as_ref()
             .map(|m| {
-                let power = Power::from_word(&m.power).map_or(m.power.clone(), |p| p.name().into());
-                format!("{power}: {}", m.request)
+                let power = Power::from_word(&m.power).map_or(Phrase::same(&m.power), name);
+                (power, m.request.clone())
             })
             .unwrap_or_default();
-        let mut letters = Vec::new();
         let mut asked = Vec::new();
         let status_line = match referee.current.as_ref().map(|p| p.status().clone()) {
             Some(Status::Waiting(window)) => {
@@ -174,42 +260,58 @@ impl Judge {
                 }
                 // Everyone the window asks, answered or not: who has answered (or filed a
                 // standing instruction) is not told until the window closes.
-                let who: Vec<&str> = window.asked.iter().map(|p| p.name()).collect();
-                format!(
-                    "Now: window {} asks {}: {}. Answers are due by {}.",
-                    window.number,
-                    who.join(", "),
-                    window.question.describe(&referee.map),
-                    super::deadline_text(game)
-                )
+                let map = &referee.map;
+                let question = Phrase::by(|lang| sentence(window.question.describe_in(map, lang)));
+                Some(msg!(
+                    "his.now",
+                    window = window.number,
+                    powers = names(&window.asked),
+                    question = question,
+                    deadline = super::deadline_of(game)
+                ))
             }
-            _ => String::new(),
+            _ => None,
         };
         let finished = referee.settle();
         if finished {
             game.deadline_at = None;
             game.phase_serial += 1;
-            if lines.last().is_some_and(|l| l == "the move is over") {
+            if matches!(lines.last(), Some(Line::Event(Event::Ended))) {
                 lines.pop();
             }
-            lines.push(String::new());
-            lines.push("The move is over. The board where anything stands:".into());
-            lines.extend(referee.board_lines().into_iter().map(|l| format!("  {l}")));
-        } else if !status_line.is_empty() {
-            lines.push(String::new());
-            lines.push(status_line);
+            lines.push(Line::Blank);
+            lines.push(Line::Say(msg!("his.move_over")));
+            lines.extend(referee.board_spaces().into_iter().map(Line::Space));
+        } else if let Some(status) = status_line {
+            lines.push(Line::Blank);
+            lines.push(Line::Say(status));
         }
         referee.save(game);
         tx.save_game(game)?;
-        let title = format!("Game '{}' (Here I Stand): {title_move}", game.name);
-        let body = lines.join("\n") + "\n";
-        tx.archive(game.id, game.phase_serial, &title, &body, now)?;
+        let title = msg!(
+            "his.report_subject",
+            game = game.name,
+            power = mover,
+            request = request
+        );
+        let mut written: BTreeMap<String, (String, String)> = BTreeMap::new();
+        let mut write = |words: Words| {
+            written
+                .entry(words.language().to_string())
+                .or_insert_with(|| (words.message(&title), render(&lines, referee, words)))
+                .clone()
+        };
+        let (subject, body) = write(self.game_words(game));
+        tx.archive(game.id, game.phase_serial, &subject, &body, now)?;
         let members = tx.members(game.id)?;
+        let mut letters = Vec::new();
         for m in &members {
+            let language = self.language_of(tx, game, m)?;
+            let (subject, body) = write(self.templates.words(&language));
             letters.push(OutgoingLetter {
                 to: vec![Address::new(&m.email)],
-                subject: title.clone(),
-                body: body.clone(),
+                subject,
+                body,
                 in_reply_to: None,
                 references: Vec::new(),
             });
@@ -225,20 +327,26 @@ impl Judge {
                 else {
                     continue;
                 };
+                let language = self.language_of(tx, game, member)?;
+                let words = self.templates.words(&language);
+                let lang = lang_of(words);
                 letters.push(OutgoingLetter {
                     to: vec![Address::new(&member.email)],
-                    subject: format!(
-                        "Game '{}': {} is asked (window {})",
-                        game.name,
-                        power.name(),
-                        window.number
+                    subject: tr!(
+                        words,
+                        "his.asked_subject",
+                        game = game.name,
+                        power = power.name_in(lang),
+                        window = window.number
                     ),
-                    body: format!(
-                        "{}\n\nAnswer by {} in a letter:\n  SIGNON {}{} <your password>\n  {forms}\n\nWithout an answer by then: {default}.\n",
-                        window.question.describe(&referee.map),
-                        super::deadline_text(game),
-                        letter_of(power),
-                        game.name,
+                    body: tr!(
+                        words,
+                        "his.asked",
+                        question = window.question.describe_in(&referee.map, lang),
+                        deadline = super::deadline_of(game),
+                        signon = format!("{}{}", letter_of(power), game.name),
+                        forms = forms,
+                        default = default
                     ),
                     in_reply_to: None,
                     references: Vec::new(),
@@ -316,15 +424,12 @@ impl Session<'_> {
             self.now,
         )?;
         let commitment = Dice::new(seed, &row.name).commitment_line();
-        let body = format!(
-            "Game '{}' of Here I Stand starts on the 1517 board; the referee runs land movement.\n\n{commitment}\n",
-            row.name
-        );
+        let words = self.judge.game_words(&row);
         tx.archive(
             row.id,
             0,
-            &format!("Game '{}' (Here I Stand) is created", row.name),
-            &body,
+            &tr!(words, "his.start_title", game = row.name),
+            &tr!(words, "his.start", game = row.name, commitment = commitment),
             self.now,
         )?;
         self.say(msg!(
@@ -360,7 +465,7 @@ impl Session<'_> {
         {
             Some(member) if password_matches(password, &member.password_hash) => {
                 self.answer_to = member.email.clone();
-                self.say(msg!("his.signed_on", power = power.name(), game = row.name));
+                self.say(msg!("his.signed_on", power = name(power), game = row.name));
             }
             Some(_) => {
                 self.fail(line, msg!("seats.wrong_password", game = row.name));
@@ -380,15 +485,15 @@ impl Session<'_> {
                     &hash_password(password),
                     self.now,
                 )?;
-                self.say(msg!("his.joined", power = power.name(), game = row.name));
+                self.say(msg!("his.joined", power = name(power), game = row.name));
                 self.announce(
                     tx,
                     &row,
-                    msg!("his.joined_subject", game = row.name, power = power.name()),
+                    msg!("his.joined_subject", game = row.name, power = name(power)),
                     msg!(
                         "his.joined_notice",
                         game = row.name,
-                        power = power.name(),
+                        power = name(power),
                         player = self.sender
                     ),
                 )?;
@@ -420,9 +525,11 @@ impl Session<'_> {
                 return Ok(());
             }
         };
+        let words = self.words();
+        let lang = lang_of(words);
         let mut heading = Vec::new();
         let mut changed = false;
-        let mut announcements = Vec::new();
+        let mut announcements: Vec<Phrase> = Vec::new();
         for (i, written) in text.lines().enumerate() {
             let line = first_line + i;
             let written = written.trim();
@@ -437,73 +544,91 @@ impl Session<'_> {
                         referee.record.current = None;
                         referee.record.open_window = None;
                         game.deadline_at = None;
-                        announcements.push("The master cancelled the move under way.".to_string());
-                        Ok("The move under way is cancelled; the board is as before it.".into())
+                        let notice = msg!("his.cancelled_notice");
+                        announcements.push(Phrase::by(|lang| {
+                            self.judge.templates.words(lang.code()).message(&notice)
+                        }));
+                        Ok(tr!(words, "his.cancelled"))
                     }
-                    None => Err("no move is under way".into()),
+                    None => Err(tr!(words, "his.no_move")),
                 },
-                None if referee.current.is_some() => {
-                    Err("a move is under way: adjust the board after it, or CANCEL MOVE".into())
-                }
-                None => parse_adjustment(&referee.map, written).and_then(|adjustment| {
-                    let said = apply(&referee.map, &mut referee.board, &adjustment)?;
-                    referee.record.log.push(Entry::Adjust {
-                        line: written.to_string(),
-                    });
-                    announcements.push(said.clone());
-                    Ok(said)
-                }),
+                None if referee.current.is_some() => Err(tr!(words, "his.move_under_way")),
+                None => parse_adjustment(&referee.map, written)
+                    .and_then(|adjustment| {
+                        let said = apply(&referee.map, &mut referee.board, &adjustment)?;
+                        referee.record.log.push(Entry::Adjust {
+                            line: written.to_string(),
+                        });
+                        let text = said.get(lang).to_string();
+                        announcements.push(said);
+                        Ok(text)
+                    })
+                    .map_err(|why| why.get(lang).to_string()),
                 Some(power) if upper.starts_with("STANDING") => {
                     let rest = written[8..].trim();
                     if rest.eq_ignore_ascii_case("clear") {
                         referee.record.standing.retain(|(p, _)| p != power.id());
-                        Ok("Your standing instructions are cleared.".into())
+                        Ok(tr!(words, "his.standing_cleared"))
                     } else {
-                        parse_instruction(&referee.map, rest).map(|_| {
-                            referee
-                                .record
-                                .standing
-                                .push((power.id().to_string(), rest.to_string()));
-                            format!("Standing instruction filed: {rest}")
-                        })
+                        parse_instruction(&referee.map, rest)
+                            .map(|_| {
+                                referee
+                                    .record
+                                    .standing
+                                    .push((power.id().to_string(), rest.to_string()));
+                                tr!(words, "his.standing_filed", instruction = rest)
+                            })
+                            .map_err(|why| why.get(lang).to_string())
                     }
                 }
                 Some(power) if upper.starts_with("MOVE ") && !upper.starts_with("MOVE ON") => {
                     if referee.current.is_some() {
-                        Err("a move is under way; it must end before the next".into())
+                        Err(tr!(words, "his.one_move_at_a_time"))
                     } else {
-                        parse_move(&referee.map, power, written).and_then(|request| {
-                            let standing = standing_of(&referee.map, &referee.record.standing);
-                            let p =
-                                Procedure::start(&referee.map, &referee.board, request, standing);
-                            if matches!(p.status(), Status::Finished(Finish::Refused)) {
-                                let why: Vec<String> = p
-                                    .events()
-                                    .iter()
-                                    .map(|e| e.describe(&referee.map))
-                                    .collect();
-                                return Err(why.join(" "));
+                        match parse_move(&referee.map, power, written) {
+                            Err(why) => Err(why.get(lang).to_string()),
+                            Ok(request) => {
+                                let standing = standing_of(&referee.map, &referee.record.standing);
+                                let p = Procedure::start(
+                                    &referee.map,
+                                    &referee.board,
+                                    request,
+                                    standing,
+                                );
+                                if matches!(p.status(), Status::Finished(Finish::Refused)) {
+                                    let why: Vec<String> = p
+                                        .events()
+                                        .iter()
+                                        .map(|e| e.describe_in(&referee.map, lang))
+                                        .collect();
+                                    Err(why.join(" "))
+                                } else {
+                                    referee.record.current = Some(MoveRecord {
+                                        power: power.id().to_string(),
+                                        request: written.to_string(),
+                                        standing: referee.record.standing.clone(),
+                                        inputs: Vec::new(),
+                                        reported: 0,
+                                    });
+                                    referee.current = Some(p);
+                                    changed = true;
+                                    heading.push(Line::Say(msg!(
+                                        "his.declared",
+                                        power = name(power),
+                                        request = written
+                                    )));
+                                    Ok(tr!(words, "his.move_declared"))
+                                }
                             }
-                            referee.record.current = Some(MoveRecord {
-                                power: power.id().to_string(),
-                                request: written.to_string(),
-                                standing: referee.record.standing.clone(),
-                                inputs: Vec::new(),
-                                reported: 0,
-                            });
-                            referee.current = Some(p);
-                            changed = true;
-                            heading.push(format!("{} declares: {written}", power.name()));
-                            Ok("The move is declared; the report follows.".into())
-                        })
+                        }
                     }
                 }
                 Some(power) => match (referee.current.as_mut(), referee.record.current.as_mut()) {
                     (Some(p), Some(m)) => match p.status().clone() {
                         Status::Waiting(window) if window.waiting_for().contains(&power) => {
-                            parse_answer(&referee.map, power, &window.question, written).and_then(
-                                |answer| {
-                                    let said = answer.describe(&referee.map);
+                            parse_answer(&referee.map, power, &window.question, written)
+                                .and_then(|answer| {
+                                    let said = answer.describe_in(&referee.map, lang);
                                     p.answer(&referee.map, power, answer)?;
                                     m.inputs.push(format!(
                                         "answer {} {} {written}",
@@ -511,13 +636,18 @@ impl Session<'_> {
                                         power.id()
                                     ));
                                     changed = true;
-                                    Ok(format!("Your answer to window {}: {said}", window.number))
-                                },
-                            )
+                                    Ok(tr!(
+                                        words,
+                                        "his.your_answer",
+                                        window = window.number,
+                                        answer = said
+                                    ))
+                                })
+                                .map_err(|why| why.get(lang).to_string())
                         }
-                        _ => Err("nothing is asked of you now".into()),
+                        _ => Err(tr!(words, "his.nothing_asked")),
                     },
-                    _ => Err("no move is under way".into()),
+                    _ => Err(tr!(words, "his.no_move")),
                 },
             };
             match result {
@@ -528,11 +658,18 @@ impl Session<'_> {
         if !announcements.is_empty() {
             referee.save(&mut game);
             tx.save_game(&game)?;
+            let text = Phrase::by(|lang| {
+                announcements
+                    .iter()
+                    .map(|a| a.get(lang))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            });
             self.announce(
                 tx,
                 &game,
                 msg!("his.adjusted_subject", game = game.name),
-                msg!("letter.text", text = announcements.join("\n")),
+                msg!("letter.text", text = text),
             )?;
         }
         if changed {
@@ -550,22 +687,35 @@ impl Session<'_> {
     /// LIST game for a Here I Stand game: the board where anything stands, and the move.
     pub(super) fn his_list(&mut self, row: &GameRow) {
         let Ok(referee) = Referee::load(row) else {
-            self.say(msg!("his.broken", game = row.name, why = "unreadable"));
+            self.say(msg!(
+                "his.broken",
+                game = row.name,
+                why = msg!("his.unreadable")
+            ));
             return;
         };
-        let mut lines = vec![format!(
-            "Game '{}' (Here I Stand), {}. Impulse {}: {} has {} CP.",
-            row.name,
-            row.state,
-            referee.board.impulse,
-            referee.board.active.name(),
-            referee.board.cp
+        let words = self.words();
+        let lang = lang_of(words);
+        let mut lines = vec![tr!(
+            words,
+            "his.list",
+            game = row.name,
+            state = super::info::state_word(words, &row.state),
+            impulse = referee.board.impulse,
+            power = referee.board.active.name_in(lang),
+            cp = referee.board.cp
         )];
-        lines.extend(referee.board_lines().into_iter().map(|l| format!("  {l}")));
+        lines.extend(referee.board_spaces().into_iter().map(|s| {
+            format!(
+                "  {}",
+                describe_space_in(&referee.map, &referee.board, s, lang)
+            )
+        }));
         if let Some(p) = &referee.current {
-            lines.push(format!(
-                "A move is under way: {}",
-                crate::his::text::describe_status(&referee.map, p.status())
+            lines.push(tr!(
+                words,
+                "his.list_move",
+                status = describe_status_in(&referee.map, p.status(), lang)
             ));
         }
         self.say_text(lines.join("\n"));
@@ -577,15 +727,8 @@ impl Session<'_> {
             return Ok(());
         };
         let reveal = Dice::resume(referee.seed(), &row.name, referee.record.rolls).reveal_line();
-        let body = format!(
-            "{reveal}\nCheck every roll of the game with: strategos verify-dice <the game's archive>\n"
-        );
-        self.say_text(body.trim_end().to_string());
-        self.announce(
-            tx,
-            row,
-            msg!("his.revealed_subject", game = row.name),
-            msg!("letter.text", text = body.trim_end()),
-        )
+        let text = msg!("his.reveal", reveal = reveal);
+        self.say(text.clone());
+        self.announce(tx, row, msg!("his.revealed_subject", game = row.name), text)
     }
 }

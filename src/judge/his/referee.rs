@@ -7,10 +7,13 @@ use serde::{Deserialize, Serialize};
 use crate::dice::{Dice, Seed};
 use crate::his::adjust::{apply, parse_adjustment};
 use crate::his::board::LeaderPlace;
+use crate::his::event::Event;
 use crate::his::procedure::Finish;
-use crate::his::text::{describe_space, parse_answer, parse_instruction, parse_move};
-use crate::his::{Board, Map, Power, Procedure, Standing, Status};
+use crate::his::text::{parse_answer, parse_instruction, parse_move};
+use crate::his::{Board, Map, Power, Procedure, SpaceId, Standing, Status};
 use crate::store::GameRow;
+
+use super::Line;
 
 /// What is stored for a game (in `games.position`, as JSON).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -82,9 +85,9 @@ fn feed(map: &Map, procedure: &mut Procedure, input: &str) -> Result<(), String>
                 return Err(format!("window {window} is not open"));
             }
             let answer = parse_answer(map, power, &open.question, text)?;
-            procedure.answer(map, power, answer)
+            Ok(procedure.answer(map, power, answer)?)
         }
-        Some("deadline") => procedure.deadline_passed(map),
+        Some("deadline") => Ok(procedure.deadline_passed(map)?),
         Some("dice") => {
             let _roll = parts.next();
             let rest: Vec<&str> = parts.collect();
@@ -93,7 +96,7 @@ fn feed(map: &Map, procedure: &mut Procedure, input: &str) -> Result<(), String>
                 .split_whitespace()
                 .filter_map(|v| v.parse().ok())
                 .collect();
-            procedure.give_dice(map, &values)
+            Ok(procedure.give_dice(map, &values)?)
         }
         _ => Err(format!("unknown input `{input}`")),
     }
@@ -173,25 +176,26 @@ impl Referee {
         lines
     }
 
-    /// The move's events not yet reported, in words, with each roll written as the game's
-    /// verifiable roll line (from `rolls`, in order) where the procedure rolled; marks them
-    /// reported.
-    pub(super) fn news(&mut self, rolls: Vec<String>) -> Vec<String> {
+    /// The move's events not yet reported, with each roll as the game's verifiable roll line
+    /// (from `rolls`, in order, the same in every language) where the procedure rolled; marks
+    /// them reported.
+    pub(super) fn news(&mut self, rolls: Vec<String>) -> Vec<Line> {
         let (Some(p), Some(m)) = (self.current.as_ref(), self.record.current.as_mut()) else {
-            return rolls;
+            return rolls.into_iter().map(Line::Verbatim).collect();
         };
         let events = p.events();
-        let mut rolls = rolls.into_iter();
-        let mut fresh: Vec<String> = Vec::new();
+        let mut rolls = rolls.into_iter().peekable();
+        let mut fresh: Vec<Line> = Vec::new();
         for event in &events[m.reported.min(events.len())..] {
-            match event {
-                crate::his::event::Event::Rolled { .. } => {
-                    fresh.push(rolls.next().unwrap_or_else(|| event.describe(&self.map)));
-                }
-                _ => fresh.push(event.describe(&self.map)),
+            match (
+                event,
+                rolls.next_if(|_| matches!(event, Event::Rolled { .. })),
+            ) {
+                (_, Some(line)) => fresh.push(Line::Verbatim(line)),
+                (event, None) => fresh.push(Line::Event(event.clone())),
             }
         }
-        fresh.extend(rolls);
+        fresh.extend(rolls.map(Line::Verbatim));
         m.reported = events.len();
         fresh
     }
@@ -211,8 +215,8 @@ impl Referee {
         finished
     }
 
-    /// The spaces where anything stands, in words.
-    pub(super) fn board_lines(&self) -> Vec<String> {
+    /// The spaces where anything stands, in the order of their names.
+    pub(super) fn board_spaces(&self) -> Vec<SpaceId> {
         let mut spaces: Vec<_> = self
             .board
             .detachments
@@ -227,8 +231,5 @@ impl Referee {
         spaces.sort_by_key(|s| self.map.space(*s).name.clone());
         spaces.dedup();
         spaces
-            .into_iter()
-            .map(|s| describe_space(&self.map, &self.board, s))
-            .collect()
     }
 }
