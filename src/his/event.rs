@@ -203,7 +203,7 @@ impl Refusal {
             }
             Refusal::Besieged => "осаждённые части не могут двигаться".into(),
             Refusal::TooMany { units, limit } => format!(
-                "{}, а эти полководцы командуют не больше чем {limit}",
+                "{}, а эти полководцы могут вести не больше {limit}",
                 count(
                     *units,
                     "сухопутная часть",
@@ -683,9 +683,8 @@ impl Event {
                 from,
                 to,
             } => format!(
-                "{} {} из {} в {}: {}",
-                nom(power),
-                power.ru_verb("идёт", "идут"),
+                "движение {} из {} в {}: {}",
+                power.ru(Case::Gen),
                 sp(from),
                 sp(to),
                 force.describe_in(map, Some(*power), ru)
@@ -821,8 +820,8 @@ impl Event {
                 units,
                 reason,
             } => format!(
-                "{} — уничтожены: {} ({})",
-                nom(power),
+                "уничтожены части {}: {} ({})",
+                power.ru(Case::Gen),
                 units.describe_in(ru),
                 reason.ru
             ),
@@ -877,14 +876,13 @@ impl Event {
                 defender_hits,
                 reason,
             } => format!(
-                "{} {} в сражении: {} против {defender_hits} ({})",
+                "{} {} в сражении; попадания: у атакующего {attacker_hits}, у защитника {defender_hits} ({})",
                 nom(winner),
                 winner.ru_verb("побеждает", "побеждают"),
-                count(*attacker_hits, "попадание", "попадания", "попаданий"),
                 reason.ru
             ),
             Event::OddLoss { power, roll } => format!(
-                "нечётная потеря достаётся {} (на кости {roll})",
+                "нечётная потеря достаётся {} (на кости выпало {roll})",
                 power.ru(Case::Dat)
             ),
             Event::KeepsOne { power, reason } => format!(

@@ -219,12 +219,12 @@ fn stacks(
             if any.land_units() > 0 && board.powers_in(space, true).contains(&power) {
                 Some(Phrase::new(
                     "its units there are under siege",
-                    "её части там в осаде",
+                    "части там в осаде",
                 ))
             } else {
                 Some(Phrase::new(
                     "its units and leaders there have already tried to intercept this impulse",
-                    "её части и полководцы там уже пытались перехватывать в этот импульс",
+                    "части и полководцы там уже пытались перехватывать в этот импульс",
                 ))
             }
         } else if force.land_units() == 0 && !friendly_units_in(cx, mv.to, power) {
@@ -317,7 +317,7 @@ fn check_answer(
                 return Err(Phrase::new(
                     format!("{units} land units, and these leaders command at most {limit}"),
                     format!(
-                        "{}, а эти полководцы командуют не больше чем {limit}",
+                        "{}, а эти полководцы могут вести не больше {limit}",
                         count(
                             units,
                             "сухопутная часть",

@@ -63,7 +63,7 @@ pub(super) fn run(cx: &mut Cx<'_>, req: &MoveRequest) -> Result<Finish, Stop> {
                         "{p} intercepted: no avoiding battle and no withdrawal, straight to battle"
                     ),
                     format!(
-                        "перехват удался ({}): ни уклонения от сражения, ни отхода в укрепления — сразу сражение",
+                        "перехват удался ({}): ни уклонения, ни отхода в укрепления — сразу сражение",
                         p.ru(Case::Nom)
                     ),
                 ),

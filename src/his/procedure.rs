@@ -286,7 +286,16 @@ impl Question {
     fn russian(&self, map: &Map) -> String {
         let ru = Lang::Ru;
         let sp = |s: &SpaceId| map.space(*s).name.clone();
-        let spaces = |v: &[SpaceId]| v.iter().map(sp).collect::<Vec<_>>().join(", ");
+        // `Graz`, `Graz или Linz`, `Augsburg, Mainz или Regensburg`.
+        let spaces = |v: &[SpaceId]| match v {
+            [] => String::new(),
+            [one] => sp(one),
+            [rest @ .., last] => format!(
+                "{} или {}",
+                rest.iter().map(sp).collect::<Vec<_>>().join(", "),
+                sp(last)
+            ),
+        };
         let nom = |p: &Power| p.ru(Case::Nom);
         match self {
             Question::Response {
@@ -326,7 +335,7 @@ impl Question {
                 destinations,
                 available,
             } => format!(
-                "{}: уклониться от сражения в {} ({}), уйдя в одну из областей: {}? Или остаться",
+                "{}: уклониться от сражения в {} ({}), уйдя в {}? Или остаться",
                 nom(power),
                 sp(at),
                 available.describe_in(map, Some(*power), ru),
@@ -377,13 +386,13 @@ impl Question {
                 from,
                 destinations,
             } => format!(
-                "{}: отступить из {} в одну из областей: {}",
+                "{}: отступить из {} в {}?",
                 nom(power),
                 sp(from),
                 spaces(destinations)
             ),
             Question::MoveOn { power, at } => format!(
-                "{}: следующим действием идти дальше из {} или отступить",
+                "{}: следующим действием идти дальше из {} или отступить?",
                 nom(power),
                 sp(at)
             ),

@@ -10,8 +10,8 @@
 //! be refused with that reason; `deadline` passes the window's deadline; `dice <values>` gives
 //! the dice asked for; `bad dice <values>` must be refused. Expectations: `status: <line>`,
 //! `asked: <powers>`, `event: <words>` (some entry of the record contains them), `no event:
-//! <words>`, `space: <line>` (the space's line as `describe_space` writes it), `leader: <line>`,
-//! `cp: <n>`.
+//! <words>`, `event ru: <words>` (the same in Russian), `space: <line>` (the space's line as
+//! `describe_space` writes it), `space ru: <line>` (in Russian), `leader: <line>`, `cp: <n>`.
 
 use std::fs;
 use std::path::Path;
@@ -23,9 +23,10 @@ use strategos::his::map::{Crossing, Map, SpaceKind};
 use strategos::his::procedure::{Procedure, Status};
 use strategos::his::standing::Standing;
 use strategos::his::text::{
-    describe_leader, describe_space, describe_status, parse_answer, parse_instruction, parse_move,
+    describe_leader, describe_space, describe_space_in, describe_status, parse_answer,
+    parse_instruction, parse_move,
 };
-use strategos::his::{Power, Question};
+use strategos::his::{Lang, Power, Question};
 
 fn map() -> Map {
     match embedded_map() {
@@ -176,7 +177,9 @@ impl Case<'_> {
                     || h.starts_with("answer ")
                     || h.starts_with("refuse ")
                     || h.starts_with("standing ")
-                    || h == "no event" =>
+                    || h == "no event"
+                    || h == "event ru"
+                    || h == "space ru" =>
             {
                 (h.trim(), r.trim())
             }
@@ -288,6 +291,28 @@ impl Case<'_> {
                         if found { "found" } else { "not found" },
                         events.join("\n    ")
                     ));
+                }
+            }
+            "event ru" => {
+                let events: Vec<String> = p
+                    .ok_or("no move yet")?
+                    .events()
+                    .iter()
+                    .map(|e| e.describe_in(map, Lang::Ru))
+                    .collect();
+                if !events.iter().any(|e| e.contains(rest)) {
+                    return Err(format!(
+                        "`{rest}` not found in the record in Russian:\n    {}",
+                        events.join("\n    ")
+                    ));
+                }
+            }
+            "space ru" => {
+                let name = rest.split(" (").next().unwrap_or("");
+                let space = map.find_space(name).ok_or(format!("no space `{name}`"))?;
+                let got = describe_space_in(map, self.current_board(), space, Lang::Ru);
+                if got != rest {
+                    return Err(format!("space in Russian is `{got}`"));
                 }
             }
             "space" => {

@@ -596,12 +596,13 @@ impl Session<'_> {
                                     standing,
                                 );
                                 if matches!(p.status(), Status::Finished(Finish::Refused)) {
+                                    // The move as read, then why it is refused.
                                     let why: Vec<String> = p
                                         .events()
                                         .iter()
                                         .map(|e| e.describe_in(&referee.map, lang))
                                         .collect();
-                                    Err(why.join(" "))
+                                    Err(why.join("; "))
                                 } else {
                                     referee.record.current = Some(MoveRecord {
                                         power: power.id().to_string(),
