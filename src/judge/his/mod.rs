@@ -465,6 +465,8 @@ impl Session<'_> {
         {
             Some(member) if password_matches(password, &member.password_hash) => {
                 self.answer_to = member.email.clone();
+                // Answered in the language the member reads the game's letters in.
+                self.language = self.judge.language_of(tx, &row, member)?;
                 self.say(msg!("his.signed_on", power = name(power), game = row.name));
             }
             Some(_) => {
@@ -485,6 +487,13 @@ impl Session<'_> {
                     &hash_password(password),
                     self.now,
                 )?;
+                if let Some(member) = tx
+                    .members(row.id)?
+                    .iter()
+                    .find(|m| m.player_id == player.id)
+                {
+                    self.language = self.judge.language_of(tx, &row, member)?;
+                }
                 self.say(msg!("his.joined", power = name(power), game = row.name));
                 self.announce(
                     tx,
