@@ -96,6 +96,28 @@ fn every_roll_of_a_game_played_by_mail_verifies() {
     assert!(said.to_lowercase().contains("roll 2"), "{said}");
 }
 
+/// The archive kept in Russian (the game's language) verifies as well: the roll, commitment and
+/// reveal lines are the same in every language.
+#[test]
+fn an_archive_kept_in_russian_verifies() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/flow/016-here-i-stand-ru");
+    let (_judge, transcript) = replay(&dir);
+    let history = transcript
+        .split("----\n")
+        .find(|letter| letter.contains("Subject: History of game 'wien'"))
+        .expect("flow 016 ends with the game's history");
+    assert!(history.contains("Движение окончено"), "{history}");
+    let files = TempDir::new("his-dice-ru");
+    let path = files.0.join("history.txt");
+    std::fs::write(&path, history).unwrap();
+    let out = verify_dice(&path);
+    let said =
+        String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{said}");
+    assert!(said.contains("4 rolls verified"), "{said}");
+}
+
 fn at(text: &str) -> chrono::DateTime<chrono::Utc> {
     chrono::DateTime::parse_from_rfc3339(text)
         .unwrap()
