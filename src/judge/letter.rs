@@ -120,7 +120,16 @@ pub(super) fn handle_as(
             .iter()
             .any(|c| matches!(c.kind, CommandKind::Orders { .. }))
             || diagnostics.iter().any(|d| d.severity == Severity::Error);
-        session.say(if orders_in_letter {
+        // In a Here I Stand game every line is done or refused on its own.
+        let his = session
+            .signed_on
+            .as_ref()
+            .map(|(g, _)| g)
+            .or(session.master_of.as_ref())
+            .is_some_and(|g| g.variant == super::his::VARIANT);
+        session.say(if his {
+            msg!("his.errors_found", count = session.errors)
+        } else if orders_in_letter {
             msg!("letter.errors_found", count = session.errors)
         } else {
             msg!("letter.errors_found_no_orders", count = session.errors)
