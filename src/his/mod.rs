@@ -6,9 +6,11 @@
 //! - `map`, `load`: spaces, connections, leaders; `variants/his/here-i-stand.toml`.
 //! - `power`: the powers and their relations.
 //! - `board`: control, unrest, units, leaders, sieges, the impulse.
-//! - `procedure`: `Procedure`, its windows, answers, dice requests and inputs.
+//! - `procedure`: `Procedure`, its windows, dice requests and inputs; `question`: what a
+//!   window asks and what a power answers.
 //! - `check`, `movement`, `interception`, `avoid`, `battle`, `retreat`: the steps.
-//! - `event`: the record of a move, with the reason for everything.
+//! - `event`: the record of a move, with the reason for everything; `refusal`: why a move is
+//!   refused.
 //! - `standing`: standing instructions that answer windows in advance.
 //! - `lang`: the languages the referee writes in (English, Russian) and `Phrase`, a sentence in
 //!   each.
@@ -28,6 +30,8 @@ pub mod map;
 pub mod movement;
 pub mod power;
 pub mod procedure;
+pub mod question;
+pub mod refusal;
 pub mod retreat;
 pub mod standing;
 pub mod text;
