@@ -510,16 +510,14 @@ impl Daemon {
         if recipients.iter().any(|r| r.to_lowercase() == keeper) {
             return Ok(());
         }
-        let letter = OutgoingLetter {
-            to: vec![Address::new(&keeper)],
-            subject: format!("Undeliverable: a letter to {}", recipients.join(", ")),
-            body: format!(
+        let letter = OutgoingLetter::fresh(
+            &keeper,
+            format!("Undeliverable: a letter to {}", recipients.join(", ")),
+            format!(
                 "A letter to {} could not be delivered: {error}\nThe games go on.\n",
                 recipients.join(", ")
             ),
-            in_reply_to: None,
-            references: Vec::new(),
-        };
+        );
         Self::queue(judge, tx, &letter, None, now)
     }
 }

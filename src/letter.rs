@@ -57,3 +57,16 @@ pub struct OutgoingLetter {
     /// Message-IDs for the References header.
     pub references: Vec<String>,
 }
+
+impl OutgoingLetter {
+    /// A letter to one address that answers no letter (a report, a notice, an offer).
+    pub fn fresh(to: &str, subject: impl Into<String>, body: impl Into<String>) -> OutgoingLetter {
+        OutgoingLetter {
+            to: vec![Address::new(to)],
+            subject: subject.into(),
+            body: body.into(),
+            in_reply_to: None,
+            references: Vec::new(),
+        }
+    }
+}

@@ -10,7 +10,7 @@ use super::orders::{is_complete, powers_owing, stored_orders};
 use super::phase::phase_name_in;
 use super::settings::GameSettings;
 use crate::diplomacy::power::PowerId;
-use crate::letter::{Address, OutgoingLetter};
+use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::store::{GameRow, Tx};
 use crate::tr;
@@ -85,19 +85,17 @@ impl Judge {
                 {
                     let language = self.language_of(tx, game, m)?;
                     let words = self.templates.words(&language);
-                    letters.push(OutgoingLetter {
-                        to: vec![Address::new(&m.email)],
-                        subject: tr!(words, "deadlines.late_subject", game = game.name),
-                        body: tr!(
+                    letters.push(OutgoingLetter::fresh(
+                        &m.email,
+                        tr!(words, "deadlines.late_subject", game = game.name),
+                        tr!(
                             words,
                             "deadlines.late",
                             game = game.name,
                             phase = phase_name_in(words, variant, &position),
                             hours = grace
                         ) + "\n",
-                        in_reply_to: None,
-                        references: Vec::new(),
-                    });
+                    ));
                 }
             }
         } else {
@@ -114,24 +112,22 @@ impl Judge {
                     let language = self.language_of(tx, game, m)?;
                     let words = self.templates.words(&language);
                     tx.remove_member(game.id, m.player_id)?;
-                    letters.push(OutgoingLetter {
-                        to: vec![Address::new(&m.email)],
-                        subject: tr!(
+                    letters.push(OutgoingLetter::fresh(
+                        &m.email,
+                        tr!(
                             words,
                             "deadlines.lost_subject",
                             game = game.name,
                             power = map.power(*power).name
                         ),
-                        body: tr!(
+                        tr!(
                             words,
                             "deadlines.lost",
                             phase = phase_name_in(words, variant, &position),
                             game = game.name,
                             power = map.power(*power).name
                         ) + "\n",
-                        in_reply_to: None,
-                        references: Vec::new(),
-                    });
+                    ));
                 }
             }
             // The offer in one language: subject and text.
@@ -168,13 +164,7 @@ impl Judge {
             for m in tx.members(game.id)? {
                 let language = self.language_of(tx, game, &m)?;
                 let (subject, body) = offer(self.templates.words(&language));
-                letters.push(OutgoingLetter {
-                    to: vec![Address::new(&m.email)],
-                    subject,
-                    body,
-                    in_reply_to: None,
-                    references: Vec::new(),
-                });
+                letters.push(OutgoingLetter::fresh(&m.email, subject, body));
             }
         }
         game.settings = settings.to_json();

@@ -3,7 +3,7 @@
 use super::deadline_text_in;
 use super::letter::Session;
 use super::phase::phase_name_in;
-use crate::letter::{Address, OutgoingLetter};
+use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::report::describe::unit_name_in;
 use crate::store::{GameRow, Tx};
@@ -143,13 +143,11 @@ impl Session<'_> {
         {
             body = hide_members(words, tx, &row, &body)?;
         }
-        self.caused.push(OutgoingLetter {
-            to: vec![Address::new(&self.answer_to)],
-            subject: tr!(words, "info.history_subject", game = row.name),
+        self.caused.push(OutgoingLetter::fresh(
+            &self.answer_to,
+            tr!(words, "info.history_subject", game = row.name),
             body,
-            in_reply_to: None,
-            references: Vec::new(),
-        });
+        ));
         self.say(msg!("info.history_follows", game = row.name));
         Ok(())
     }

@@ -9,7 +9,7 @@ use super::phase::{next_deadline, phase_message, phase_name, phase_name_in};
 use super::settings::{GameSettings, PressKind};
 use super::{Judge, deadline_of};
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
-use crate::letter::{Address, OutgoingLetter};
+use crate::letter::OutgoingLetter;
 use crate::report::Message;
 use crate::report::describe::{describe_order_in, note_in};
 use crate::store::{GameRow, Tx, position_from_json};
@@ -93,13 +93,8 @@ impl Session<'_> {
                     .collect::<Vec<_>>()
                     .join("\n\n")
                     + "\n";
-                self.caused.push(OutgoingLetter {
-                    to: vec![Address::new(&member.email)],
-                    subject,
-                    body,
-                    in_reply_to: None,
-                    references: Vec::new(),
-                });
+                self.caused
+                    .push(OutgoingLetter::fresh(&member.email, subject, body));
             }
         }
         Ok(())
@@ -553,13 +548,11 @@ impl Session<'_> {
         };
         self.say(what.clone());
         let words = self.judge.templates.words(&language);
-        self.caused.push(OutgoingLetter {
-            to: vec![Address::new(&member.email)],
-            subject: tr!(words, "master.ejected_you_subject", game = game.name),
-            body: tr!(words, "master.ejected_you", game = game.name) + "\n",
-            in_reply_to: None,
-            references: Vec::new(),
-        });
+        self.caused.push(OutgoingLetter::fresh(
+            &member.email,
+            tr!(words, "master.ejected_you_subject", game = game.name),
+            tr!(words, "master.ejected_you", game = game.name) + "\n",
+        ));
         self.announce(
             tx,
             &game,

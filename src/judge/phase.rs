@@ -15,7 +15,7 @@ use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::{next_position, standing};
 use crate::diplomacy::turn::{PhaseKind, Season};
-use crate::letter::{Address, OutgoingLetter};
+use crate::letter::OutgoingLetter;
 use crate::report::describe::{describe_order_in, either_in, note_in, unit_name_in};
 use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx, position_from_json, position_to_json};
@@ -202,18 +202,16 @@ impl Judge {
                     "example": example,
                 }),
             );
-            letters.push(OutgoingLetter {
-                to: vec![Address::new(&member.email)],
-                subject: tr!(
+            letters.push(OutgoingLetter::fresh(
+                &member.email,
+                tr!(
                     words,
                     "phase.started_subject",
                     game = game.name,
                     power = map.power(power).name
                 ),
                 body,
-                in_reply_to: None,
-                references: Vec::new(),
-            });
+            ));
         }
         let words = self.game_words(game);
         let (power_lines, units) = lists(words);
@@ -414,26 +412,14 @@ impl Judge {
         for m in tx.members(game_now.id)? {
             let language = self.language_of(tx, game_now, &m)?;
             let (subject, body) = write(self.templates.words(&language));
-            letters.push(OutgoingLetter {
-                to: vec![Address::new(&m.email)],
-                subject,
-                body,
-                in_reply_to: None,
-                references: Vec::new(),
-            });
+            letters.push(OutgoingLetter::fresh(&m.email, subject, body));
         }
         // Postal press written during the phase goes out after its results.
         for (recipient, subject, body) in tx.take_held_press(game_now.id)? {
             if recipient.is_empty() {
                 tx.archive(game_now.id, game_now.phase_serial, &subject, &body, now)?;
             } else {
-                letters.push(OutgoingLetter {
-                    to: vec![Address::new(&recipient)],
-                    subject,
-                    body,
-                    in_reply_to: None,
-                    references: Vec::new(),
-                });
+                letters.push(OutgoingLetter::fresh(&recipient, subject, body));
             }
         }
         Ok(letters)
@@ -501,21 +487,18 @@ impl Judge {
                     "game": game.name, "phase": phase, "state": state, "deadline": deadline_text_in(words, game),
                     "orders": orders.iter().map(|o| describe_order_in(words, map, &position, power, o)).collect::<Vec<_>>(),
                 });
-                letters.push(OutgoingLetter {
-                    to: vec![Address::new(&m.email)],
-                    subject: tr!(
+                letters.push(OutgoingLetter::fresh(
+                    &m.email,
+                    tr!(
                         words,
                         "reminder.subject",
                         game = game.name,
                         state = said,
                         phase = phase
                     ),
-                    body: self
-                        .templates
+                    self.templates
                         .render_in(words.language(), "reminder.txt", &context),
-                    in_reply_to: None,
-                    references: Vec::new(),
-                });
+                ));
             }
         }
         Ok(letters)

@@ -5,7 +5,7 @@ use super::deadline_text_in;
 use super::letter::Session;
 use super::orders::{is_complete, order_lines, stored_orders, submit};
 use super::phase::phase_name_in;
-use crate::letter::{Address, OutgoingLetter};
+use crate::letter::OutgoingLetter;
 use crate::report::describe::describe_order_in;
 use crate::store::Tx;
 use crate::text::command::CreditAction;
@@ -167,13 +167,11 @@ impl Session<'_> {
                     {
                         let language = self.judge.language_of(tx, &row, m)?;
                         let words = self.judge.templates.words(&language);
-                        self.caused.push(OutgoingLetter {
-                            to: vec![Address::new(&m.email)],
-                            subject: words.message(&subject),
-                            body: words.message(&body) + "\n",
-                            in_reply_to: None,
-                            references: Vec::new(),
-                        });
+                        self.caused.push(OutgoingLetter::fresh(
+                            &m.email,
+                            words.message(&subject),
+                            words.message(&body) + "\n",
+                        ));
                     }
                 }
             }

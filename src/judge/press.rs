@@ -6,7 +6,7 @@ use super::credit::power_named;
 use super::letter::Session;
 use super::settings::{GameSettings, PressKind};
 use crate::diplomacy::power::PowerId;
-use crate::letter::{Address, OutgoingLetter};
+use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::store::{MemberRow, Tx};
 use crate::text::command::PressKind as Written;
@@ -139,13 +139,8 @@ impl Session<'_> {
                 tx.hold_press(game.id, &to.email, &subject, &body, self.now)?;
                 continue;
             }
-            self.caused.push(OutgoingLetter {
-                to: vec![Address::new(&to.email)],
-                subject,
-                body,
-                in_reply_to: None,
-                references: Vec::new(),
-            });
+            self.caused
+                .push(OutgoingLetter::fresh(&to.email, subject, body));
         }
         if broadcast {
             let (subject, body) = letter(self.judge.game_words(&game));

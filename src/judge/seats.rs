@@ -4,7 +4,7 @@
 use super::letter::Session;
 use super::password::{hash_password, password_matches};
 use super::settings::GameSettings;
-use crate::letter::{Address, OutgoingLetter};
+use crate::letter::OutgoingLetter;
 use crate::store::Tx;
 use crate::{msg, tr};
 
@@ -263,24 +263,22 @@ impl Session<'_> {
             {
                 let language = self.judge.language_of(tx, &row, owner)?;
                 let words = self.judge.templates.words(&language);
-                self.caused.push(OutgoingLetter {
-                    to: vec![Address::new(&owner.email)],
-                    subject: tr!(
+                self.caused.push(OutgoingLetter::fresh(
+                    &owner.email,
+                    tr!(
                         words,
                         "seats.failed_signon_subject",
                         game = row.name,
                         power = power.name
                     ),
-                    body: tr!(
+                    tr!(
                         words,
                         "seats.failed_signon",
                         address = self.sender,
                         power = power.name,
                         game = row.name
                     ) + "\n",
-                    in_reply_to: None,
-                    references: Vec::new(),
-                });
+                ));
             }
             return Ok(());
         };

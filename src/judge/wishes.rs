@@ -8,7 +8,7 @@ use super::deadline_of;
 use super::letter::Session;
 use super::settings::{GameSettings, Wishes};
 use crate::diplomacy::power::PowerId;
-use crate::letter::{Address, OutgoingLetter};
+use crate::letter::OutgoingLetter;
 use crate::report::Message;
 use crate::store::{GameRow, MemberRow, Tx};
 use crate::text::command::Setting;
@@ -148,10 +148,10 @@ impl Session<'_> {
             return Ok(());
         }
         let words = self.words();
-        self.caused.push(OutgoingLetter {
-            to: vec![Address::new(&player.email)],
-            subject: tr!(words, "wishes.address_subject"),
-            body: tr!(
+        self.caused.push(OutgoingLetter::fresh(
+            &player.email,
+            tr!(words, "wishes.address_subject"),
+            tr!(
                 words,
                 "wishes.address_changed_by",
                 old = player.email,
@@ -159,9 +159,7 @@ impl Session<'_> {
                 sender = self.sender,
                 keeper = self.judge.config.judge.keeper
             ) + "\n",
-            in_reply_to: None,
-            references: Vec::new(),
-        });
+        ));
         self.say(msg!("wishes.address_changed", address = address));
         self.answer_to = address.to_lowercase();
         Ok(())

@@ -22,7 +22,7 @@ use crate::his::text::{
     describe_space_in, describe_status_in, parse_answer, parse_instruction, parse_move,
 };
 use crate::his::{Lang, Phrase, Power, Procedure, Question, SpaceId, Status};
-use crate::letter::{Address, OutgoingLetter};
+use crate::letter::OutgoingLetter;
 use crate::report::messages::{Arg, Message, Words};
 use crate::store::{GameRow, Tx};
 use crate::{msg, tr};
@@ -308,13 +308,7 @@ impl Judge {
         for m in &members {
             let language = self.language_of(tx, game, m)?;
             let (subject, body) = write(self.templates.words(&language));
-            letters.push(OutgoingLetter {
-                to: vec![Address::new(&m.email)],
-                subject,
-                body,
-                in_reply_to: None,
-                references: Vec::new(),
-            });
+            letters.push(OutgoingLetter::fresh(&m.email, subject, body));
         }
         // Each power asked gets its own letter saying how to answer (every eligible power is
         // asked, whether or not it can do anything, so that silence tells nothing).
@@ -330,16 +324,16 @@ impl Judge {
                 let language = self.language_of(tx, game, member)?;
                 let words = self.templates.words(&language);
                 let lang = lang_of(words);
-                letters.push(OutgoingLetter {
-                    to: vec![Address::new(&member.email)],
-                    subject: tr!(
+                letters.push(OutgoingLetter::fresh(
+                    &member.email,
+                    tr!(
                         words,
                         "his.asked_subject",
                         game = game.name,
                         power = power.name_in(lang),
                         window = window.number
                     ),
-                    body: tr!(
+                    tr!(
                         words,
                         "his.asked",
                         question = window.question.describe_in(&referee.map, lang),
@@ -348,9 +342,7 @@ impl Judge {
                         forms = forms,
                         default = default
                     ),
-                    in_reply_to: None,
-                    references: Vec::new(),
-                });
+                ));
             }
         }
         Ok(letters)
