@@ -35,6 +35,21 @@ fn letter(from: &str, id: &str, body: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// `strategos run` on the harness's configuration at `now`, silent; `once`: to the end.
+fn judge(config: &std::path::Path, now: DateTime<Utc>, once: bool) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_strategos"));
+    command.args(["--config", config.to_str().unwrap(), "run"]);
+    if once {
+        command.arg("--once");
+    }
+    command
+        .args(["--now", &now.to_rfc3339()])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    command
+}
+
 #[test]
 fn the_judge_survives_being_killed_again_and_again() {
     let dir = TempDir::new("crash");
@@ -85,7 +100,6 @@ fn the_judge_survives_being_killed_again_and_again() {
     let mut next = 0;
     let mut kills = 0;
     let mut runs_to_end = 0;
-    let binary = env!("CARGO_BIN_EXE_strategos");
     while kills < 60 {
         // A few letters arrive, then the judge runs for a moment and is killed.
         for _ in 0..(1 + dice.below(3)) {
@@ -101,36 +115,11 @@ fn the_judge_survives_being_killed_again_and_again() {
         // (a loaded machine may be killed before it does anything in the others).
         if kills % 6 == 5 && runs_to_end < kills / 6 {
             runs_to_end += 1;
-            let status = Command::new(binary)
-                .args([
-                    "--config",
-                    config.to_str().unwrap(),
-                    "run",
-                    "--once",
-                    "--now",
-                    &now.to_rfc3339(),
-                ])
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .stderr(Stdio::null())
-                .status()
-                .unwrap();
+            let status = judge(&config, now, true).status().unwrap();
             assert!(status.success());
             continue;
         }
-        let mut child = Command::new(binary)
-            .args([
-                "--config",
-                config.to_str().unwrap(),
-                "run",
-                "--now",
-                &now.to_rfc3339(),
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+        let mut child = judge(&config, now, false).spawn().unwrap();
         std::thread::sleep(Duration::from_millis(5 + dice.below(120)));
         child.kill().unwrap();
         child.wait().unwrap();
@@ -145,20 +134,7 @@ fn the_judge_survives_being_killed_again_and_again() {
     }
     for _ in 0..2 {
         now += Span::hours(1);
-        let status = Command::new(binary)
-            .args([
-                "--config",
-                config.to_str().unwrap(),
-                "run",
-                "--once",
-                "--now",
-                &now.to_rfc3339(),
-            ])
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .unwrap();
+        let status = judge(&config, now, true).status().unwrap();
         assert!(status.success());
     }
     let mut checks = 0;
