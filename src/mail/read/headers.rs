@@ -71,15 +71,7 @@ impl HeaderReader<'_, '_> {
             return String::new();
         };
         let repaired = self.repaired(header);
-        let value = match &repaired {
-            Some(message) => message
-                .parts
-                .first()
-                .and_then(|p| p.headers.first())
-                .map(Header::value),
-            None => Some(header.value()),
-        };
-        match value {
+        match value_of(header, &repaired) {
             Some(HeaderValue::Text(text)) => one_line(text),
             Some(HeaderValue::TextList(list)) => one_line(&list.join(" ")),
             _ => String::new(),
@@ -92,15 +84,7 @@ impl HeaderReader<'_, '_> {
             return Vec::new();
         };
         let repaired = self.repaired(header);
-        let value = match &repaired {
-            Some(message) => message
-                .parts
-                .first()
-                .and_then(|p| p.headers.first())
-                .map(Header::value),
-            None => Some(header.value()),
-        };
-        match value.and_then(HeaderValue::as_address) {
+        match value_of(header, &repaired).and_then(HeaderValue::as_address) {
             Some(list) => list.iter().filter_map(to_address).collect(),
             None => Vec::new(),
         }
@@ -249,4 +233,19 @@ pub(super) fn automatic(
         .into_iter()
         .find(|name| headers.has(name))
         .map(|name| format!("mailing list ({name})"))
+}
+
+/// A header's value: from its repaired reading when there is one, else as parsed.
+fn value_of<'a>(
+    header: &'a Header<'a>,
+    repaired: &'a Option<Message<'a>>,
+) -> Option<&'a HeaderValue<'a>> {
+    match repaired {
+        Some(message) => message
+            .parts
+            .first()
+            .and_then(|p| p.headers.first())
+            .map(Header::value),
+        None => Some(header.value()),
+    }
 }
