@@ -20,6 +20,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema.sql"),
     include_str!("schema2.sql"),
     include_str!("schema3.sql"),
+    include_str!("schema4.sql"),
 ];
 
 /// An open database.
