@@ -32,8 +32,16 @@ pub(super) struct Session<'j> {
     pub(super) notices: Vec<(GameRow, Message, Message)>,
     /// The game the sender watches, signed on as an observer.
     pub(super) watching: Option<GameRow>,
-    /// Addresses that get a copy of the answer (a player whose power the master BECAME).
-    pub(super) copy_to: Vec<String>,
+    /// The powers a master acted for with BECOME in this letter, each with what was done for
+    /// it (its player gets a copy of that, and only that).
+    pub(super) acted_for: Vec<ActedFor>,
+    /// The entry of `acted_for` in force: commands a power gives (orders, press, its own
+    /// SETs...) are done for it until the next BECOME.
+    pub(super) became: Option<usize>,
+    /// Games whose orders, waits or pauses this letter changed: once the whole letter is read,
+    /// each is processed if every order is in and no one waits (so a WAIT or press later in the
+    /// letter counts, and press goes out before the results); `true` where orders were given.
+    pub(super) touched: Vec<(i64, bool)>,
     /// The language of the answer: `en` or `ru`.
     pub(super) language: String,
     /// The game the sender is signed on to as its master.
@@ -45,10 +53,35 @@ pub(super) struct Session<'j> {
     pub(super) caused: Vec<OutgoingLetter>,
 }
 
+/// A power a master acted for with BECOME, and the paragraphs of the answer written for it.
+pub(super) struct ActedFor {
+    pub(super) game: String,
+    /// The power's name.
+    pub(super) power: String,
+    /// The address of the power's player, if it has one.
+    pub(super) player: Option<String>,
+    /// The paragraphs of the answer (indices into `Session::sections`) done for the power.
+    pub(super) sections: Vec<std::ops::Range<usize>>,
+}
+
 /// A paragraph of the answer: a message, or text already written.
 pub(super) enum Section {
     Message(Message),
     Text(String),
+}
+
+/// Whether a command is a power's own (orders, press, its SETs, its password, credit,
+/// resigning): after BECOME it is done for that power, and shown in the power's copy.
+fn acts_for_power(kind: &CommandKind) -> bool {
+    match kind {
+        CommandKind::Orders { .. }
+        | CommandKind::Press { .. }
+        | CommandKind::SetPassword { .. }
+        | CommandKind::Credit { .. }
+        | CommandKind::Resign => true,
+        CommandKind::Set(setting) => setting.is_for_players(),
+        _ => false,
+    }
 }
 
 /// Handles `letter`; returns the letters to send.
@@ -87,7 +120,9 @@ pub(super) fn handle_as(
         joined: None,
         filled: Vec::new(),
         notices: Vec::new(),
-        copy_to: Vec::new(),
+        acted_for: Vec::new(),
+        became: None,
+        touched: Vec::new(),
         language: "en".into(),
         master_of,
         sections: Vec::new(),
@@ -111,6 +146,7 @@ pub(super) fn handle_as(
         session.run(tx, command)?;
     }
     session.start_filled(tx)?;
+    session.process_touched(tx)?;
     let mut subject = reply_subject(&letter.subject);
     if session.errors > 0 {
         subject.push_str(" [Error Flag]");
@@ -159,16 +195,45 @@ pub(super) fn handle_as(
         in_reply_to: Some(letter.message_id.clone()),
         references,
     }];
-    // A player whose power the master BECAME gets a copy of what was done in their name.
-    for copy in std::mem::take(&mut session.copy_to) {
-        let mut letter = letters[0].clone();
-        letter.to = vec![Address::new(&copy)];
-        letter.subject = tr!(
-            session.words(),
-            "letter.copy_subject",
-            subject = letter.subject
+    // A player whose power the master BECAME gets a copy of what was done for that power,
+    // and of nothing else the letter did (NJ:data/master warns that njudge's copy shows all).
+    for acted in std::mem::take(&mut session.acted_for) {
+        let Some(player) = acted.player else {
+            continue;
+        };
+        let words = session.words();
+        let mut done = vec![tr!(
+            words,
+            "master.became_copy",
+            game = acted.game,
+            power = acted.power
+        )];
+        done.extend(
+            acted
+                .sections
+                .iter()
+                .flat_map(|range| sections[range.clone()].iter().cloned()),
         );
-        letters.push(letter);
+        if done.len() == 1 {
+            done.push(tr!(words, "master.became_nothing"));
+        }
+        let body = judge.templates.render_in(
+            &session.language,
+            "reply.txt",
+            serde_json::json!({
+                "sections": done, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
+            }),
+        );
+        letters.push(OutgoingLetter::fresh(
+            &player,
+            tr!(
+                words,
+                "master.became_copy_subject",
+                game = acted.game,
+                power = acted.power
+            ),
+            body,
+        ));
     }
     session.send_notices(tx)?;
     letters.append(&mut session.caused);
@@ -207,7 +272,19 @@ impl<'j> Session<'j> {
         self.sections.push(Section::Text(text));
     }
 
+    /// Runs one command; what it writes while a master acts for a power, if the command is the
+    /// power's own, is kept for that power's copy.
     fn run(&mut self, tx: &Tx, command: &Command) -> rusqlite::Result<()> {
+        let start = self.sections.len();
+        let for_power = self.became.filter(|_| acts_for_power(&command.kind));
+        self.run_command(tx, command)?;
+        if let Some(i) = for_power {
+            self.acted_for[i].sections.push(start..self.sections.len());
+        }
+        Ok(())
+    }
+
+    fn run_command(&mut self, tx: &Tx, command: &Command) -> rusqlite::Result<()> {
         let line = command.line;
         // In a Here I Stand game WITHDRAW (read as RESIGN) answers the withdrawal window.
         if let (CommandKind::Resign, Some((row, power))) = (&command.kind, &self.signed_on)

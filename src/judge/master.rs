@@ -6,7 +6,7 @@ use chrono::Duration;
 
 use super::letter::Session;
 use super::phase::{next_deadline, phase_message, phase_name, phase_name_in};
-use super::settings::{GameSettings, PressKind};
+use super::settings::{GameSettings, PressKind, Wishes};
 use super::{Judge, deadline_of};
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::letter::OutgoingLetter;
@@ -22,8 +22,9 @@ pub(super) fn command_word(word: &'static str) -> Message {
 }
 
 impl Session<'_> {
-    /// The game this letter may act on as master: signed on as its master, or as a player of
-    /// an unmoderated game. Reports an error when there is none.
+    /// The game this letter acts on as its master: signed on as a master (SIGNON ?game with a
+    /// master's password, or the operator). Players never hold a master's powers, moderated
+    /// game or not (NJ:data/master). Reports an error when there is none.
     pub(super) fn mastered(
         &mut self,
         tx: &Tx,
@@ -33,11 +34,35 @@ impl Session<'_> {
         if let Some(game) = &self.master_of {
             return Ok(Some(tx.game(game.id)?));
         }
-        if let Some((game, _)) = &self.signed_on {
+        if self.signed_on.is_some() {
+            self.fail(line, msg!("master.masters_only", what = what));
+        } else {
+            self.fail(line, msg!("master.not_master", what = what));
+        }
+        Ok(None)
+    }
+
+    /// The game this letter may steer: as its master, or as a player of an unmoderated game,
+    /// for what such players may do (NJ:data/index, "mod" commands: settings of the game's
+    /// pace and press, PAUSE, RESUME, EXTEND); each change is announced to every member.
+    pub(super) fn steered(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        what: Message,
+    ) -> rusqlite::Result<Option<GameRow>> {
+        if let Some(game) = &self.master_of {
+            return Ok(Some(tx.game(game.id)?));
+        }
+        if let Some((game, _)) = &self.signed_on
+            && self.became.is_none()
+        {
             let game = tx.game(game.id)?;
             if !GameSettings::from_json(&game.settings).moderated {
                 return Ok(Some(game));
             }
+            self.fail(line, msg!("master.moderated", what = what, game = game.name));
+            return Ok(None);
         }
         self.fail(line, msg!("master.not_master", what = what));
         Ok(None)
@@ -107,9 +132,23 @@ impl Session<'_> {
         line: usize,
         setting: &Setting,
     ) -> rusqlite::Result<()> {
-        let Some(mut game) = self.mastered(tx, line, msg!("master.this_set"))? else {
+        let Some(mut game) = self.steered(tx, line, msg!("master.this_set"))? else {
             return Ok(());
         };
+        // Who sees the game, who may join it and who masters it are for masters alone.
+        if !self.is_master_of(&game)
+            && matches!(
+                setting,
+                Setting::MasterSeesPress(_)
+                    | Setting::Public(_)
+                    | Setting::Allow(_)
+                    | Setting::Deny(_)
+                    | Setting::Moderated(_)
+            )
+        {
+            self.fail(line, msg!("master.masters_only", what = msg!("master.this_set")));
+            return Ok(());
+        }
         let mut settings = GameSettings::from_json(&game.settings);
         let press = |mode: &PressMode| match mode {
             PressMode::White => PressKind::White,
@@ -368,7 +407,7 @@ impl Session<'_> {
     /// PAUSE and RESUME: deadlines stop, and start again with a whole phase to come.
     pub(super) fn pause(&mut self, tx: &Tx, line: usize, pause: bool) -> rusqlite::Result<()> {
         let word = command_word(if pause { "PAUSE" } else { "RESUME" });
-        let Some(mut game) = self.mastered(tx, line, word)? else {
+        let Some(mut game) = self.steered(tx, line, word)? else {
             return Ok(());
         };
         let mut settings = GameSettings::from_json(&game.settings);
@@ -415,13 +454,16 @@ impl Session<'_> {
         tx.save_game(&game)?;
         self.say(text.clone());
         self.announce(tx, &game, subject, text)?;
+        if !pause {
+            self.touch(game.id, false);
+        }
         self.refresh(game);
         Ok(())
     }
 
     /// EXTEND [hours]: the deadline moves later.
     pub(super) fn extend(&mut self, tx: &Tx, line: usize, hours: u32) -> rusqlite::Result<()> {
-        let Some(mut game) = self.mastered(tx, line, command_word("EXTEND"))? else {
+        let Some(mut game) = self.steered(tx, line, command_word("EXTEND"))? else {
             return Ok(());
         };
         let Some(deadline) = game.deadline_at.filter(|_| game.state == "active") else {
@@ -451,11 +493,64 @@ impl Session<'_> {
         Ok(())
     }
 
-    /// TERMINATE: the game ends here.
+    /// TERMINATE: the game ends here. From a master at once; from a player of an unmoderated
+    /// game it is a secret vote, and the game ends when every surviving power has voted in
+    /// the same phase.
     pub(super) fn terminate(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
-        let Some(mut game) = self.mastered(tx, line, command_word("TERMINATE"))? else {
+        if self.master_of.is_none()
+            && let Some((game, power)) = self.signed_on.clone()
+            && self.became.is_none()
+            && !GameSettings::from_json(&tx.game(game.id)?.settings).moderated
+        {
+            return self.vote_terminate(tx, game.id, &power);
+        }
+        let Some(game) = self.mastered(tx, line, command_word("TERMINATE"))? else {
             return Ok(());
         };
+        self.end_terminated(tx, game)
+    }
+
+    /// A player's vote to end an unmoderated game; the last vote ends it.
+    fn vote_terminate(&mut self, tx: &Tx, game: i64, power: &str) -> rusqlite::Result<()> {
+        let game = tx.game(game)?;
+        let members = tx.members(game.id)?;
+        let Some(member) = members.iter().find(|m| m.power.as_deref() == Some(power)) else {
+            return Ok(());
+        };
+        let mut wishes = Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?);
+        wishes.terminate = true;
+        tx.set_member_wishes(game.id, member.player_id, &wishes.to_json())?;
+        let everyone = match self.judge.game_position(&game) {
+            Some((variant, position)) => {
+                let mut all = true;
+                for p in super::wishes::survivors(&variant.map, &position) {
+                    let id = &variant.map.power(p).id;
+                    let voted = match members.iter().find(|m| m.power.as_deref() == Some(id)) {
+                        Some(m) => Wishes::from_json(&tx.member_wishes(game.id, m.player_id)?)
+                            .terminate,
+                        None => false,
+                    };
+                    all &= voted;
+                }
+                all
+            }
+            // A forming game: every player who joined.
+            None => {
+                let mut all = true;
+                for m in members.iter().filter(|m| m.role == "player") {
+                    all &= Wishes::from_json(&tx.member_wishes(game.id, m.player_id)?).terminate;
+                }
+                all
+            }
+        };
+        if !everyone {
+            self.say(msg!("master.terminate_vote", game = game.name));
+            return Ok(());
+        }
+        self.end_terminated(tx, game)
+    }
+
+    fn end_terminated(&mut self, tx: &Tx, mut game: GameRow) -> rusqlite::Result<()> {
         game.state = "finished".into();
         game.deadline_at = None;
         tx.save_game(&game)?;
@@ -492,13 +587,19 @@ impl Session<'_> {
             return Ok(());
         };
         let power_id = variant.map.power(id).id.clone();
-        if let Some(player) = tx
+        let player = tx
             .members(game.id)?
             .into_iter()
-            .find(|m| m.power.as_deref() == Some(power_id.as_str()))
-        {
-            self.copy_to.push(player.email);
-        }
+            .find(|m| m.power.as_deref() == Some(power_id.as_str()) && m.role == "player")
+            .map(|m| m.email);
+        self.acted_for.push(super::letter::ActedFor {
+            game: game.name.clone(),
+            power: variant.map.power(id).name.clone(),
+            player,
+            sections: Vec::new(),
+        });
+        self.became = Some(self.acted_for.len() - 1);
+        self.touched.push((game.id, false));
         self.say(msg!(
             "master.acting_as",
             power = variant.map.power(id).name,

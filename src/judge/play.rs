@@ -100,20 +100,46 @@ impl Session<'_> {
             deadline = deadline_text_in(words, &row)
         ));
         let owing = self.owing_names(tx, &row)?;
-        let waiting = self.someone_waits(tx, &row)?;
-        if owing.is_empty() && waiting {
-            lines.push(tr!(words, "play.all_in_waiting"));
-        } else if owing.is_empty() {
-            lines.push(tr!(words, "play.all_in"));
-        } else {
+        if !owing.is_empty() {
             lines.push(tr!(words, "info.owing", powers = owing.join(", ")));
         }
         self.say_text(lines.join("\n"));
-        if owing.is_empty() && !waiting {
-            let mut row = tx.game(row.id)?;
+        // Whether the phase is processed is decided once the whole letter is read.
+        self.touch(row.id, true);
+        Ok(())
+    }
+
+    /// Notes that this letter changed what decides whether `game` is processed early.
+    pub(super) fn touch(&mut self, game: i64, orders: bool) {
+        match self.touched.iter_mut().find(|(g, _)| *g == game) {
+            Some(entry) => entry.1 |= orders,
+            None => self.touched.push((game, orders)),
+        }
+    }
+
+    /// Once the whole letter is read: each game it touched is processed if every order is in
+    /// and no one waits (a WAIT anywhere in the letter holds it; press of the letter is
+    /// already queued, so it goes out before the results).
+    pub(super) fn process_touched(&mut self, tx: &Tx) -> rusqlite::Result<()> {
+        for (id, orders) in std::mem::take(&mut self.touched) {
+            let mut row = tx.game(id)?;
+            if row.state != "active"
+                || row.variant == super::his::VARIANT
+                || self.judge.game_position(&row).is_none()
+                || !self.judge.missing_powers(tx, &row)?.is_empty()
+            {
+                continue;
+            }
+            if self.someone_waits(tx, &row)? {
+                if orders {
+                    self.say(msg!("play.all_in_waiting"));
+                }
+                continue;
+            }
+            self.say(msg!("play.all_in"));
             self.caused
                 .extend(self.judge.process_phase(tx, &mut row, self.now)?);
-            self.signed_on = Some((row, power_id));
+            self.refresh(row);
         }
         Ok(())
     }

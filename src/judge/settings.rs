@@ -56,8 +56,10 @@ pub enum PressKind {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct GameSettings {
-    /// A moderated game has masters; in an unmoderated one any player may use master
-    /// commands (judge-conventions §1.4).
+    /// In a moderated game only masters change the game's settings; in an unmoderated one
+    /// players may also change its pace and press, PAUSE, RESUME and EXTEND (announced to
+    /// all), and end it by all sending TERMINATE. The other master commands are for masters
+    /// in every game.
     pub moderated: bool,
     /// Player ids of the masters (the creator of a moderated game, and those promoted).
     pub masters: Vec<i64>,
@@ -179,6 +181,8 @@ pub struct Wishes {
     pub concede: Option<String>,
     /// Powers wanted, in order (`EFG`, or `*` for any).
     pub preference: Option<String>,
+    /// A vote to end an unmoderated game (TERMINATE by a player); cleared every phase.
+    pub terminate: bool,
 }
 
 impl Wishes {

@@ -74,6 +74,9 @@ impl Session<'_> {
         match setting {
             Setting::Wait(on) => {
                 wishes.wait = *on;
+                if !*on {
+                    self.touch(game.id, false);
+                }
                 self.say(if *on {
                     msg!("wishes.wait")
                 } else {
@@ -264,12 +267,7 @@ impl Session<'_> {
             return Ok(());
         };
         let map = &variant.map;
-        let survivors: Vec<PowerId> = (0..map.powers.len())
-            .map(|p| PowerId(p as u8))
-            .filter(|p| {
-                position.units.iter().any(|u| u.power == *p) || position.centres_of(map, *p) > 0
-            })
-            .collect();
+        let survivors = survivors(map, &position);
         let settings = GameSettings::from_json(&game.settings);
         let members = tx.members(game.id)?;
         let mut votes = Vec::new();
@@ -405,11 +403,23 @@ pub(super) fn beyond_absences(
     Ok(deadline)
 }
 
+/// The powers still in the game: with a unit or a centre.
+pub(super) fn survivors(
+    map: &crate::diplomacy::map::Map,
+    position: &crate::diplomacy::position::Position,
+) -> Vec<PowerId> {
+    (0..map.powers.len())
+        .map(|p| PowerId(p as u8))
+        .filter(|p| position.units.iter().any(|u| u.power == *p) || position.centres_of(map, *p) > 0)
+        .collect()
+}
+
 pub(super) fn clear_phase_wishes(tx: &Tx, game_id: i64) -> rusqlite::Result<()> {
     for member in tx.members(game_id)? {
         let mut wishes = Wishes::from_json(&tx.member_wishes(game_id, member.player_id)?);
-        if wishes.wait || wishes.draw.is_some() || wishes.concede.is_some() {
+        if wishes.wait || wishes.draw.is_some() || wishes.concede.is_some() || wishes.terminate {
             wishes.wait = false;
+            wishes.terminate = false;
             wishes.draw = None;
             wishes.concede = None;
             tx.set_member_wishes(game_id, member.player_id, &wishes.to_json())?;
