@@ -196,8 +196,17 @@ fn main() {
     let mut judge = daemon(&dir, start);
     let inbox = Maildir::open(dir.join("in")).unwrap();
 
-    // Set-up: game load1 by mail, then its copies.
+    // Set-up: game load1 by mail, then its copies. The players' addresses are taken as proven
+    // (each would have confirmed a token once).
     let setup = Instant::now();
+    {
+        let tx = judge.store.begin().unwrap();
+        for (power, _, _) in OPENINGS.iter() {
+            tx.confirm_address(&format!("{power}.1@example.test"), start)
+                .unwrap();
+        }
+        tx.commit().unwrap();
+    }
     inbox
         .deliver(&letter(
             "austria.1@example.test",

@@ -38,6 +38,10 @@ pub struct JudgeConfig {
     /// demonstrations only: whoever knows it can foresee every roll. Unset, each game draws
     /// its own secret seed.
     pub dice_seed: Option<String>,
+    /// A fixed key (64 hex digits) for the confirmation tokens the judge mails, for tests and
+    /// demonstrations only: whoever knows it can make tokens. Unset, the judge draws its own
+    /// key once and keeps it in the database.
+    pub token_key: Option<String>,
 }
 
 /// Where files live.
@@ -140,6 +144,16 @@ pub struct LimitsConfig {
     pub max_message_bytes: usize,
     /// Letters from one sender answered per hour; beyond that one notice, then silence.
     pub letters_per_hour: u32,
+    /// Wrong passwords after which one letter checks no more passwords.
+    pub password_failures_per_letter: u32,
+    /// Wrong passwords within an hour for one seat (or one account's seats) that lock it.
+    pub password_failures_per_hour: u32,
+    /// Minutes a seat stays locked: no password is checked for it meanwhile.
+    pub lock_minutes: u32,
+    /// Hours a confirmation token stays valid.
+    pub confirm_hours: u32,
+    /// Hours at most a deadline waits for a letter held for a locked seat to be confirmed.
+    pub held_wait_hours: u32,
 }
 
 impl Default for JudgeConfig {
@@ -150,6 +164,7 @@ impl Default for JudgeConfig {
             keeper: "keeper@localhost".into(),
             time_zone: "UTC".into(),
             dice_seed: None,
+            token_key: None,
         }
     }
 }
@@ -233,6 +248,11 @@ impl Default for LimitsConfig {
         LimitsConfig {
             max_message_bytes: 1 << 20,
             letters_per_hour: 60,
+            password_failures_per_letter: 3,
+            password_failures_per_hour: 5,
+            lock_minutes: 60,
+            confirm_hours: 72,
+            held_wait_hours: 24,
         }
     }
 }
@@ -331,6 +351,26 @@ impl Config {
                 "judge.dice_seed",
                 "it is not 64 hex digits (32 bytes)".to_string(),
             ));
+        }
+        if let Some(key) = &self.judge.token_key
+            && crate::dice::Seed::from_hex(key).is_none()
+        {
+            return Err((
+                "judge.token_key",
+                "it is not 64 hex digits (32 bytes)".to_string(),
+            ));
+        }
+        if self.limits.password_failures_per_letter == 0
+            || self.limits.password_failures_per_hour == 0
+        {
+            return Err((
+                "limits",
+                "password_failures_per_letter and password_failures_per_hour must be at least 1"
+                    .into(),
+            ));
+        }
+        if self.limits.confirm_hours == 0 {
+            return Err(("limits.confirm_hours", "must be at least 1".into()));
         }
         if !matches!(self.inbox.kind.as_str(), "maildir" | "imap") {
             return Err((

@@ -51,6 +51,22 @@ pub(super) struct Session<'j> {
     pub(super) errors: usize,
     /// Other letters caused: start notices, reports, warnings to owners.
     pub(super) caused: Vec<OutgoingLetter>,
+    /// The sender's address has proven it wants the judge's letters (it confirmed a token
+    /// once, or the operator is writing).
+    pub(super) proven: bool,
+    /// The account whose password this letter proved (by a SIGNON to one of its seats, or
+    /// REGISTER with its password).
+    pub(super) account_proven: Option<i64>,
+    /// Wrong passwords (and tokens) so far in this letter.
+    pub(super) failures: u32,
+    /// What in this letter waits for the sender's address to confirm (then the whole letter
+    /// waits for it).
+    pub(super) pending: Vec<Message>,
+    /// Seats a wrong password was given for in this letter (counted again if the letter is
+    /// rolled back to wait for a confirmation).
+    pub(super) failed_seats: Vec<super::lockout::Seat>,
+    /// Whether this letter is a held one whose token came back.
+    pub(super) confirmed: Confirmed,
 }
 
 /// A power a master acted for with BECOME, and the paragraphs of the answer written for it.
@@ -103,6 +119,40 @@ pub(super) fn handle_as(
     now: DateTime<Utc>,
     master_of: Option<GameRow>,
 ) -> rusqlite::Result<Vec<OutgoingLetter>> {
+    handle_inner(judge, tx, letter, now, master_of, Confirmed::No)
+}
+
+/// How a letter was confirmed, when it was held and its token came back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Confirmed {
+    /// A letter as it came.
+    No,
+    /// The sender's address sent its token back: the letter acts as that address's own.
+    BySender,
+    /// The registered player of these locked seats sent the token back: the letter may sign
+    /// on to them.
+    ForSeats(Vec<String>),
+}
+
+/// Handles a held letter whose token came back.
+pub(super) fn handle_confirmed(
+    judge: &Judge,
+    tx: &Tx,
+    letter: &IncomingLetter,
+    now: DateTime<Utc>,
+    confirmed: Confirmed,
+) -> rusqlite::Result<Vec<OutgoingLetter>> {
+    handle_inner(judge, tx, letter, now, None, confirmed)
+}
+
+fn handle_inner(
+    judge: &Judge,
+    tx: &Tx,
+    letter: &IncomingLetter,
+    now: DateTime<Utc>,
+    master_of: Option<GameRow>,
+    confirmed: Confirmed,
+) -> rusqlite::Result<Vec<OutgoingLetter>> {
     let Some(from) = &letter.from else {
         return Ok(Vec::new());
     };
@@ -110,134 +160,205 @@ pub(super) fn handle_as(
         return Ok(Vec::new());
     }
     let sender = from.email.to_lowercase();
-    let mut session = Session {
-        judge,
-        now,
-        answer_to: sender.clone(),
-        sender,
-        signed_on: None,
-        watching: None,
-        joined: None,
-        filled: Vec::new(),
-        notices: Vec::new(),
-        acted_for: Vec::new(),
-        became: None,
-        touched: Vec::new(),
-        language: "en".into(),
-        master_of,
-        sections: Vec::new(),
-        errors: 0,
-        caused: Vec::new(),
-    };
-    if let Some(language) = tx.player_language(&session.sender)? {
-        session.language = language;
-    }
-    for warning in &letter.warnings {
-        session.say(msg!("letter.note", warning = warning));
-    }
     let (commands, diagnostics) = parse_commands(&letter.body);
-    for d in diagnostics.iter().filter(|d| d.severity == Severity::Error) {
-        session.fail(d.line, msg!("letter.text", text = d.message));
+    let mut session = Session::new(judge, tx, now, sender, master_of, confirmed)?;
+    if session.stopped_by_lock(tx, &commands, letter)? {
+        return session.answer(tx, letter, &commands, &[]);
     }
-    if commands.is_empty() && diagnostics.is_empty() {
-        session.say(msg!("letter.no_commands"));
+    if session.proven {
+        session.read(tx, letter, &commands, &diagnostics)?;
+        return session.answer(tx, letter, &commands, &diagnostics);
     }
-    for command in &commands {
-        session.run(tx, command)?;
+    // From an address not yet proven, the letter is tried; if it asks for anything that would
+    // make the judge write regularly to the address, nothing of it is kept: the whole letter
+    // waits for the address to send its token back, and is then carried out as sent.
+    tx.savepoint("letter")?;
+    session.read(tx, letter, &commands, &diagnostics)?;
+    if session.pending.is_empty() {
+        tx.release("letter")?;
+        return session.answer(tx, letter, &commands, &diagnostics);
     }
-    session.start_filled(tx)?;
-    session.process_touched(tx)?;
-    let mut subject = reply_subject(&letter.subject);
-    if session.errors > 0 {
-        subject.push_str(" [Error Flag]");
-        // The advice about orders only where orders (or lines that may have been meant as
-        // orders) were in the letter.
-        let orders_in_letter = commands
-            .iter()
-            .any(|c| matches!(c.kind, CommandKind::Orders { .. }))
-            || diagnostics.iter().any(|d| d.severity == Severity::Error);
-        // In a Here I Stand game every line is done or refused on its own.
-        let his = session
-            .signed_on
-            .as_ref()
-            .map(|(g, _)| g)
-            .or(session.master_of.as_ref())
-            .is_some_and(|g| g.variant == super::his::VARIANT);
-        session.say(if his {
-            msg!("his.errors_found", count = session.errors)
-        } else if orders_in_letter {
-            msg!("letter.errors_found", count = session.errors)
-        } else {
-            msg!("letter.errors_found_no_orders", count = session.errors)
-        });
+    tx.rollback_to("letter")?;
+    tx.release("letter")?;
+    let waiting = std::mem::take(&mut session.pending);
+    let failed = std::mem::take(&mut session.failed_seats);
+    let mut held = Session::new(judge, tx, now, session.sender.clone(), None, Confirmed::No)?;
+    // Wrong passwords count whatever becomes of the letter.
+    for seat in &failed {
+        held.wrong_password(tx, seat)?;
     }
-    let sections: Vec<String> = session
-        .sections
-        .iter()
-        .map(|section| match section {
-            Section::Message(message) => session.text(message),
-            Section::Text(text) => text.clone(),
+    held.hold_for_sender(tx, letter, waiting)?;
+    held.answer(tx, letter, &[], &[])
+}
+
+impl<'j> Session<'j> {
+    fn new(
+        judge: &'j Judge,
+        tx: &Tx,
+        now: DateTime<Utc>,
+        sender: String,
+        master_of: Option<GameRow>,
+        confirmed: Confirmed,
+    ) -> rusqlite::Result<Session<'j>> {
+        let proven =
+            master_of.is_some() || confirmed == Confirmed::BySender || tx.is_confirmed(&sender)?;
+        let language = tx
+            .player_language(&sender)?
+            .unwrap_or_else(|| "en".to_string());
+        Ok(Session {
+            judge,
+            now,
+            answer_to: sender.clone(),
+            sender,
+            signed_on: None,
+            watching: None,
+            joined: None,
+            filled: Vec::new(),
+            notices: Vec::new(),
+            acted_for: Vec::new(),
+            became: None,
+            touched: Vec::new(),
+            language,
+            master_of,
+            sections: Vec::new(),
+            errors: 0,
+            caused: Vec::new(),
+            proven,
+            account_proven: None,
+            failures: 0,
+            pending: Vec::new(),
+            failed_seats: Vec::new(),
+            confirmed,
         })
-        .collect();
-    let body = judge.templates.render_in(
+    }
+
+    /// Runs the letter's commands, then what waits for the whole letter: games it filled
+    /// start, games whose orders are all in are processed.
+    fn read(
+        &mut self,
+        tx: &Tx,
+        letter: &IncomingLetter,
+        commands: &[Command],
+        diagnostics: &[crate::text::Diagnostic],
+    ) -> rusqlite::Result<()> {
+        for warning in &letter.warnings {
+            self.say(msg!("letter.note", warning = warning));
+        }
+        for d in diagnostics.iter().filter(|d| d.severity == Severity::Error) {
+            self.fail(d.line, msg!("letter.text", text = d.message));
+        }
+        if commands.is_empty() && diagnostics.is_empty() {
+            self.say(msg!("letter.no_commands"));
+        }
+        for command in commands {
+            self.run(tx, command)?;
+        }
+        self.start_filled(tx)?;
+        self.process_touched(tx)
+    }
+
+    /// The answer to `letter`, then every other letter it caused.
+    fn answer(
+        mut self,
+        tx: &Tx,
+        letter: &IncomingLetter,
+        commands: &[Command],
+        diagnostics: &[crate::text::Diagnostic],
+    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
+        let session = &mut self;
+        let judge = session.judge;
+        let mut subject = reply_subject(&letter.subject);
+        if session.errors > 0 {
+            subject.push_str(" [Error Flag]");
+            // The advice about orders only where orders (or lines that may have been meant as
+            // orders) were in the letter.
+            let orders_in_letter = commands
+                .iter()
+                .any(|c| matches!(c.kind, CommandKind::Orders { .. }))
+                || diagnostics.iter().any(|d| d.severity == Severity::Error);
+            // In a Here I Stand game every line is done or refused on its own.
+            let his = session
+                .signed_on
+                .as_ref()
+                .map(|(g, _)| g)
+                .or(session.master_of.as_ref())
+                .is_some_and(|g| g.variant == super::his::VARIANT);
+            session.say(if his {
+                msg!("his.errors_found", count = session.errors)
+            } else if orders_in_letter {
+                msg!("letter.errors_found", count = session.errors)
+            } else {
+                msg!("letter.errors_found_no_orders", count = session.errors)
+            });
+        }
+        let sections: Vec<String> = session
+            .sections
+            .iter()
+            .map(|section| match section {
+                Section::Message(message) => session.text(message),
+                Section::Text(text) => text.clone(),
+            })
+            .collect();
+        let body = judge.templates.render_in(
         &session.language,
         "reply.txt",
         serde_json::json!({
             "sections": sections, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
         }),
     );
-    let mut references = letter.references.clone();
-    references.push(letter.message_id.clone());
-    let mut letters = vec![OutgoingLetter {
-        to: vec![Address::new(&session.answer_to)],
-        subject,
-        body,
-        in_reply_to: Some(letter.message_id.clone()),
-        references,
-    }];
-    // A player whose power the master BECAME gets a copy of what was done for that power,
-    // and of nothing else the letter did (NJ:data/master warns that njudge's copy shows all).
-    for acted in std::mem::take(&mut session.acted_for) {
-        let Some(player) = acted.player else {
-            continue;
-        };
-        let words = session.words();
-        let mut done = vec![tr!(
-            words,
-            "master.became_copy",
-            game = acted.game,
-            power = acted.power
-        )];
-        done.extend(
-            acted
-                .sections
-                .iter()
-                .flat_map(|range| sections[range.clone()].iter().cloned()),
-        );
-        if done.len() == 1 {
-            done.push(tr!(words, "master.became_nothing"));
-        }
-        let body = judge.templates.render_in(
+        let mut references = letter.references.clone();
+        references.push(letter.message_id.clone());
+        let mut letters = vec![OutgoingLetter {
+            to: vec![Address::new(&session.answer_to)],
+            subject,
+            body,
+            in_reply_to: Some(letter.message_id.clone()),
+            references,
+        }];
+        // A player whose power the master BECAME gets a copy of what was done for that power,
+        // and of nothing else the letter did (NJ:data/master warns that njudge's copy shows all).
+        for acted in std::mem::take(&mut session.acted_for) {
+            let Some(player) = acted.player else {
+                continue;
+            };
+            let words = session.words();
+            let mut done = vec![tr!(
+                words,
+                "master.became_copy",
+                game = acted.game,
+                power = acted.power
+            )];
+            done.extend(
+                acted
+                    .sections
+                    .iter()
+                    .flat_map(|range| sections[range.clone()].iter().cloned()),
+            );
+            if done.len() == 1 {
+                done.push(tr!(words, "master.became_nothing"));
+            }
+            let body = judge.templates.render_in(
             &session.language,
             "reply.txt",
             serde_json::json!({
                 "sections": done, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
             }),
         );
-        letters.push(OutgoingLetter::fresh(
-            &player,
-            tr!(
-                words,
-                "master.became_copy_subject",
-                game = acted.game,
-                power = acted.power
-            ),
-            body,
-        ));
+            letters.push(OutgoingLetter::fresh(
+                &player,
+                tr!(
+                    words,
+                    "master.became_copy_subject",
+                    game = acted.game,
+                    power = acted.power
+                ),
+                body,
+            ));
+        }
+        session.send_notices(tx)?;
+        letters.append(&mut session.caused);
+        Ok(letters)
     }
-    session.send_notices(tx)?;
-    letters.append(&mut session.caused);
-    Ok(letters)
 }
 
 impl<'j> Session<'j> {
@@ -308,13 +429,8 @@ impl<'j> Session<'j> {
             CommandKind::Register { name, password } => {
                 self.register(tx, line, name.as_deref(), password.as_deref())?
             }
-            CommandKind::SetPassword { password } => self.set_password(tx, password)?,
-            CommandKind::Create {
-                game,
-                password,
-                variant: Some(variant),
-                ..
-            } if super::his::is_his(variant) => self.his_create(tx, line, game, password)?,
+            CommandKind::SetPassword { password } => self.set_password(tx, line, password)?,
+            CommandKind::Confirm { token } => self.confirm(tx, line, token)?,
             CommandKind::Create {
                 game,
                 password,

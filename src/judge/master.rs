@@ -61,7 +61,10 @@ impl Session<'_> {
             if !GameSettings::from_json(&game.settings).moderated {
                 return Ok(Some(game));
             }
-            self.fail(line, msg!("master.moderated", what = what, game = game.name));
+            self.fail(
+                line,
+                msg!("master.moderated", what = what, game = game.name),
+            );
             return Ok(None);
         }
         self.fail(line, msg!("master.not_master", what = what));
@@ -146,7 +149,10 @@ impl Session<'_> {
                     | Setting::Moderated(_)
             )
         {
-            self.fail(line, msg!("master.masters_only", what = msg!("master.this_set")));
+            self.fail(
+                line,
+                msg!("master.masters_only", what = msg!("master.this_set")),
+            );
             return Ok(());
         }
         let mut settings = GameSettings::from_json(&game.settings);
@@ -526,8 +532,9 @@ impl Session<'_> {
                 for p in super::wishes::survivors(&variant.map, &position) {
                     let id = &variant.map.power(p).id;
                     let voted = match members.iter().find(|m| m.power.as_deref() == Some(id)) {
-                        Some(m) => Wishes::from_json(&tx.member_wishes(game.id, m.player_id)?)
-                            .terminate,
+                        Some(m) => {
+                            Wishes::from_json(&tx.member_wishes(game.id, m.player_id)?).terminate
+                        }
                         None => false,
                     };
                     all &= voted;

@@ -8,13 +8,17 @@
 //! - `phase.rs`: starting a game, processing a phase, reports and reminders.
 //! - `credit.rs`: supply credit between powers (Diadochi V).
 //! - `password.rs`: argon2id hashes.
+//! - `lockout.rs`: wrong passwords counted per seat and account, seats locked, letters held.
+//! - `confirm.rs`: what waits for a token mailed to an address (CONFIRM), and carrying it out.
 //! - `settings.rs`: game settings, members' wishes, deadlines from clock, days and zone.
 
+mod confirm;
 pub mod credit;
 mod deadlines;
 pub mod his;
 mod info;
 mod letter;
+mod lockout;
 mod master;
 pub mod orders;
 pub mod password;

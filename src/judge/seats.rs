@@ -1,14 +1,18 @@
 //! Taking and leaving seats: REGISTER, CREATE, SIGNON (joining and signing on), OBSERVE,
-//! RESIGN.
+//! RESIGN, SET PASSWORD. Every password goes through `lockout`; what would make the judge
+//! write regularly to an address not yet proven waits for its confirmation (`confirm`).
 
-use super::letter::Session;
-use super::password::{hash_password, password_matches};
+use super::letter::{Confirmed, Session};
+use super::lockout::{Checked, Seat};
+use super::password::hash_password;
 use super::settings::GameSettings;
-use crate::letter::OutgoingLetter;
-use crate::store::Tx;
-use crate::{msg, tr};
+use crate::msg;
+use crate::report::Message;
+use crate::store::{GameRow, Tx};
 
 impl Session<'_> {
+    /// REGISTER password [name]: an account with a password changes its name only with that
+    /// password; a new one, or one without a password yet, waits for its address to confirm.
     pub(super) fn register(
         &mut self,
         tx: &Tx,
@@ -20,16 +24,61 @@ impl Session<'_> {
             self.fail(line, msg!("seats.register_needs_password"));
             return Ok(());
         };
-        let player =
-            tx.register_player(&self.sender, name, Some(&hash_password(password)), self.now)?;
-        let text = match &player.name {
+        let account = tx
+            .player_by_email(&self.sender)?
+            .and_then(|a| a.password_hash.clone().map(|h| (a, h)));
+        if let Some((account, hash)) = account {
+            let seat = Seat::account(account.id, &account.email);
+            match self.check_password(tx, &seat, password, &hash)? {
+                Checked::Right => {
+                    self.account_proven = Some(account.id);
+                    if name.is_some() {
+                        tx.set_account(account.id, name, None)?;
+                    }
+                    let player = tx.player(account.id)?;
+                    self.say(match &player.name {
+                        Some(name) => {
+                            msg!("seats.registered_as", address = player.email, name = name)
+                        }
+                        None => msg!("seats.registered", address = player.email),
+                    });
+                }
+                other => self.refused(
+                    line,
+                    other,
+                    msg!("seats.account_wrong_password", address = account.email),
+                ),
+            }
+            return Ok(());
+        }
+        if self.confirmed != Confirmed::BySender {
+            self.hold(msg!("confirm.what_register"));
+            return Ok(());
+        }
+        let player = tx.register_player(&self.sender, None, None, self.now)?;
+        tx.set_account(player.id, name, Some(&hash_password(password)))?;
+        let player = tx.player(player.id)?;
+        self.say(match &player.name {
             Some(name) => msg!("seats.registered_as", address = player.email, name = name),
             None => msg!("seats.registered", address = player.email),
-        };
-        self.say(text);
+        });
         Ok(())
     }
 
+    /// Says why a password opened nothing: wrong, the seat locked, or no more checks.
+    pub(super) fn refused(&mut self, line: usize, checked: Checked, wrong: Message) {
+        match checked {
+            Checked::Right => {}
+            Checked::Wrong => self.fail(line, wrong),
+            Checked::Locked(until) => {
+                let until = self.when(until);
+                self.fail(line, msg!("lockout.locked_now", until = until));
+            }
+            Checked::Exhausted => self.fail(line, msg!("lockout.no_more_checks")),
+        }
+    }
+
+    /// CREATE: at once from a proven address, else once the address confirms.
     pub(super) fn create(
         &mut self,
         tx: &Tx,
@@ -39,8 +88,26 @@ impl Session<'_> {
         variant: Option<&str>,
         moderated: bool,
     ) -> rusqlite::Result<()> {
+        if self.proven {
+            let hash = hash_password(password);
+            return self.create_game(tx, line, game, &hash, variant, moderated);
+        }
+        if self.can_create(tx, line, game, variant)? {
+            self.hold(msg!("confirm.what_create", game = game));
+        }
+        Ok(())
+    }
+
+    /// Whether a game of that name and variant can be made; says why not.
+    fn can_create(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        game: &str,
+        variant: Option<&str>,
+    ) -> rusqlite::Result<bool> {
         let variant_id = variant.unwrap_or("standard");
-        let Some(variant) = self.judge.variant(variant_id) else {
+        if !super::his::is_his(variant_id) && self.judge.variant(variant_id).is_none() {
             let known: Vec<&str> = self.judge.variants.iter().map(|v| v.id.as_str()).collect();
             let text = msg!(
                 "seats.no_such_variant",
@@ -48,12 +115,36 @@ impl Session<'_> {
                 variants = known.join(", ")
             );
             self.fail(line, text);
-            return Ok(());
-        };
+            return Ok(false);
+        }
         if tx.game_by_name(game)?.is_some() {
             self.fail(line, msg!("seats.game_exists", game = game));
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// Makes the game, with the sender as its first player or (moderated) its master.
+    pub(super) fn create_game(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        game: &str,
+        password_hash: &str,
+        variant: Option<&str>,
+        moderated: bool,
+    ) -> rusqlite::Result<()> {
+        if !self.can_create(tx, line, game, variant)? {
             return Ok(());
         }
+        let variant_id = variant.unwrap_or("standard");
+        if super::his::is_his(variant_id) {
+            return self.his_create(tx, line, game, password_hash);
+        }
+        let variant = self
+            .judge
+            .variant(variant_id)
+            .expect("can_create checked the variant");
         let player = tx.register_player(&self.sender, None, None, self.now)?;
         let d = &self.judge.config.deadlines;
         let hours = [
@@ -79,14 +170,7 @@ impl Session<'_> {
         row.settings = settings.to_json();
         tx.save_game(&row)?;
         let role = if moderated { "master" } else { "player" };
-        tx.set_member(
-            row.id,
-            player.id,
-            None,
-            role,
-            &hash_password(password),
-            self.now,
-        )?;
+        tx.set_member(row.id, player.id, None, role, password_hash, self.now)?;
         let needed = variant.map.powers.len();
         if moderated {
             self.say(msg!(
@@ -113,6 +197,8 @@ impl Session<'_> {
         Ok(())
     }
 
+    /// SIGNON ?game password: a master or an observer signs on in that role; a newcomer joins
+    /// a forming game (once their address is proven). Joining again never changes a password.
     pub(super) fn join(
         &mut self,
         tx: &Tx,
@@ -123,31 +209,54 @@ impl Session<'_> {
         let Some(row) = self.find_game(tx, line, game)? else {
             return Ok(());
         };
-        // A master or an observer signs on to the game in that role.
         let sender = tx.player_by_email(&self.sender)?;
-        let role_member = tx.members(row.id)?.into_iter().find(|m| {
-            sender.as_ref().is_some_and(|p| p.id == m.player_id)
-                && (m.role == "master" || m.role == "observer")
-        });
-        if let Some(member) = role_member {
-            if !password_matches(password, &member.password_hash) {
-                self.fail(line, msg!("seats.wrong_password", game = row.name));
+        let membership = tx
+            .members(row.id)?
+            .into_iter()
+            .find(|m| sender.as_ref().is_some_and(|p| p.id == m.player_id));
+        if let Some(member) = membership {
+            let seat = Seat::member(&row, member.player_id, &member.email, &member.role);
+            let checked = self.check_password(tx, &seat, password, &member.password_hash)?;
+            if checked != Checked::Right {
+                self.refused(line, checked, msg!("seats.wrong_password", game = row.name));
                 return Ok(());
             }
+            self.account_proven = Some(member.player_id);
             // Answered in the language the member reads the game's letters in, as a power is.
             self.language = self.judge.language_of(tx, &row, &member)?;
-            if member.role == "master" {
-                self.say(msg!("seats.master_signed_on", game = row.name));
-                self.master_of = Some(row);
-            } else {
-                self.say(msg!("seats.observer_signed_on", game = row.name));
-                self.watching = Some(row);
+            match member.role.as_str() {
+                "master" => {
+                    self.say(msg!("seats.master_signed_on", game = row.name));
+                    self.master_of = Some(row);
+                }
+                "observer" => {
+                    self.say(msg!("seats.observer_signed_on", game = row.name));
+                    self.watching = Some(row);
+                }
+                _ => {
+                    self.say(msg!("seats.already_joined", game = row.name));
+                    if row.state == "forming" {
+                        self.joined = Some(row);
+                    }
+                }
             }
             return Ok(());
         }
+        if !self.may_join(line, &row) {
+            return Ok(());
+        }
+        if !self.proven {
+            self.hold(msg!("confirm.what_join", game = row.name));
+            return Ok(());
+        }
+        self.join_game(tx, line, row, &hash_password(password))
+    }
+
+    /// Whether the sender may join `row` now: it forms, and its lists let them in.
+    fn may_join(&mut self, line: usize, row: &GameRow) -> bool {
         if row.state != "forming" {
             self.fail(line, msg!("seats.already_started", game = row.name));
-            return Ok(());
+            return false;
         }
         let settings = GameSettings::from_json(&row.settings);
         if settings.deny.contains(&self.sender)
@@ -155,6 +264,21 @@ impl Session<'_> {
         {
             let text = msg!("seats.not_open", game = row.name, address = self.sender);
             self.fail(line, text);
+            return false;
+        }
+        true
+    }
+
+    /// The sender joins the forming game `row` with this password (and preference).
+    pub(super) fn join_game(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        row: GameRow,
+        password_hash: &str,
+    ) -> rusqlite::Result<()> {
+        let row = tx.game(row.id)?;
+        if !self.may_join(line, &row) {
             return Ok(());
         }
         let variant = self
@@ -164,29 +288,11 @@ impl Session<'_> {
         let needed = variant.map.powers.len();
         let player = tx.register_player(&self.sender, None, None, self.now)?;
         let members = tx.members(row.id)?;
-        if members
-            .iter()
-            .any(|m| m.player_id == player.id && m.role == "player")
-        {
-            tx.set_member(
-                row.id,
-                player.id,
-                None,
-                "player",
-                &hash_password(password),
-                self.now,
-            )?;
-            self.say(msg!("seats.password_changed", game = row.name));
+        if members.iter().any(|m| m.player_id == player.id) {
+            self.fail(line, msg!("seats.already_member", game = row.name));
             return Ok(());
         }
-        tx.set_member(
-            row.id,
-            player.id,
-            None,
-            "player",
-            &hash_password(password),
-            self.now,
-        )?;
+        tx.set_member(row.id, player.id, None, "player", password_hash, self.now)?;
         let joined = members.iter().filter(|m| m.role == "player").count() + 1;
         self.joined = Some(row.clone());
         self.say(msg!(
@@ -215,6 +321,8 @@ impl Session<'_> {
         Ok(())
     }
 
+    /// SIGNON <letter><game> password: signs on as the power's player; a power without a
+    /// player in a running game is taken over (once the sender's address is proven).
     pub(super) fn signon(
         &mut self,
         tx: &Tx,
@@ -250,38 +358,35 @@ impl Session<'_> {
         let member = members
             .iter()
             .find(|m| m.role == "player" && m.power.as_deref() == Some(power.id.as_str()));
-        if member.is_none() && row.state == "active" {
-            let power = power.clone();
-            return self.take_over(tx, line, row, &power, password);
-        }
-        let Some(member) = member.filter(|m| password_matches(password, &m.password_hash)) else {
-            let text = msg!("seats.wrong_power_or_password", game = row.name);
-            self.fail(line, text);
-            if let Some(owner) = members
-                .iter()
-                .find(|m| m.power.as_deref() == Some(power.id.as_str()) && m.email != self.sender)
-            {
-                let language = self.judge.language_of(tx, &row, owner)?;
-                let words = self.judge.templates.words(&language);
-                self.caused.push(OutgoingLetter::fresh(
-                    &owner.email,
-                    tr!(
-                        words,
-                        "seats.failed_signon_subject",
-                        game = row.name,
-                        power = power.name
-                    ),
-                    tr!(
-                        words,
-                        "seats.failed_signon",
-                        address = self.sender,
-                        power = power.name,
-                        game = row.name
-                    ) + "\n",
-                ));
+        let Some(member) = member else {
+            if row.state != "active" {
+                let text = msg!("seats.wrong_power_or_password", game = row.name);
+                self.fail(line, text);
+                return Ok(());
             }
-            return Ok(());
+            if !self.may_take_over(tx, line, &row)? {
+                return Ok(());
+            }
+            if !self.proven {
+                let what = msg!(
+                    "confirm.what_take_over",
+                    power = power.name,
+                    game = row.name
+                );
+                self.hold(what);
+                return Ok(());
+            }
+            return self.take_seat(tx, line, row, letter, &hash_password(password));
         };
+        let owner = Some((member.player_id, member.email.clone()));
+        let seat = Seat::power(&row, &power.id, &power.name, owner);
+        let checked = self.check_password(tx, &seat, password, &member.password_hash)?;
+        if checked != Checked::Right {
+            let text = msg!("seats.wrong_power_or_password", game = row.name);
+            self.refused(line, checked, text);
+            return Ok(());
+        }
+        self.account_proven = Some(member.player_id);
         self.answer_to = member.email.clone();
         self.language = self.judge.language_of(tx, &row, member)?;
         self.say(msg!("seats.signed_on", power = power.name, game = row.name));
@@ -289,6 +394,7 @@ impl Session<'_> {
         Ok(())
     }
 
+    /// OBSERVE game password: the sender watches the game (once their address is proven).
     pub(super) fn observe(
         &mut self,
         tx: &Tx,
@@ -299,19 +405,32 @@ impl Session<'_> {
         let Some(row) = self.find_game(tx, line, game)? else {
             return Ok(());
         };
+        if let Some(player) = tx.player_by_email(&self.sender)?
+            && tx.members(row.id)?.iter().any(|m| m.player_id == player.id)
+        {
+            self.say(msg!("seats.already_member", game = row.name));
+            return Ok(());
+        }
+        if !self.proven {
+            self.hold(msg!("confirm.what_observe", game = row.name));
+            return Ok(());
+        }
+        self.observe_game(tx, row, &hash_password(password))
+    }
+
+    /// The sender becomes an observer of `row`.
+    pub(super) fn observe_game(
+        &mut self,
+        tx: &Tx,
+        row: GameRow,
+        password_hash: &str,
+    ) -> rusqlite::Result<()> {
         let player = tx.register_player(&self.sender, None, None, self.now)?;
         if tx.members(row.id)?.iter().any(|m| m.player_id == player.id) {
             self.say(msg!("seats.already_member", game = row.name));
             return Ok(());
         }
-        tx.set_member(
-            row.id,
-            player.id,
-            None,
-            "observer",
-            &hash_password(password),
-            self.now,
-        )?;
+        tx.set_member(row.id, player.id, None, "observer", password_hash, self.now)?;
         self.say(msg!("seats.observing", game = row.name));
         Ok(())
     }
@@ -350,8 +469,14 @@ impl Session<'_> {
     }
 
     /// SET PASSWORD: after a SIGNON, the password of that seat in that game (power, master
-    /// or observer); before any, the password the address registered with.
-    pub(super) fn set_password(&mut self, tx: &Tx, password: &str) -> rusqlite::Result<()> {
+    /// or observer); before any, the password of the sender's account, which needs the old
+    /// one (REGISTER old-password first) or else a confirmation from the account's address.
+    pub(super) fn set_password(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        password: &str,
+    ) -> rusqlite::Result<()> {
         let seat = match (&self.signed_on, &self.master_of, &self.watching) {
             (Some((game, power)), _, _) => tx
                 .members(game.id)?
@@ -366,17 +491,89 @@ impl Session<'_> {
             }
             (None, None, None) => None,
         };
-        match seat {
-            Some((game, player)) => {
-                tx.set_member_password(game.id, player, &hash_password(password))?;
-                self.say(msg!("letter.game_password_changed", game = game.name));
-            }
-            None => {
-                tx.register_player(&self.sender, None, Some(&hash_password(password)), self.now)?;
-                self.say(msg!("letter.password_changed"));
-            }
+        if let Some((game, player)) = seat {
+            tx.set_member_password(game.id, player, &hash_password(password))?;
+            self.say(msg!("letter.game_password_changed", game = game.name));
+            return Ok(());
         }
+        let Some(player) = tx.player_by_email(&self.sender)? else {
+            self.fail(line, msg!("wishes.not_registered", address = self.sender));
+            return Ok(());
+        };
+        if self.account_proven != Some(player.id) && self.confirmed != Confirmed::BySender {
+            self.hold(msg!("confirm.what_password"));
+            return Ok(());
+        }
+        tx.set_account(player.id, None, Some(&hash_password(password)))?;
+        self.say(msg!("letter.password_changed"));
         Ok(())
+    }
+
+    /// Whether the sender may take over a power of `row`: its lists let them in and they
+    /// play no power of it yet.
+    fn may_take_over(&mut self, tx: &Tx, line: usize, row: &GameRow) -> rusqlite::Result<bool> {
+        let settings = GameSettings::from_json(&row.settings);
+        if settings.deny.contains(&self.sender)
+            || (!settings.allow.is_empty() && !settings.allow.contains(&self.sender))
+        {
+            let text = msg!("seats.not_open", game = row.name, address = self.sender);
+            self.fail(line, text);
+            return Ok(false);
+        }
+        if let Some(player) = tx.player_by_email(&self.sender)?
+            && tx
+                .members(row.id)?
+                .iter()
+                .any(|m| m.player_id == player.id && m.role == "player")
+        {
+            self.fail(line, msg!("seats.already_playing", game = row.name));
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    /// The sender takes over the power with `letter` in `row`, if it still has no player.
+    pub(super) fn take_seat(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        row: GameRow,
+        letter: char,
+        password_hash: &str,
+    ) -> rusqlite::Result<()> {
+        let row = tx.game(row.id)?;
+        if row.variant == super::his::VARIANT {
+            let Some(power) = super::his::power_by_letter(letter) else {
+                return Ok(());
+            };
+            return self.his_take(tx, line, row, power, password_hash);
+        }
+        let Some(variant) = self.judge.variant(&row.variant) else {
+            return Ok(());
+        };
+        let power = variant
+            .map
+            .powers
+            .iter()
+            .find(|p| p.letter.eq_ignore_ascii_case(&letter))
+            .cloned();
+        let taken = tx.members(row.id)?.iter().any(|m| {
+            m.role == "player"
+                && power
+                    .as_ref()
+                    .is_some_and(|p| m.power.as_deref() == Some(p.id.as_str()))
+        });
+        let Some(power) = power.filter(|_| !taken && row.state == "active") else {
+            self.fail(
+                line,
+                msg!("seats.no_longer_open", game = row.name, letter = letter),
+            );
+            return Ok(());
+        };
+        if !self.may_take_over(tx, line, &row)? {
+            return Ok(());
+        }
+        self.take_over(tx, row, &power, password_hash)
     }
 
     /// A newcomer takes over a power that has no player: the deadline moves so they have a
@@ -384,34 +581,18 @@ impl Session<'_> {
     fn take_over(
         &mut self,
         tx: &Tx,
-        line: usize,
         mut row: crate::store::GameRow,
         power: &crate::diplomacy::map::PowerInfo,
-        password: &str,
+        password_hash: &str,
     ) -> rusqlite::Result<()> {
         let settings = GameSettings::from_json(&row.settings);
-        if settings.deny.contains(&self.sender)
-            || (!settings.allow.is_empty() && !settings.allow.contains(&self.sender))
-        {
-            let text = msg!("seats.not_open", game = row.name, address = self.sender);
-            self.fail(line, text);
-            return Ok(());
-        }
         let player = tx.register_player(&self.sender, None, None, self.now)?;
-        if tx
-            .members(row.id)?
-            .iter()
-            .any(|m| m.player_id == player.id && m.role == "player")
-        {
-            self.fail(line, msg!("seats.already_playing", game = row.name));
-            return Ok(());
-        }
         tx.set_member(
             row.id,
             player.id,
             Some(&power.id),
             "player",
-            &hash_password(password),
+            password_hash,
             self.now,
         )?;
         let mut phase = None;

@@ -4,8 +4,10 @@
 
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 
+use super::confirm::Waiting;
 use super::deadline_of;
 use super::letter::Session;
+use super::lockout::{Checked, Seat};
 use super::settings::{GameSettings, Wishes};
 use crate::diplomacy::power::PowerId;
 use crate::letter::OutgoingLetter;
@@ -63,7 +65,9 @@ impl Session<'_> {
         setting: &Setting,
     ) -> rusqlite::Result<()> {
         match setting {
-            Setting::Address(address) => return self.set_address(tx, line, address.as_deref()),
+            Setting::Address { address, password } => {
+                return self.set_address(tx, line, address.as_deref(), password.as_deref());
+            }
             Setting::Language(language) => return self.set_language(tx, line, language),
             _ => {}
         }
@@ -136,35 +140,82 @@ impl Session<'_> {
         Ok(())
     }
 
-    /// SET ADDRESS new: letters go to the new address; the old one is told.
-    fn set_address(&mut self, tx: &Tx, line: usize, address: Option<&str>) -> rusqlite::Result<()> {
-        let Some(address) = address else {
-            self.fail(line, msg!("wishes.address_needed"));
-            return Ok(());
+    /// SET ADDRESS new [password]: the account moves to the new address once a token mailed
+    /// there comes back from it. Asking needs the account's password: given here, or proven by
+    /// signing on to one of its seats earlier in the letter. The old address is told now and
+    /// when the move happens.
+    fn set_address(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        address: Option<&str>,
+        password: Option<&str>,
+    ) -> rusqlite::Result<()> {
+        let new = address.unwrap_or(&self.sender).to_lowercase();
+        let account = match self.account_proven {
+            Some(id) => Some(tx.player(id)?),
+            None => tx.player_by_email(&self.sender)?,
         };
-        let Some(player) = tx.player_by_email(&self.sender)? else {
+        let Some(account) = account else {
             self.fail(line, msg!("wishes.not_registered", address = self.sender));
             return Ok(());
         };
-        if !tx.change_email(player.id, address)? {
-            self.fail(line, msg!("wishes.address_taken", address = address));
+        if self.account_proven != Some(account.id) {
+            let (Some(password), Some(hash)) = (password, account.password_hash.clone()) else {
+                self.fail(line, msg!("wishes.address_needs_password"));
+                return Ok(());
+            };
+            let seat = Seat::account(account.id, &account.email);
+            let checked = self.check_password(tx, &seat, password, &hash)?;
+            if checked != Checked::Right {
+                let text = msg!("seats.account_wrong_password", address = account.email);
+                self.refused(line, checked, text);
+                return Ok(());
+            }
+            self.account_proven = Some(account.id);
+        }
+        if new == account.email {
+            self.fail(line, msg!("wishes.address_same", address = new));
             return Ok(());
         }
+        if tx.player_by_email(&new)?.is_some() {
+            self.fail(line, msg!("wishes.address_taken", address = new));
+            return Ok(());
+        }
+        let waiting = Waiting::Move {
+            player: account.id,
+            from: account.email.clone(),
+        };
+        let hours = self.judge.config.limits.confirm_hours;
+        let request = self.request(tx, &new, "address", &waiting, None, hours)?;
         let words = self.words();
         self.caused.push(OutgoingLetter::fresh(
-            &player.email,
-            tr!(words, "wishes.address_subject"),
+            &new,
+            tr!(words, "confirm.subject"),
             tr!(
                 words,
-                "wishes.address_changed_by",
-                old = player.email,
-                new = address,
-                sender = self.sender,
-                keeper = self.judge.config.judge.keeper
+                "wishes.address_confirm",
+                old = account.email,
+                new = new,
+                token = request.token,
+                expires = self.when(request.expires_at)
             ) + "\n",
         ));
-        self.say(msg!("wishes.address_changed", address = address));
-        self.answer_to = address.to_lowercase();
+        if account.email != self.answer_to {
+            self.caused.push(OutgoingLetter::fresh(
+                &account.email,
+                tr!(words, "wishes.address_subject"),
+                tr!(
+                    words,
+                    "wishes.address_asked",
+                    old = account.email,
+                    new = new,
+                    sender = self.sender,
+                    keeper = self.judge.config.judge.keeper
+                ) + "\n",
+            ));
+        }
+        self.say(msg!("wishes.address_waits", old = account.email, new = new));
         Ok(())
     }
 
@@ -410,7 +461,9 @@ pub(super) fn survivors(
 ) -> Vec<PowerId> {
     (0..map.powers.len())
         .map(|p| PowerId(p as u8))
-        .filter(|p| position.units.iter().any(|u| u.power == *p) || position.centres_of(map, *p) > 0)
+        .filter(|p| {
+            position.units.iter().any(|u| u.power == *p) || position.centres_of(map, *p) > 0
+        })
         .collect()
 }
 

@@ -7,6 +7,7 @@
 mod games;
 mod mail;
 mod position;
+mod trust;
 
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction};
@@ -14,6 +15,7 @@ use rusqlite::{Connection, Transaction};
 pub use games::{GameRow, MemberRow, PhaseRow, PlayerRow};
 pub use mail::{MessageState, OutboxRow, QueuedLetter};
 pub use position::{position_from_json, position_to_json};
+pub use trust::{FailureRow, RequestRow};
 
 /// The migrations, in order; `PRAGMA user_version` counts those applied.
 const MIGRATIONS: &[&str] = &[
@@ -116,5 +118,21 @@ impl Store {
 impl Tx<'_> {
     pub fn commit(self) -> rusqlite::Result<()> {
         self.tx.commit()
+    }
+
+    /// Marks a point of the transaction that `rollback_to` can return to (savepoints nest;
+    /// a name refers to the latest of that name).
+    pub fn savepoint(&self, name: &str) -> rusqlite::Result<()> {
+        self.tx.execute_batch(&format!("SAVEPOINT \"{name}\""))
+    }
+
+    /// Undoes everything since the savepoint `name` (which stays, to be released).
+    pub fn rollback_to(&self, name: &str) -> rusqlite::Result<()> {
+        self.tx.execute_batch(&format!("ROLLBACK TO \"{name}\""))
+    }
+
+    /// Forgets the savepoint `name`, keeping what was done since.
+    pub fn release(&self, name: &str) -> rusqlite::Result<()> {
+        self.tx.execute_batch(&format!("RELEASE \"{name}\""))
     }
 }

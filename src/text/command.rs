@@ -34,6 +34,7 @@
 //! - `CREDIT n TO power`, `CREDIT PASS n TO power`, `CREDIT END power`, `CREDIT ASK n FROM
 //!   power`: `Credit` (Diadochi V's supply credit).
 //! - `RESIGN`, `WITHDRAW`: `Resign`, with nothing after it on the line.
+//! - `CONFIRM token`: `Confirm`, the token the judge mailed to an address.
 //! - `PRESS [options]`, `BROADCAST [options]`, `POSTAL PRESS [options]`, then the message up
 //!   to a line `ENDPRESS` or `ENDBROADCAST`, `SIGNOFF`, the signature or the end: `Press`,
 //!   options kept as written (reading them needs the variant's power letters). Lines inside
@@ -144,6 +145,8 @@ pub enum CommandKind {
     },
     /// `RESIGN`, `WITHDRAW`.
     Resign,
+    /// `CONFIRM token`: the token the judge mailed to an address, sent back from it.
+    Confirm { token: String },
     /// Lines that are not commands, as written, joined with `\n`. Blank lines inside are kept,
     /// so line `i` (1-based) of `text` is line `Command::line + i - 1` of the body.
     Orders { text: String },
@@ -182,7 +185,7 @@ pub enum CreditAction {
 
 /// The keywords, each with the words it is spelt with (spaces between them optional), in the
 /// order they are tried. Synonyms per judge-conventions.md §1.1 (NJ:mail.c).
-const KEYWORDS: [(&[&str], Keyword); 38] = [
+const KEYWORDS: [(&[&str], Keyword); 39] = [
     (&["HELP"], Keyword::Help),
     (&["GET"], Keyword::Get),
     (&["SEND", "ME"], Keyword::Get),
@@ -217,6 +220,7 @@ const KEYWORDS: [(&[&str], Keyword); 38] = [
     (&["ROLLBACK"], Keyword::Master(Master::Rollback)),
     (&["CREDIT"], Keyword::Credit),
     (&["RESIGN"], Keyword::Resign),
+    (&["CONFIRM"], Keyword::Confirm),
     (&["WITHDRAW"], Keyword::Resign),
     (&["POSTAL", "PRESS"], Keyword::Press(PressKind::Postal)),
     (&["PRESS"], Keyword::Press(PressKind::Press)),
@@ -239,6 +243,7 @@ enum Keyword {
     Master(Master),
     Credit,
     Resign,
+    Confirm,
     Press(PressKind),
 }
 
@@ -300,6 +305,7 @@ pub fn parse_commands(body: &str) -> (Vec<Command>, Vec<Diagnostic>) {
             Keyword::Master(which) => args.master(which, rest),
             Keyword::Credit => args.credit(rest),
             Keyword::Resign => args.resign(rest),
+            Keyword::Confirm => args.confirm(rest),
             Keyword::Signoff => Some(CommandKind::Signoff),
             Keyword::Register => {
                 let (kind, next) = block::register(&mut args, rest, &lines, index);
@@ -452,6 +458,7 @@ pub fn render(command: &Command) -> String {
             power,
         } => format!("CREDIT ASK {amount} FROM {power}"),
         CommandKind::Resign => "RESIGN".into(),
+        CommandKind::Confirm { token } => format!("CONFIRM {token}"),
         CommandKind::Orders { text } => text.clone(),
         CommandKind::Press {
             kind,

@@ -24,12 +24,10 @@ fn played_duel() -> Harness {
         serial += 1;
         let now: DateTime<Utc> = at.parse().unwrap();
         judge.set_time(now);
-        judge.deliver(&mail(
+        judge.deliver_confirmed(
             from,
-            "duel",
-            &format!("a{serial}@example.test"),
-            body,
-        ));
+            &mail(from, "duel", &format!("a{serial}@example.test"), body),
+        );
     };
     send(
         &mut judge,

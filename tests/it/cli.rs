@@ -255,13 +255,14 @@ fn an_operator_pauses_a_game_from_the_command_line() {
             .unwrap()
             .with_timezone(&chrono::Utc),
     );
-    judge.deliver(&mail(
+    judge.deliver_confirmed(
         "alice@example.test",
-        "g",
-        "op1@x",
-        "CREATE ?opg apw tiny\n",
-    ));
-    judge.deliver(&mail("bob@example.test", "g", "op2@x", "SIGNON ?opg bpw\n"));
+        &mail("alice@example.test", "g", "op1@x", "CREATE ?opg apw tiny\n"),
+    );
+    judge.deliver_confirmed(
+        "bob@example.test",
+        &mail("bob@example.test", "g", "op2@x", "SIGNON ?opg bpw\n"),
+    );
     let db = judge.dir.0.join("judge.db");
     let config = judge.dir.0.join("config.toml");
     std::fs::write(

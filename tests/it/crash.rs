@@ -35,6 +35,13 @@ fn letter(from: &str, id: &str, body: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// The time the harness starts at.
+fn now0() -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339("2027-01-04T09:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc)
+}
+
 /// `strategos run` on the harness's configuration at `now`, silent; `once`: to the end.
 fn judge(config: &std::path::Path, now: DateTime<Utc>, once: bool) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_strategos"));
@@ -68,6 +75,19 @@ fn the_judge_survives_being_killed_again_and_again() {
     )
     .unwrap();
     let inbox = Maildir::open(root.join("inbox")).unwrap();
+    // The players' addresses are taken as proven (as if each had confirmed once): this test
+    // is about crashes, and a token comes back only after the judge has answered.
+    {
+        let mut store = Store::open(&root.join("judge.db")).unwrap();
+        let tx = store.begin().unwrap();
+        for g in ["ca", "cb", "cc"] {
+            for who in ["n", "s"] {
+                let address = format!("{who}.{g}@example.test");
+                tx.confirm_address(&address, now0()).unwrap();
+            }
+        }
+        tx.commit().unwrap();
+    }
     // Three two-power games; the first player of each prefers North.
     let games = ["ca", "cb", "cc"];
     let mut script: Vec<(String, String)> = Vec::new();

@@ -23,12 +23,15 @@ impl Table {
     fn send(&mut self, from: &str, body: &str) {
         self.serial += 1;
         self.judge.set_time(self.now);
-        self.judge.deliver(&mail(
+        self.judge.deliver_confirmed(
             from,
-            "anc",
-            &format!("dg{}@example.test", self.serial),
-            body,
-        ));
+            &mail(
+                from,
+                "anc",
+                &format!("dg{}@example.test", self.serial),
+                body,
+            ),
+        );
         self.keep_reports();
     }
 

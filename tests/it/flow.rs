@@ -1,6 +1,8 @@
 //! Mail exchanges as data: each folder of `tests/data/flow/` holds steps, run in name order:
-//! `NN-name.eml` is a letter handed to the judge at the time of its `Date:` header, and
-//! `NN-name.tick` holds a time (RFC 3339) the judge is woken at. Every letter the judge sends
+//! `NN-name.eml` is a letter handed to the judge at the time of its `Date:` header,
+//! `NN-name.tick` holds a time (RFC 3339) the judge is woken at, and `NN-name.confirm` holds an
+//! address that sends back, at the time of the step before, the `CONFIRM <token>` line last
+//! mailed to it (tokens are the same in every run, the test key being fixed). Every letter the judge sends
 //! is written into the transcript, which must equal the folder's `expected.txt`.
 //! A mismatch writes `expected.txt.failed` beside it; `UPDATE_EXPECT=1` rewrites the file.
 
@@ -55,6 +57,10 @@ pub fn replay(dir: &Path) -> (Harness, String) {
                 let raw = std::fs::read(&step).unwrap();
                 judge.set_time(date_of(&String::from_utf8_lossy(&raw)));
                 judge.deliver(&raw);
+            }
+            Some("confirm") => {
+                let address = std::fs::read_to_string(&step).unwrap();
+                judge.confirm(address.trim());
             }
             Some("tick") => {
                 let text = std::fs::read_to_string(&step).unwrap();

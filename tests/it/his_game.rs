@@ -34,12 +34,15 @@ fn every_roll_of_a_game_played_by_mail_verifies() {
         "a window closes on its deadline"
     );
     // The game's archive, as HISTORY sends it.
-    judge.deliver(&mail(
+    judge.deliver_confirmed(
         "erin@example.test",
-        "history",
-        "his-history@x",
-        "HISTORY wien\n",
-    ));
+        &mail(
+            "erin@example.test",
+            "history",
+            "his-history@x",
+            "HISTORY wien\n",
+        ),
+    );
     let history = judge
         .take_sent()
         .into_iter()
@@ -131,36 +134,46 @@ fn a_paused_window_waits_and_resume_gives_it_a_new_deadline() {
     let mut judge = crate::judge_harness::Harness::new("his-pause");
     judge.set_time(at("2027-01-05T09:00:00Z"));
     let master = |body: &str, id: &str| mail("gina@example.test", "m", id, body);
-    judge.deliver(&master("CREATE ?pause gmpw his\n", "p1@x"));
-    judge.deliver(&master(
+    judge.deliver_confirmed(
+        "gina@example.test",
+        &master("CREATE ?pause gmpw his\n", "p1@x"),
+    );
+    judge.deliver_confirmed("gina@example.test", &master(
         "SIGNON ?pause gmpw\nwar ottoman hapsburg\ncontrol pressburg ottoman\nimpulse ottoman 3\n\
          place pressburg ottoman 4 regulars\nplace vienna hapsburg 2 regulars\n",
         "p2@x",
     ));
-    judge.deliver(&mail(
+    judge.deliver_confirmed(
         "olga@example.test",
-        "o",
-        "p3@x",
-        "SIGNON Opause olgapw\n",
-    ));
-    judge.deliver(&mail(
+        &mail("olga@example.test", "o", "p3@x", "SIGNON Opause olgapw\n"),
+    );
+    judge.deliver_confirmed(
         "olga@example.test",
-        "move",
-        "p4@x",
-        "SIGNON Opause olgapw\nMOVE 4 regulars FROM Pressburg TO Vienna\n",
-    ));
+        &mail(
+            "olga@example.test",
+            "move",
+            "p4@x",
+            "SIGNON Opause olgapw\nMOVE 4 regulars FROM Pressburg TO Vienna\n",
+        ),
+    );
     let sent = judge.take_sent();
     assert!(
         sent.iter().any(|l| l.body.contains("Now: window 1")),
         "{sent:?}"
     );
-    judge.deliver(&master("SIGNON ?pause gmpw\nPAUSE\n", "p5@x"));
+    judge.deliver_confirmed(
+        "gina@example.test",
+        &master("SIGNON ?pause gmpw\nPAUSE\n", "p5@x"),
+    );
     judge.take_sent();
     // Two days on: the window is still open.
     judge.tick(at("2027-01-07T09:00:00Z"));
     assert!(judge.take_sent().is_empty(), "nothing happens while paused");
     judge.set_time(at("2027-01-07T10:00:00Z"));
-    judge.deliver(&master("SIGNON ?pause gmpw\nRESUME\n", "p6@x"));
+    judge.deliver_confirmed(
+        "gina@example.test",
+        &master("SIGNON ?pause gmpw\nRESUME\n", "p6@x"),
+    );
     let sent = judge.take_sent();
     assert!(
         sent[0].body.contains("Fri 08 Jan 2027 10:00"),

@@ -17,6 +17,7 @@ fn at(text: &str) -> DateTime<Utc> {
 fn a_crash_between_handling_and_sending_loses_nothing() {
     let mut judge = Harness::new("crash");
     judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.vouch(&["alice@example.test", "bob@example.test"]);
     let create = mail(
         "alice@example.test",
         "a duel",
@@ -352,6 +353,7 @@ fn deadlines_are_shown_in_the_game_time_zone_across_daylight_saving() {
 fn nothing_reveals_passwords_partial_press_or_hidden_identities() {
     let mut judge = Harness::new("leaks");
     judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.vouch(&["alice@example.test", "bob@example.test", "eve@example.test"]);
     let letters = [
         (
             "alice@example.test",
@@ -427,6 +429,7 @@ fn the_daemon_refreshes_the_archive_when_configured() {
     config.paths.archive = Some(folder.clone());
     let mut judge = Harness::with_config("archive-refresh", config);
     judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.vouch(&["alice@example.test", "bob@example.test"]);
     judge.deliver(&mail(
         "alice@example.test",
         "g",

@@ -40,6 +40,10 @@ pub struct Harness {
     pub daemon: Daemon,
     pub dir: TempDir,
     sent: Maildir,
+    /// Every letter `take_sent` has returned, oldest first (for `confirm`).
+    taken: Vec<IncomingLetter>,
+    /// Confirmations sent so far (to number their Message-IDs).
+    confirmations: usize,
 }
 
 /// The test configuration: the judge at judge@example.test, everything else by default.
@@ -49,6 +53,8 @@ pub fn test_config() -> Config {
     config.judge.keeper = "keeper@example.test".into();
     // Here I Stand games roll the same dice in every run.
     config.judge.dice_seed = Some("5eed".repeat(16));
+    // Confirmation tokens are the same in every run, so mail exchanges can send them back.
+    config.judge.token_key = Some("70ce".repeat(16));
     config
 }
 
@@ -70,7 +76,13 @@ impl Harness {
         let dir = TempDir::new(tag);
         let daemon = Harness::open(&dir, config);
         let sent = Maildir::open(dir.0.join("sent")).unwrap();
-        Harness { daemon, dir, sent }
+        Harness {
+            daemon,
+            dir,
+            sent,
+            taken: Vec::new(),
+            confirmations: 0,
+        }
     }
 
     /// A daemon on the harness's database and sent folder (as after a restart).
@@ -130,8 +142,98 @@ impl Harness {
             letters.push((serial, letter));
         }
         letters.sort_by_key(|(serial, _)| *serial);
+        let letters: Vec<IncomingLetter> = letters.into_iter().map(|(_, l)| l).collect();
+        self.taken.extend(letters.iter().cloned());
+        letters
+    }
+
+    /// Marks addresses as proven, as if each had confirmed a token once (for tests whose
+    /// subject is not the confirmation).
+    pub fn vouch(&mut self, addresses: &[&str]) {
+        let now = self.daemon.clock.now();
+        let tx = self.daemon.store.begin().unwrap();
+        for address in addresses {
+            tx.confirm_address(bare(address), now).unwrap();
+        }
+        tx.commit().unwrap();
+    }
+
+    /// Letters sent and not yet taken, without taking them, in the order written.
+    pub fn peek_sent(&self) -> Vec<IncomingLetter> {
+        let mut letters: Vec<(u64, IncomingLetter)> = Vec::new();
+        for message in self.sent.pending().unwrap() {
+            let raw = self.sent.read(&message).unwrap();
+            let letter = read_letter(&raw, &[]).unwrap();
+            let serial = letter
+                .message_id
+                .split('.')
+                .nth(1)
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            letters.push((serial, letter));
+        }
+        letters.sort_by_key(|(serial, _)| *serial);
         letters.into_iter().map(|(_, l)| l).collect()
     }
+
+    /// The token of the last `CONFIRM <token>` line mailed to `address`, if any.
+    pub fn token_for(&self, address: &str) -> Option<String> {
+        let address = bare(address);
+        let pending = self.peek_sent();
+        self.taken
+            .iter()
+            .chain(pending.iter())
+            .rev()
+            .filter(|l| l.to.iter().any(|a| a.email.eq_ignore_ascii_case(address)))
+            .find_map(|l| confirm_token(&l.body))
+    }
+
+    /// Sends back, from `address`, the last token mailed there (as a player answering a
+    /// confirmation would); panics when there is none.
+    pub fn confirm(&mut self, address: &str) {
+        let token = self
+            .token_for(address)
+            .unwrap_or_else(|| panic!("no CONFIRM token was mailed to {address}"));
+        self.confirmations += 1;
+        let id = format!("confirm{}.{address}", self.confirmations);
+        self.deliver(&mail(
+            address,
+            "confirm",
+            &id,
+            &format!("CONFIRM {token}\n"),
+        ));
+    }
+
+    /// Delivers `raw` from `address` and, if its answer asks for a confirmation, confirms it:
+    /// what a newcomer does to join or create a game.
+    pub fn deliver_confirmed(&mut self, address: &str, raw: &[u8]) {
+        let before = self.token_for(address);
+        self.deliver(raw);
+        let after = self.token_for(address);
+        if after.is_some() && after != before {
+            self.confirm(address);
+        }
+    }
+}
+
+/// The address of `Name <address>`, or the text itself.
+fn bare(address: &str) -> &str {
+    match (address.find('<'), address.rfind('>')) {
+        (Some(start), Some(end)) if start < end => &address[start + 1..end],
+        _ => address,
+    }
+}
+
+/// The token of a `CONFIRM <token>` line of a letter's body, if it has one.
+pub fn confirm_token(body: &str) -> Option<String> {
+    body.lines().rev().find_map(|line| {
+        let token = line.trim().strip_prefix("CONFIRM ")?;
+        (token.len() == 16
+            && token
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || (b'2'..=b'7').contains(&b)))
+        .then(|| token.to_string())
+    })
 }
 
 /// A plain message from `from` to the judge.

@@ -182,6 +182,8 @@ fn letters_wait_while_smtp_is_away_and_go_out_in_order() {
     config.deadlines.adjustment_hours = 3;
     config.deadlines.reminder_hours = 1;
     let mut judge = Harness::with_config("outage-smtp", config);
+    // The players' addresses are taken as proven: this test is about the outage.
+    judge.vouch(&[&alice, &bob]);
     let db = judge.dir.0.join("judge.db");
     let handed = Handed::default();
     let away = SmtpSettings {
@@ -341,6 +343,7 @@ fn a_recipient_refused_for_good_is_recorded_and_the_keeper_told() {
     config.judge.keeper = keeper.clone();
     config.deadlines.movement_hours = 3;
     let mut judge = Harness::with_config("outage-refused", config);
+    judge.vouch(&[&alice, &gone]);
     let db = judge.dir.0.join("judge.db");
     judge.daemon.transport = Box::new(SmtpTransport::new(&servers.smtp(Security::None)).unwrap());
     let t0 = at("2027-01-05T18:00:00Z");

@@ -1,5 +1,6 @@
 //! A whole standard game of two game-years played through real mail servers: seven players
-//! sign up by mail, send orders by SMTP, the judge reads them over IMAP (STARTTLS) and
+//! sign up by mail (each confirming its address with the token the judge mails it), send
+//! orders by SMTP, the judge reads them over IMAP (STARTTLS) and
 //! answers over SMTP; a deadline passes with Italy silent; Turkey retreats; five powers
 //! build; 1902 passes on deadlines; every player's IMAP mailbox holds every report.
 //!
@@ -20,7 +21,7 @@ use strategos::mail::send::{SmtpTransport, Transport};
 use strategos::report::Templates;
 use strategos::store::Store;
 
-use crate::judge_harness::{TempDir, test_config, test_variants};
+use crate::judge_harness::{TempDir, confirm_token, test_config, test_variants};
 use crate::mailserver::{MailServers, servers_with_tls};
 
 /// One player: an address, a mailbox and what has arrived in it for this game.
@@ -32,6 +33,8 @@ struct Player {
     letter: char,
     received: Vec<IncomingLetter>,
     seen: std::collections::HashSet<u32>,
+    /// Confirmation tokens already sent back.
+    confirmed: std::collections::HashSet<String>,
 }
 
 struct Table<'s> {
@@ -137,6 +140,38 @@ impl Table<'_> {
         }
     }
 
+    /// Each of players `who` waits for the judge's letter asking them to confirm, and sends
+    /// its `CONFIRM <token>` line back, as a newcomer does; the judge reads them.
+    fn confirm(&mut self, who: &[usize]) {
+        let started = Instant::now();
+        let mut tokens: Vec<Option<String>> = vec![None; who.len()];
+        while tokens.iter().any(Option::is_none) {
+            assert!(
+                started.elapsed() < Duration::from_secs(60),
+                "no confirmation came for some of players {who:?}"
+            );
+            self.poll();
+            for (k, &i) in who.iter().enumerate() {
+                let player = &self.players[i];
+                tokens[k] = player
+                    .received
+                    .iter()
+                    .rev()
+                    .filter_map(|l| confirm_token(&l.body))
+                    .find(|t| !player.confirmed.contains(t));
+            }
+            if tokens.iter().any(Option::is_none) {
+                std::thread::sleep(Duration::from_millis(200));
+            }
+        }
+        for (&i, token) in who.iter().zip(tokens) {
+            let token = token.expect("found above");
+            self.players[i].confirmed.insert(token.clone());
+            self.send(i, "confirm", &format!("CONFIRM {token}\n"));
+        }
+        self.judge_reads(who.len());
+    }
+
     /// Polls the mailboxes until every player has a letter whose subject contains each of
     /// `subjects`; fails after a minute naming what is missing.
     fn wait_for(&mut self, subjects: &[&str]) {
@@ -235,6 +270,7 @@ fn a_standard_game_through_real_mail_servers() {
             letter: '?',
             received: Vec::new(),
             seen: Default::default(),
+            confirmed: Default::default(),
         })
         .collect();
     let mut table = Table {
@@ -250,13 +286,16 @@ fn a_standard_game_through_real_mail_servers() {
     table.judge.round();
 
     // Sign-ups: the first creates the game, six join; the seventh starts it.
+    // Each newcomer's address confirms it asked, with the token the judge mails it.
     table.send(0, "create", &format!("CREATE ?{game} pw1\n"));
     table.judge_reads(1);
+    table.confirm(&[0]);
     for i in 1..7 {
         let body = format!("SIGNON ?{game} pw{}\n", i + 1);
         table.send(i, "join", &body);
     }
     table.judge_reads(6);
+    table.confirm(&[1, 2, 3, 4, 5, 6]);
     table.wait_for(&["has started"]);
     for player in &mut table.players {
         let start = player

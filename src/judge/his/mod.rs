@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 
 use super::Judge;
 use super::letter::Session;
-use super::password::{hash_password, password_matches};
+use super::password::hash_password;
 use super::phase::next_deadline;
 use super::settings::GameSettings;
 use crate::dice::{Dice, Seed};
@@ -362,7 +362,7 @@ impl Session<'_> {
         tx: &Tx,
         line: usize,
         game: &str,
-        password: &str,
+        password_hash: &str,
     ) -> rusqlite::Result<()> {
         if tx.game_by_name(game)?.is_some() {
             self.fail(line, msg!("seats.game_exists", game = game));
@@ -407,14 +407,7 @@ impl Session<'_> {
         };
         row.position = Some(serde_json::to_string(&record).expect("a record is JSON"));
         tx.save_game(&row)?;
-        tx.set_member(
-            row.id,
-            player.id,
-            None,
-            "master",
-            &hash_password(password),
-            self.now,
-        )?;
+        tx.set_member(row.id, player.id, None, "master", password_hash, self.now)?;
         let commitment = Dice::new(seed, &row.name).commitment_line();
         let words = self.judge.game_words(&row);
         tx.archive(
@@ -451,55 +444,97 @@ impl Session<'_> {
             return Ok(());
         };
         let members = tx.members(row.id)?;
-        match members
+        let Some(member) = members
             .iter()
             .find(|m| m.power.as_deref() == Some(power.id()))
-        {
-            Some(member) if password_matches(password, &member.password_hash) => {
-                self.answer_to = member.email.clone();
-                // Answered in the language the member reads the game's letters in.
-                self.language = self.judge.language_of(tx, &row, member)?;
-                self.say(msg!("his.signed_on", power = name(power), game = row.name));
-            }
-            Some(_) => {
-                self.fail(line, msg!("seats.wrong_password", game = row.name));
+        else {
+            if !self.proven {
+                let what = msg!(
+                    "confirm.what_take_over",
+                    power = name(power),
+                    game = row.name
+                );
+                self.hold(what);
                 return Ok(());
             }
-            None => {
-                let player = tx.register_player(&self.sender, None, None, self.now)?;
-                if members.iter().any(|m| m.player_id == player.id) {
-                    self.fail(line, msg!("his.one_seat", game = row.name));
-                    return Ok(());
-                }
-                tx.set_member(
-                    row.id,
-                    player.id,
-                    Some(power.id()),
-                    "player",
-                    &hash_password(password),
-                    self.now,
-                )?;
-                if let Some(member) = tx
-                    .members(row.id)?
-                    .iter()
-                    .find(|m| m.player_id == player.id)
-                {
-                    self.language = self.judge.language_of(tx, &row, member)?;
-                }
-                self.say(msg!("his.joined", power = name(power), game = row.name));
-                self.announce(
-                    tx,
-                    &row,
-                    msg!("his.joined_subject", game = row.name, power = name(power)),
-                    msg!(
-                        "his.joined_notice",
-                        game = row.name,
-                        power = name(power),
-                        player = self.sender
-                    ),
-                )?;
-            }
+            return self.his_take(tx, line, row, power, &hash_password(password));
+        };
+        let seat = super::lockout::Seat::power(
+            &row,
+            power.id(),
+            power.name_in(crate::his::Lang::En),
+            Some((member.player_id, member.email.clone())),
+        );
+        let checked = self.check_password(tx, &seat, password, &member.password_hash)?;
+        if checked != super::lockout::Checked::Right {
+            self.refused(line, checked, msg!("seats.wrong_password", game = row.name));
+            return Ok(());
         }
+        self.account_proven = Some(member.player_id);
+        self.answer_to = member.email.clone();
+        // Answered in the language the member reads the game's letters in.
+        self.language = self.judge.language_of(tx, &row, member)?;
+        self.say(msg!("his.signed_on", power = name(power), game = row.name));
+        self.signed_on = Some((row, power.id().to_string()));
+        Ok(())
+    }
+
+    /// The sender takes the Here I Stand power, which has no player.
+    pub(super) fn his_take(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        row: GameRow,
+        power: Power,
+        password_hash: &str,
+    ) -> rusqlite::Result<()> {
+        let members = tx.members(row.id)?;
+        if members
+            .iter()
+            .any(|m| m.power.as_deref() == Some(power.id()))
+        {
+            self.fail(
+                line,
+                msg!(
+                    "seats.no_longer_open",
+                    game = row.name,
+                    letter = letter_of(power)
+                ),
+            );
+            return Ok(());
+        }
+        let player = tx.register_player(&self.sender, None, None, self.now)?;
+        if members.iter().any(|m| m.player_id == player.id) {
+            self.fail(line, msg!("his.one_seat", game = row.name));
+            return Ok(());
+        }
+        tx.set_member(
+            row.id,
+            player.id,
+            Some(power.id()),
+            "player",
+            password_hash,
+            self.now,
+        )?;
+        if let Some(member) = tx
+            .members(row.id)?
+            .iter()
+            .find(|m| m.player_id == player.id)
+        {
+            self.language = self.judge.language_of(tx, &row, member)?;
+        }
+        self.say(msg!("his.joined", power = name(power), game = row.name));
+        self.announce(
+            tx,
+            &row,
+            msg!("his.joined_subject", game = row.name, power = name(power)),
+            msg!(
+                "his.joined_notice",
+                game = row.name,
+                power = name(power),
+                player = self.sender
+            ),
+        )?;
         self.signed_on = Some((row, power.id().to_string()));
         Ok(())
     }

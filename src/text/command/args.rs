@@ -287,6 +287,29 @@ impl Args<'_> {
         }
     }
 
+    /// `CONFIRM token`: one word of letters and digits, read lower-case.
+    pub(super) fn confirm(&mut self, args: &[Word]) -> Option<CommandKind> {
+        match args {
+            [word]
+                if (1..=64).contains(&word.text.len())
+                    && word.text.chars().all(|c| c.is_ascii_alphanumeric()) =>
+            {
+                Some(CommandKind::Confirm {
+                    token: word.text.to_ascii_lowercase(),
+                })
+            }
+            [] => self.usage(
+                "CONFIRM takes the token the judge mailed you, like: CONFIRM k3jd8s2mq7vx4npa",
+            ),
+            [word, ..] => {
+                let message =
+                    "CONFIRM takes one token of letters and digits, as the judge mailed it";
+                self.report(Severity::Error, word.column, message);
+                None
+            }
+        }
+    }
+
     /// `REGISTER [password [name...]]`: the one-line form.
     pub(super) fn register(&mut self, args: &[Word]) -> Option<CommandKind> {
         if let Some(field) = args.first().filter(|w| w.text.ends_with(':')) {

@@ -16,8 +16,13 @@ use super::line::{self, Word};
 /// judge decides), addresses as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Setting {
-    /// `SET ADDRESS [a@b.c]`: where this player's mail goes; with none, the sender's address.
-    Address(Option<String>),
+    /// `SET ADDRESS [a@b.c] [password]`: move this player's account (and its mail) to the
+    /// address; with none, to the sender's address. The password is the account's, needed
+    /// unless the letter signed on to one of the account's seats first.
+    Address {
+        address: Option<String>,
+        password: Option<String>,
+    },
     /// `SET WAIT` (true), `SET NOWAIT` / `SET NO WAIT` (false): hold early processing.
     Wait(bool),
     /// `SET ABSENCE from [TO to]`; `HOLIDAY` and `VACATION` are synonyms.
@@ -254,12 +259,28 @@ impl Args<'_> {
                 setting
             }
             Name::Address => match args {
-                [] => Setting::Address(None),
-                [word] => Setting::Address(Some(self.address(word)?)),
-                [_, second, ..] => {
-                    let message = "SET ADDRESS takes one address, with no spaces";
-                    self.report(Severity::Error, second.column, message);
-                    return None;
+                [] => Setting::Address {
+                    address: None,
+                    password: None,
+                },
+                [word, rest @ ..] => {
+                    let address = Some(self.address(word)?);
+                    match rest {
+                        [] => Setting::Address {
+                            address,
+                            password: None,
+                        },
+                        [password] => Setting::Address {
+                            address,
+                            password: Some(self.password(password)?),
+                        },
+                        [_, extra, ..] => {
+                            let message = "SET ADDRESS takes one address and, unless you \
+                                           signed on, your password";
+                            self.report(Severity::Error, extra.column, message);
+                            return None;
+                        }
+                    }
                 }
             },
             Name::Absence => self.absence(args)?,
@@ -580,8 +601,16 @@ fn phase_word(kind: PhaseSetting) -> &'static str {
 pub(super) fn render(setting: &Setting) -> String {
     let yes_no = |on: bool, yes: &str, no: &str| format!("SET {}", if on { yes } else { no });
     match setting {
-        Setting::Address(None) => "SET ADDRESS".into(),
-        Setting::Address(Some(address)) => format!("SET ADDRESS {address}"),
+        Setting::Address { address, password } => {
+            let mut text = "SET ADDRESS".to_string();
+            if let Some(address) = address {
+                text.push_str(&format!(" {address}"));
+            }
+            if password.is_some() {
+                text.push_str(&format!(" {}", super::MASK));
+            }
+            text
+        }
         Setting::Wait(on) => yes_no(*on, "WAIT", "NOWAIT"),
         Setting::Absence { from, to: None } => format!("SET ABSENCE {from}"),
         Setting::Absence { from, to: Some(to) } => format!("SET ABSENCE {from} TO {to}"),
@@ -644,7 +673,7 @@ impl Setting {
     pub fn is_for_players(&self) -> bool {
         matches!(
             self,
-            Setting::Address(_)
+            Setting::Address { .. }
                 | Setting::Wait(_)
                 | Setting::Absence { .. }
                 | Setting::NoAbsence
