@@ -142,7 +142,7 @@ impl Session<'_> {
     /// was mailed to.
     pub(super) fn confirm(&mut self, tx: &Tx, line: usize, token: &str) -> rusqlite::Result<()> {
         if self.failures >= self.judge.config.limits.password_failures_per_letter {
-            self.fail(line, msg!("lockout.no_more_checks"));
+            self.refused(line, super::lockout::Checked::Exhausted, msg!("confirm.used"));
             return Ok(());
         }
         let request = tx

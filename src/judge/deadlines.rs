@@ -64,6 +64,15 @@ impl Judge {
         let Some((variant, position)) = self.game_position(game) else {
             return Ok(Vec::new());
         };
+        // A letter held for a locked seat of this game waits for its player's confirmation;
+        // the phase waits for it too, but no longer than the held letter lives
+        // (`limits.held_wait_hours`).
+        if !tx
+            .held_for_game(game.id, DateTime::<Utc>::MIN_UTC, now)?
+            .is_empty()
+        {
+            return Ok(Vec::new());
+        }
         let missing = self.missing_powers(tx, game)?;
         let grace = settings.timing(position.turn.kind).grace_hours;
         let grace_over = now >= deadline + Duration::hours(i64::from(grace));

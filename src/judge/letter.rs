@@ -59,6 +59,8 @@ pub(super) struct Session<'j> {
     pub(super) account_proven: Option<i64>,
     /// Wrong passwords (and tokens) so far in this letter.
     pub(super) failures: u32,
+    /// Passwords not checked because the letter had its share of wrong ones.
+    pub(super) unchecked: u32,
     /// What in this letter waits for the sender's address to confirm (then the whole letter
     /// waits for it).
     pub(super) pending: Vec<Message>,
@@ -226,6 +228,7 @@ impl<'j> Session<'j> {
             proven,
             account_proven: None,
             failures: 0,
+            unchecked: 0,
             pending: Vec::new(),
             failed_seats: Vec::new(),
             confirmed,
@@ -254,6 +257,9 @@ impl<'j> Session<'j> {
             self.run(tx, command)?;
         }
         self.start_filled(tx)?;
+        if self.unchecked > 1 {
+            self.say(msg!("lockout.unchecked", count = self.unchecked));
+        }
         self.process_touched(tx)
     }
 

@@ -74,7 +74,12 @@ impl Session<'_> {
                 let until = self.when(until);
                 self.fail(line, msg!("lockout.locked_now", until = until));
             }
-            Checked::Exhausted => self.fail(line, msg!("lockout.no_more_checks")),
+            // Said once; the others are counted and summed up at the end of the answer.
+            Checked::Exhausted if self.unchecked == 0 => {
+                self.unchecked += 1;
+                self.fail(line, msg!("lockout.no_more_checks"));
+            }
+            Checked::Exhausted => self.unchecked += 1,
         }
     }
 
