@@ -135,14 +135,20 @@ impl Daemon {
         let limit = self.judge.config.limits.max_message_bytes;
         let own = vec![self.judge.config.judge.address.to_lowercase()];
         let read = read_letter(&raw[..raw.len().min(limit.saturating_mul(2))], &own);
-        let message_id = match &read {
-            Ok(letter) => letter.message_id.clone(),
-            Err(_) => format!("unreadable-{:016x}@strategos.invalid", fnv(raw)),
+        // Stored under the Message-ID, sender and body (`letter::dedup_key`): the same letter
+        // offered again is known, another letter reusing its Message-ID is not.
+        let (message_id, key) = match &read {
+            Ok(letter) => (letter.message_id.clone(), letter.dedup_key()),
+            Err(_) => {
+                let id = format!("unreadable-{:016x}@strategos.invalid", fnv(raw));
+                let key = crate::letter::dedup_key(&id, "", &String::from_utf8_lossy(raw));
+                (id, key)
+            }
         };
         let stored = &raw[..raw.len().min(limit)];
         let result = (|| -> rusqlite::Result<bool> {
             let tx = self.store.begin()?;
-            let Some(id) = tx.record_message(&message_id, source, stored, now)? else {
+            let Some(id) = tx.record_message(&key, &message_id, source, stored, now)? else {
                 tx.commit()?;
                 return Ok(false);
             };

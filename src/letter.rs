@@ -4,6 +4,8 @@
 //! `OutgoingLetter` is what the judge wants to send, before it is made into RFC 5322 bytes.
 //! Nothing here touches the network or the disk.
 
+use sha2::{Digest, Sha256};
+
 /// A mailbox: an address with an optional display name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Address {
@@ -45,6 +47,34 @@ pub struct IncomingLetter {
     pub warnings: Vec<String>,
 }
 
+impl IncomingLetter {
+    /// The key the letter is stored and deduplicated by: see [`dedup_key`]. The sender is
+    /// the From address lower-cased (empty when there is none).
+    pub fn dedup_key(&self) -> String {
+        let sender = self
+            .from
+            .as_ref()
+            .map(|a| a.email.to_lowercase())
+            .unwrap_or_default();
+        dedup_key(&self.message_id, &sender, &self.body)
+    }
+}
+
+/// `<Message-ID>#<16 hex digits>`: the Message-ID as the letter gave it, then the first 8
+/// bytes of a SHA-256 over the sender's address, a NUL and the body text. The very same
+/// letter delivered again has the same key; a letter reusing another's Message-ID with
+/// another sender or body has a key of its own, so a stranger cannot suppress someone's
+/// letter by sending first with its Message-ID.
+pub fn dedup_key(message_id: &str, sender: &str, body: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(sender.as_bytes());
+    hasher.update([0u8]);
+    hasher.update(body.as_bytes());
+    let digest = hasher.finalize();
+    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    format!("{message_id}#{hex}")
+}
+
 /// A letter the judge wants to send.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutgoingLetter {
@@ -68,5 +98,36 @@ impl OutgoingLetter {
             in_reply_to: None,
             references: Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_key_tells_sender_and_body_apart() {
+        let key = dedup_key("m1@example.test", "ann@example.test", "HELP\n");
+        assert!(key.starts_with("m1@example.test#"), "{key}");
+        let hex = key.rsplit_once('#').unwrap().1;
+        assert_eq!(hex.len(), 16);
+        assert!(hex.chars().all(|c| c.is_ascii_hexdigit()));
+        assert_eq!(
+            key,
+            dedup_key("m1@example.test", "ann@example.test", "HELP\n")
+        );
+        assert_ne!(
+            key,
+            dedup_key("m1@example.test", "bob@example.test", "HELP\n")
+        );
+        assert_ne!(
+            key,
+            dedup_key("m1@example.test", "ann@example.test", "LIST\n")
+        );
+        // The separator keeps sender and body apart: moving a character across is a new key.
+        assert_ne!(
+            dedup_key("m", "a@x.test", "bHELP"),
+            dedup_key("m", "a@x.testb", "HELP")
+        );
     }
 }

@@ -150,8 +150,9 @@ fn operate(
         "operator.{game}.{}@strategos.invalid",
         now.timestamp_nanos_opt().unwrap_or(0)
     );
+    let key = strategos::letter::dedup_key(&id, &config.judge.keeper.to_lowercase(), commands);
     if let Some(row) = tx
-        .record_message(&id, "operator", raw.as_bytes(), now)
+        .record_message(&key, &id, "operator", raw.as_bytes(), now)
         .map_err(db)?
     {
         tx.settle_message(

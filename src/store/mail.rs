@@ -1,5 +1,5 @@
-//! Mail in the database: raw messages as they came (deduplicated by Message-ID), the
-//! quarantine, the outbox with its retries, and the per-sender rate count.
+//! Mail in the database: raw messages as they came (deduplicated by Message-ID, sender and
+//! body: see `letter::dedup_key`), the quarantine, the outbox with its retries, and the per-sender rate count.
 
 use chrono::{DateTime, Duration, Utc};
 use rusqlite::{OptionalExtension, params};
@@ -55,32 +55,49 @@ fn split_recipients(text: &str) -> Vec<String> {
 }
 
 impl Tx<'_> {
-    /// Stores a raw message unless one with the same Message-ID is already stored; returns
-    /// its row id when it is new.
+    /// Stores a raw message unless one with the same key (`letter::dedup_key`: the
+    /// Message-ID, sender and body) is already stored; returns its row id when it is new.
+    /// `header_message_id` is the Message-ID as the letter gave it.
     pub fn record_message(
         &self,
-        message_id: &str,
+        key: &str,
+        header_message_id: &str,
         source: &str,
         raw: &[u8],
         now: DateTime<Utc>,
     ) -> rusqlite::Result<Option<i64>> {
+        // A letter stored before migration 4 was keyed by its bare Message-ID: offered again
+        // (a mailbox not marked across the upgrade), it is the same letter.
+        let stored_before: bool = self.tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM messages WHERE message_id = ?1 AND header_message_id IS NULL)",
+            [header_message_id],
+            |r| r.get(0),
+        )?;
+        if stored_before {
+            return Ok(None);
+        }
         let inserted = self.tx.execute(
-            "INSERT OR IGNORE INTO messages (message_id, received_at, source, raw) VALUES (?1, ?2, ?3, ?4)",
-            params![message_id, time_text(now), source, raw],
+            "INSERT OR IGNORE INTO messages (message_id, header_message_id, received_at, source, raw)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![key, header_message_id, time_text(now), source, raw],
         )?;
         Ok((inserted == 1).then(|| self.tx.last_insert_rowid()))
     }
 
+    /// How many stored messages carry this Message-ID (as the letter gave it; letters stored
+    /// before migration 4 by their bare Message-ID count too).
+    pub fn messages_with_id(&self, message_id: &str) -> rusqlite::Result<i64> {
+        self.tx.query_row(
+            "SELECT COUNT(*) FROM messages WHERE header_message_id = ?1
+             OR (header_message_id IS NULL AND message_id = ?1)",
+            [message_id],
+            |r| r.get(0),
+        )
+    }
+
     /// Whether a message with this Message-ID was already stored.
     pub fn has_message(&self, message_id: &str) -> rusqlite::Result<bool> {
-        self.tx
-            .query_row(
-                "SELECT 1 FROM messages WHERE message_id = ?1",
-                [message_id],
-                |_| Ok(()),
-            )
-            .optional()
-            .map(|r| r.is_some())
+        Ok(self.messages_with_id(message_id)? > 0)
     }
 
     /// Records what became of a message, with the reason for a quarantine or an ignore.
@@ -108,10 +125,12 @@ impl Tx<'_> {
         rows.collect()
     }
 
-    /// Quarantined messages with their reasons: `(message_id, reason)`.
+    /// Quarantined messages with their reasons: `(message_id, reason)`, the Message-ID as
+    /// the letter gave it.
     pub fn quarantine(&self) -> rusqlite::Result<Vec<(String, String)>> {
         let mut stmt = self.tx.prepare(
-            "SELECT message_id, COALESCE(reason, '') FROM messages WHERE state = 'quarantined' ORDER BY id",
+            "SELECT COALESCE(header_message_id, message_id), COALESCE(reason, '') FROM messages
+             WHERE state = 'quarantined' ORDER BY id",
         )?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         rows.collect()

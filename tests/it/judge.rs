@@ -91,6 +91,27 @@ fn a_crash_between_handling_and_sending_loses_nothing() {
 }
 
 #[test]
+fn a_letter_is_known_by_its_message_id_sender_and_body() {
+    let mut judge = Harness::new("dedup");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    let ann = mail("ann@example.test", "help", "same@x", "HELP\n");
+    assert!(judge.deliver(&ann));
+    assert_eq!(judge.take_sent().len(), 1);
+    // The very same letter again: known, not answered.
+    assert!(!judge.deliver(&ann));
+    assert!(judge.take_sent().is_empty());
+    // The same Message-ID from another sender, or with another body: letters of their own.
+    assert!(judge.deliver(&mail("bob@example.test", "help", "same@x", "HELP\n")));
+    assert!(judge.deliver(&mail("ann@example.test", "help", "same@x", "LIST\n")));
+    let sent = judge.take_sent();
+    let to: Vec<&str> = sent.iter().map(|l| l.to[0].email.as_str()).collect();
+    assert_eq!(to, ["bob@example.test", "ann@example.test"]);
+    let tx = judge.daemon.store.begin().unwrap();
+    assert_eq!(tx.messages_with_id("same@x").unwrap(), 3);
+    assert_eq!(tx.messages_with_id("other@x").unwrap(), 0);
+}
+
+#[test]
 fn broken_and_strange_mail_gets_an_answer_or_a_quarantine() {
     let mut judge = Harness::new("broken");
     judge.set_time(at("2027-01-05T12:00:00Z"));
