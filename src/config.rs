@@ -138,7 +138,8 @@ pub struct DeadlineConfig {
 pub struct LimitsConfig {
     /// Largest message read, in bytes; larger ones get a polite refusal.
     pub max_message_bytes: usize,
-    /// Letters from one sender answered per hour; beyond that one notice, then silence.
+    /// Letters from one sender read per hour (refused ones count too); beyond that one
+    /// notice, then only letters signing on with a seat's password are read.
     pub letters_per_hour: u32,
 }
 

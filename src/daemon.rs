@@ -17,6 +17,7 @@ use crate::mail::maildir::Maildir;
 use crate::mail::read::read_letter;
 use crate::mail::send::{SendError, Transport};
 use crate::store::{MessageState, Store, Tx};
+use crate::tr;
 
 /// Where the time comes from: the system, or a time tests (and `--now`) set.
 #[derive(Clone, Copy, Debug)]
@@ -202,22 +203,35 @@ impl Daemon {
                 now,
             );
         };
+        // Every letter counts toward the hourly limit, refused ones too. Past it a letter is
+        // read only if it signs on with a seat's password, so that letters forged in a
+        // player's name cannot silence the player; the sender hears of the limit once.
+        let per_hour = judge.config.limits.letters_per_hour;
+        let count = tx.count_letter(&sender, now)?;
+        let over = count > per_hour;
+        let words = judge
+            .templates
+            .words(&tx.player_language(&sender)?.unwrap_or_else(|| "en".into()));
+        if count == per_hour.saturating_add(1) {
+            let notice = Self::answer(
+                &letter,
+                &sender,
+                false,
+                tr!(words, "limits.over_rate", limit = per_hour),
+            );
+            Self::queue(judge, tx, &notice, Some(id), now)?;
+        }
         let limit = judge.config.limits.max_message_bytes;
         if size > limit {
-            let refusal = OutgoingLetter {
-                to: vec![Address::new(&sender)],
-                subject: format!(
-                    "{} [Error Flag]",
-                    crate::mail::compose::reply_subject(&letter.subject)
-                ),
-                body: format!(
-                    "Your letter of {size} bytes is larger than the {limit} bytes this judge reads, so it was not read.\n\
-                     Please send your commands as plain text without attachments.\n"
-                ),
-                in_reply_to: Some(letter.message_id.clone()),
-                references: vec![letter.message_id.clone()],
-            };
-            Self::queue(judge, tx, &refusal, Some(id), now)?;
+            if !over {
+                let refusal = Self::answer(
+                    &letter,
+                    &sender,
+                    true,
+                    tr!(words, "limits.too_large", size = size, limit = limit),
+                );
+                Self::queue(judge, tx, &refusal, Some(id), now)?;
+            }
             return tx.settle_message(
                 id,
                 MessageState::Quarantined,
@@ -226,22 +240,7 @@ impl Daemon {
                 now,
             );
         }
-        let per_hour = judge.config.limits.letters_per_hour;
-        let count = tx.count_letter(&sender, now)?;
-        if count > per_hour {
-            if count == per_hour + 1 {
-                let notice = OutgoingLetter {
-                    to: vec![Address::new(&sender)],
-                    subject: crate::mail::compose::reply_subject(&letter.subject),
-                    body: format!(
-                        "You have sent more than {per_hour} letters within the hour. The judge keeps them but does not \
-                         read or answer any more from you until the next hour.\n"
-                    ),
-                    in_reply_to: Some(letter.message_id.clone()),
-                    references: vec![letter.message_id.clone()],
-                };
-                Self::queue(judge, tx, &notice, Some(id), now)?;
-            }
+        if over && !judge.carries_seat_password(tx, &letter)? {
             return tx.settle_message(
                 id,
                 MessageState::Ignored,
@@ -254,6 +253,27 @@ impl Daemon {
             Self::queue(judge, tx, &out, Some(id), now)?;
         }
         tx.settle_message(id, MessageState::Handled, Some(&sender), None, now)
+    }
+
+    /// The judge's own answer to `letter` (not the game master's): `text` to the sender, as
+    /// a reply, flagged as an error when it refuses the letter.
+    fn answer(
+        letter: &crate::letter::IncomingLetter,
+        sender: &str,
+        refusal: bool,
+        text: String,
+    ) -> OutgoingLetter {
+        let mut subject = crate::mail::compose::reply_subject(&letter.subject);
+        if refusal {
+            subject.push_str(" [Error Flag]");
+        }
+        OutgoingLetter {
+            to: vec![Address::new(sender)],
+            subject,
+            body: text + "\n",
+            in_reply_to: Some(letter.message_id.clone()),
+            references: vec![letter.message_id.clone()],
+        }
     }
 
     /// Composes a letter and puts it in the outbox.

@@ -8,6 +8,7 @@
 //! - `phase.rs`: starting a game, processing a phase, reports and reminders.
 //! - `credit.rs`: supply credit between powers (Diadochi V).
 //! - `password.rs`: argon2id hashes.
+//! - `proof.rs`: whether a letter carries a seat's password (read past the hourly limit).
 //! - `settings.rs`: game settings, members' wishes, deadlines from clock, days and zone.
 
 pub mod credit;
@@ -21,6 +22,7 @@ pub mod password;
 mod phase;
 mod play;
 mod press;
+mod proof;
 mod seats;
 pub mod settings;
 mod wishes;

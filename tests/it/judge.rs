@@ -200,6 +200,138 @@ fn a_flood_gets_one_notice() {
     assert_eq!(judge.take_sent().len(), 1);
 }
 
+#[test]
+fn a_seat_password_is_proof_and_nothing_else_is() {
+    use strategos::mail::read::read_letter;
+    let mut judge = Harness::new("proof");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.deliver(&mail(
+        "gina@example.test",
+        "game",
+        "p1@x",
+        "CREATE ?proof gmpw tiny MODERATED\n",
+    ));
+    judge.deliver(&mail(
+        "bob@example.test",
+        "join",
+        "p2@x",
+        "SIGNON ?proof bobpw\nSET PREFERENCE N\n",
+    ));
+    judge.deliver(&mail(
+        "olga@example.test",
+        "watch",
+        "p3@x",
+        "OBSERVE proof olgapw\n",
+    ));
+    judge.deliver(&mail(
+        "gina@example.test",
+        "go",
+        "p4@x",
+        "SIGNON ?proof gmpw\nFORCE BEGIN\n",
+    ));
+    judge.take_sent();
+    let proves = |judge: &mut Harness, from: &str, body: &str| -> bool {
+        let letter = read_letter(&mail(from, "x", "q@x", body), &[]).unwrap();
+        let tx = judge.daemon.store.begin().unwrap();
+        judge
+            .daemon
+            .judge
+            .carries_seat_password(&tx, &letter)
+            .unwrap()
+    };
+    // The power's password, from any address (a player may write from anywhere).
+    assert!(proves(
+        &mut judge,
+        "bob@example.test",
+        "SIGNON Nproof bobpw\nF Nor H\n"
+    ));
+    assert!(proves(
+        &mut judge,
+        "bob@elsewhere.test",
+        "signon nproof bobpw\n"
+    ));
+    assert!(!proves(
+        &mut judge,
+        "bob@example.test",
+        "SIGNON Nproof bobPW\n"
+    ));
+    // No one holds South: nothing to prove.
+    assert!(!proves(
+        &mut judge,
+        "bob@example.test",
+        "SIGNON Sproof bobpw\n"
+    ));
+    assert!(!proves(
+        &mut judge,
+        "bob@example.test",
+        "SIGNON Nnosuchgame bobpw\n"
+    ));
+    // The master's and the observer's own seats, from their own addresses only.
+    assert!(proves(
+        &mut judge,
+        "gina@example.test",
+        "SIGNON ?proof gmpw\n"
+    ));
+    assert!(proves(
+        &mut judge,
+        "olga@example.test",
+        "SIGNON ?proof olgapw\n"
+    ));
+    assert!(!proves(
+        &mut judge,
+        "mallory@example.test",
+        "SIGNON ?proof gmpw\n"
+    ));
+    assert!(!proves(
+        &mut judge,
+        "olga@example.test",
+        "SIGNON ?proof gmpw\n"
+    ));
+    // A player's SIGNON ?game is no seat of its own, and the password alone proves nothing.
+    assert!(!proves(
+        &mut judge,
+        "bob@example.test",
+        "SIGNON ?proof bobpw\n"
+    ));
+    assert!(!proves(&mut judge, "bob@example.test", "bobpw\nLIST\n"));
+    // Only the first three SIGNONs are tried.
+    let tries = "SIGNON Nproof a\nSIGNON Nproof b\nSIGNON Nproof c\nSIGNON Nproof bobpw\n";
+    assert!(!proves(&mut judge, "bob@example.test", tries));
+    let third = "SIGNON Nproof a\nSIGNON Nproof b\nSIGNON Nproof bobpw\n";
+    assert!(proves(&mut judge, "bob@example.test", third));
+}
+
+#[test]
+fn refusals_count_toward_the_limit_and_stop_past_it() {
+    let mut config = test_config();
+    config.limits.letters_per_hour = 2;
+    config.limits.max_message_bytes = 2048;
+    let mut judge = Harness::with_config("limit-refusals", config);
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    let big = |id: &str| mail("big@example.test", "big", id, &"x".repeat(4096));
+    // Two oversized letters: two refusals, and the limit is reached.
+    judge.deliver(&big("b1@x"));
+    judge.deliver(&big("b2@x"));
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 2);
+    assert!(sent.iter().all(|l| l.body.contains("larger than")));
+    // The third: over the limit, so the notice only; the fourth: nothing at all.
+    judge.deliver(&big("b3@x"));
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(
+        sent[0].body.contains("more than 2 letters"),
+        "{}",
+        sent[0].body
+    );
+    judge.deliver(&big("b4@x"));
+    judge.deliver(&mail("big@example.test", "help", "b5@x", "HELP\n"));
+    assert!(judge.take_sent().is_empty());
+    let tx = judge.daemon.store.begin().unwrap();
+    let quarantine = tx.quarantine().unwrap();
+    assert_eq!(quarantine.len(), 4, "{quarantine:?}");
+}
+
 /// A transport shared with the test, so it can see what was sent.
 struct Shared(std::sync::Arc<std::sync::Mutex<RecordingTransport>>);
 
