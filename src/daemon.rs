@@ -219,7 +219,7 @@ impl Daemon {
                 false,
                 tr!(words, "limits.over_rate", limit = per_hour),
             );
-            Self::queue(judge, tx, &notice, Some(id), now)?;
+            Self::queue_answer(judge, tx, &notice, id, now)?;
         }
         let limit = judge.config.limits.max_message_bytes;
         if size > limit {
@@ -230,7 +230,7 @@ impl Daemon {
                     true,
                     tr!(words, "limits.too_large", size = size, limit = limit),
                 );
-                Self::queue(judge, tx, &refusal, Some(id), now)?;
+                Self::queue_answer(judge, tx, &refusal, id, now)?;
             }
             return tx.settle_message(
                 id,
@@ -249,10 +249,58 @@ impl Daemon {
                 now,
             );
         }
-        for out in judge.handle_letter(tx, &letter, now)? {
-            Self::queue(judge, tx, &out, Some(id), now)?;
+        let handled = judge.handle_letter(tx, &letter, now)?;
+        let mut held_back = None;
+        for out in &handled.letters {
+            if out.in_reply_to.is_some() && !handled.effective {
+                let why = Self::queue_answer(judge, tx, out, id, now)?;
+                held_back = held_back.or(why);
+            } else {
+                Self::queue(judge, tx, out, Some(id), now)?;
+            }
         }
-        tx.settle_message(id, MessageState::Handled, Some(&sender), None, now)
+        tx.settle_message(
+            id,
+            MessageState::Handled,
+            Some(&sender),
+            held_back.as_deref(),
+            now,
+        )
+    }
+
+    /// Queues an answer to a letter in which nothing was done (an error, no command, a
+    /// refusal) unless an identical answer went to the same address too recently: the second
+    /// identical answer waits a day after the first, the third two days after the second,
+    /// then 4, 8... days, so that a robot answering every letter cannot keep the judge
+    /// answering it. Returns why the answer was held back, if it was.
+    fn queue_answer(
+        judge: &Judge,
+        tx: &Tx,
+        answer: &OutgoingLetter,
+        caused_by: i64,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Option<String>> {
+        let recipient = answer
+            .to
+            .iter()
+            .map(|a| a.email.to_lowercase())
+            .collect::<Vec<_>>()
+            .join(",");
+        let digest = answer.answer_digest();
+        if let Some((count, last)) = tx.answers_sent(&recipient, &digest)? {
+            let next = last + chrono::Duration::days(1i64 << count.saturating_sub(1).min(30));
+            if now < next {
+                return Ok(Some(format!(
+                    "an identical answer went to {recipient} {count} time(s), last at {}; \
+                     not sent again before {}",
+                    crate::store::time_text(last),
+                    crate::store::time_text(next)
+                )));
+            }
+        }
+        tx.record_answer(&recipient, &digest, now)?;
+        Self::queue(judge, tx, answer, Some(caused_by), now)?;
+        Ok(None)
     }
 
     /// The judge's own answer to `letter` (not the game master's): `text` to the sender, as

@@ -75,6 +75,23 @@ pub fn dedup_key(message_id: &str, sender: &str, body: &str) -> String {
     format!("{message_id}#{hex}")
 }
 
+/// A subject without its leading reply and forward prefixes (`Re:`, `Fwd:`, `Fw:`, in any
+/// case, any number of them), trimmed.
+pub fn bare_subject(subject: &str) -> &str {
+    let mut rest = subject.trim();
+    loop {
+        let stripped = ["re:", "fwd:", "fw:"].iter().find_map(|prefix| {
+            rest.get(..prefix.len())
+                .filter(|start| start.eq_ignore_ascii_case(prefix))
+                .map(|_| rest[prefix.len()..].trim_start())
+        });
+        match stripped {
+            Some(shorter) => rest = shorter,
+            None => return rest,
+        }
+    }
+}
+
 /// A letter the judge wants to send.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutgoingLetter {
@@ -89,6 +106,23 @@ pub struct OutgoingLetter {
 }
 
 impl OutgoingLetter {
+    /// The digest identical answers share: 32 hex digits of a SHA-256 over the recipients
+    /// (lower-cased), the subject without its leading `Re:`/`Fwd:`/`Fw:` prefixes (a robot
+    /// answering answers piles them up) and the body.
+    pub fn answer_digest(&self) -> String {
+        let mut hasher = Sha256::new();
+        for recipient in &self.to {
+            hasher.update(recipient.email.to_lowercase().as_bytes());
+            hasher.update([0u8]);
+        }
+        hasher.update([0u8]);
+        hasher.update(bare_subject(&self.subject).as_bytes());
+        hasher.update([0u8]);
+        hasher.update(self.body.as_bytes());
+        let digest = hasher.finalize();
+        digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+    }
+
     /// A letter to one address that answers no letter (a report, a notice, an offer).
     pub fn fresh(to: &str, subject: impl Into<String>, body: impl Into<String>) -> OutgoingLetter {
         OutgoingLetter {
@@ -104,6 +138,26 @@ impl OutgoingLetter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn identical_answers_share_a_digest_whatever_their_prefixes() {
+        assert_eq!(
+            bare_subject(" Re: RE: fwd:Fw: Out of office "),
+            "Out of office"
+        );
+        assert_eq!(bare_subject("Reply"), "Reply");
+        assert_eq!(bare_subject("Re:"), "");
+        let answer = OutgoingLetter::fresh("Ann@Example.test", "Re: Out of office", "No.\n");
+        let again = OutgoingLetter::fresh("ann@example.test", "Re: Re: Out of office", "No.\n");
+        assert_eq!(answer.answer_digest(), again.answer_digest());
+        assert_eq!(answer.answer_digest().len(), 32);
+        let other_body = OutgoingLetter::fresh("ann@example.test", "Re: Out of office", "Yes.\n");
+        let other_subject = OutgoingLetter::fresh("ann@example.test", "Re: Away", "No.\n");
+        let other_person = OutgoingLetter::fresh("bo@example.test", "Re: Out of office", "No.\n");
+        for other in [other_body, other_subject, other_person] {
+            assert_ne!(answer.answer_digest(), other.answer_digest());
+        }
+    }
 
     #[test]
     fn the_key_tells_sender_and_body_apart() {

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Judge;
+use super::{Handled, Judge};
 use crate::letter::{Address, IncomingLetter, OutgoingLetter};
 use crate::mail::compose::reply_subject;
 use crate::report::{Message, Words};
@@ -51,13 +51,13 @@ pub(super) enum Section {
     Text(String),
 }
 
-/// Handles `letter`; returns the letters to send.
+/// Handles `letter`; returns the letters to send and whether anything was done.
 pub(super) fn handle(
     judge: &Judge,
     tx: &Tx,
     letter: &IncomingLetter,
     now: DateTime<Utc>,
-) -> rusqlite::Result<Vec<OutgoingLetter>> {
+) -> rusqlite::Result<Handled> {
     handle_as(judge, tx, letter, now, None)
 }
 
@@ -69,12 +69,12 @@ pub(super) fn handle_as(
     letter: &IncomingLetter,
     now: DateTime<Utc>,
     master_of: Option<GameRow>,
-) -> rusqlite::Result<Vec<OutgoingLetter>> {
+) -> rusqlite::Result<Handled> {
     let Some(from) = &letter.from else {
-        return Ok(Vec::new());
+        return Ok(Handled::default());
     };
     if letter.automatic.is_some() {
-        return Ok(Vec::new());
+        return Ok(Handled::default());
     }
     let sender = from.email.to_lowercase();
     let mut session = Session {
@@ -172,7 +172,11 @@ pub(super) fn handle_as(
     }
     session.send_notices(tx)?;
     letters.append(&mut session.caused);
-    Ok(letters)
+    let effective = session.errors == 0
+        && commands
+            .iter()
+            .any(|c| !matches!(c.kind, CommandKind::Signoff));
+    Ok(Handled { letters, effective })
 }
 
 impl<'j> Session<'j> {

@@ -42,6 +42,18 @@ pub struct Judge {
     pub templates: Templates,
 }
 
+/// What handling one letter gave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Handled {
+    /// The answer first (none for automatic mail), then the letters it caused: copies,
+    /// announcements, start notices, reports.
+    pub letters: Vec<OutgoingLetter>,
+    /// Something was done: the letter held commands and none was refused (its answer has no
+    /// `[Error Flag]`). The answer to a letter in which nothing was done is the kind a robot
+    /// gets again and again, so the daemon holds back identical ones (`answers`).
+    pub effective: bool,
+}
+
 /// A game's deadline as its players read it in English, in the game's time zone.
 pub fn deadline_text(game: &GameRow) -> String {
     deadline_text_in(Words::english(), game)
@@ -67,13 +79,13 @@ impl Judge {
     }
 
     /// Handles one letter; returns the letters it causes (an answer, start notices,
-    /// reports). Automatic mail gets no answer.
+    /// reports) and whether anything was done. Automatic mail gets no answer.
     pub fn handle_letter(
         &self,
         tx: &Tx,
         letter: &IncomingLetter,
         now: DateTime<Utc>,
-    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
+    ) -> rusqlite::Result<Handled> {
         letter::handle(self, tx, letter, now)
     }
 
@@ -106,7 +118,7 @@ impl Judge {
             size: commands.len(),
             warnings: Vec::new(),
         };
-        letter::handle_as(self, tx, &letter, now, Some(row)).map(Ok)
+        letter::handle_as(self, tx, &letter, now, Some(row)).map(|handled| Ok(handled.letters))
     }
 
     /// Does what time asks of every running game: reminders before deadlines, phases at

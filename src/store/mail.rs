@@ -28,6 +28,19 @@ impl MessageState {
     }
 }
 
+/// A stored message as the keeper sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredMessage {
+    pub id: i64,
+    /// new, handled, quarantined, ignored
+    pub state: String,
+    /// Why it was quarantined or ignored, or why its answer was held back.
+    pub reason: Option<String>,
+    /// What is left of the raw letter: whole, redacted, purged.
+    pub raw_state: String,
+    pub raw: Vec<u8>,
+}
+
 /// A letter in the outbox.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutboxRow {
@@ -93,6 +106,25 @@ impl Tx<'_> {
             [message_id],
             |r| r.get(0),
         )
+    }
+
+    /// Every stored message with this Message-ID (as the letter gave it), oldest first.
+    pub fn stored_messages(&self, message_id: &str) -> rusqlite::Result<Vec<StoredMessage>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT id, state, reason, raw_state, raw FROM messages
+             WHERE header_message_id = ?1 OR (header_message_id IS NULL AND message_id = ?1)
+             ORDER BY id",
+        )?;
+        let rows = stmt.query_map([message_id], |r| {
+            Ok(StoredMessage {
+                id: r.get(0)?,
+                state: r.get(1)?,
+                reason: r.get(2)?,
+                raw_state: r.get(3)?,
+                raw: r.get(4)?,
+            })
+        })?;
+        rows.collect()
     }
 
     /// Whether a message with this Message-ID was already stored.
@@ -274,6 +306,38 @@ impl Tx<'_> {
 }
 
 impl Tx<'_> {
+    /// How many answers with this digest were sent to `recipient`, and when the last was.
+    pub fn answers_sent(
+        &self,
+        recipient: &str,
+        digest: &str,
+    ) -> rusqlite::Result<Option<(u32, DateTime<Utc>)>> {
+        let row: Option<(u32, String)> = self
+            .tx
+            .query_row(
+                "SELECT count, last_at FROM answers WHERE recipient = ?1 AND digest = ?2",
+                params![recipient, digest],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        Ok(row.and_then(|(count, last)| Some((count, super::parse_time(&last)?))))
+    }
+
+    /// Records one more answer with this digest sent to `recipient` now.
+    pub fn record_answer(
+        &self,
+        recipient: &str,
+        digest: &str,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "INSERT INTO answers (recipient, digest, count, last_at) VALUES (?1, ?2, 1, ?3)
+             ON CONFLICT (recipient, digest) DO UPDATE SET count = count + 1, last_at = ?3",
+            params![recipient, digest, time_text(now)],
+        )?;
+        Ok(())
+    }
+
     /// Letters ever put in the outbox (to number new Message-IDs).
     pub fn outbox_count(&self) -> rusqlite::Result<i64> {
         self.tx

@@ -308,15 +308,16 @@ fn refusals_count_toward_the_limit_and_stop_past_it() {
     config.limits.max_message_bytes = 2048;
     let mut judge = Harness::with_config("limit-refusals", config);
     judge.set_time(at("2027-01-05T12:00:00Z"));
-    let big = |id: &str| mail("big@example.test", "big", id, &"x".repeat(4096));
+    // (Of different sizes: identical refusals would back off.)
+    let big = |id: &str, size: usize| mail("big@example.test", "big", id, &"x".repeat(size));
     // Two oversized letters: two refusals, and the limit is reached.
-    judge.deliver(&big("b1@x"));
-    judge.deliver(&big("b2@x"));
+    judge.deliver(&big("b1@x", 4096));
+    judge.deliver(&big("b2@x", 4097));
     let sent = judge.take_sent();
     assert_eq!(sent.len(), 2);
     assert!(sent.iter().all(|l| l.body.contains("larger than")));
     // The third: over the limit, so the notice only; the fourth: nothing at all.
-    judge.deliver(&big("b3@x"));
+    judge.deliver(&big("b3@x", 4098));
     let sent = judge.take_sent();
     assert_eq!(sent.len(), 1);
     assert!(
@@ -324,12 +325,60 @@ fn refusals_count_toward_the_limit_and_stop_past_it() {
         "{}",
         sent[0].body
     );
-    judge.deliver(&big("b4@x"));
+    judge.deliver(&big("b4@x", 4099));
     judge.deliver(&mail("big@example.test", "help", "b5@x", "HELP\n"));
     assert!(judge.take_sent().is_empty());
     let tx = judge.daemon.store.begin().unwrap();
     let quarantine = tx.quarantine().unwrap();
     assert_eq!(quarantine.len(), 4, "{quarantine:?}");
+}
+
+#[test]
+fn identical_answers_to_letters_that_did_nothing_back_off() {
+    let mut judge = Harness::new("backoff");
+    let robot = |judge: &mut Harness, id: &str, t: &str| {
+        judge.set_time(at(t));
+        judge.deliver(&mail(
+            "robot@example.test",
+            "Re: Re: Your letter",
+            id,
+            "Thank you for your message.\n",
+        ));
+        judge.take_sent().len()
+    };
+    // Answered; the same again within a day is not; after a day it is.
+    assert_eq!(robot(&mut judge, "r1@x", "2027-01-05T12:00:00Z"), 1);
+    assert_eq!(robot(&mut judge, "r2@x", "2027-01-06T11:59:00Z"), 0);
+    assert_eq!(robot(&mut judge, "r3@x", "2027-01-06T12:00:00Z"), 1);
+    // Then two days, then four.
+    assert_eq!(robot(&mut judge, "r4@x", "2027-01-08T11:00:00Z"), 0);
+    assert_eq!(robot(&mut judge, "r5@x", "2027-01-08T12:00:00Z"), 1);
+    assert_eq!(robot(&mut judge, "r6@x", "2027-01-12T11:00:00Z"), 0);
+    assert_eq!(robot(&mut judge, "r7@x", "2027-01-12T12:00:00Z"), 1);
+    let tx = judge.daemon.store.begin().unwrap();
+    let held = &tx.stored_messages("r6@x").unwrap()[0];
+    assert_eq!(held.state, "handled");
+    let reason = held.reason.as_deref().unwrap_or_default();
+    assert!(
+        reason.contains("identical answer") && reason.contains("2027-01-12T12:00:00Z"),
+        "{reason}"
+    );
+    assert_eq!(tx.stored_messages("r7@x").unwrap()[0].reason, None);
+    drop(tx);
+    // The same mistake to another address is another answer; a letter that does something
+    // is answered every time.
+    judge.set_time(at("2027-01-12T12:01:00Z"));
+    judge.deliver(&mail(
+        "other@example.test",
+        "Re: Your letter",
+        "o1@x",
+        "Thank you for your message.\n",
+    ));
+    assert_eq!(judge.take_sent().len(), 1);
+    for id in ["l1@x", "l2@x", "l3@x"] {
+        judge.deliver(&mail("robot@example.test", "list", id, "LIST\n"));
+        assert_eq!(judge.take_sent().len(), 1);
+    }
 }
 
 /// A transport shared with the test, so it can see what was sent.
