@@ -253,7 +253,8 @@ fn maildir_transport_keeps_sent_mail() {
     assert_eq!(sent.maildir().read(&pending[0]).unwrap(), raw);
 }
 
-/// A sendmail-like command gets the message on stdin and the recipients as arguments.
+/// A sendmail-like command gets the message on stdin and the recipients as arguments, after
+/// `--` so that none is read as an option.
 #[test]
 fn sendmail_transport_pipes_the_message() {
     let scratch = Scratch::new("sendmail");
@@ -272,7 +273,27 @@ fn sendmail_transport_pipes_the_message() {
     assert_eq!(fs::read(&out).unwrap(), raw);
     assert_eq!(
         fs::read_to_string(format!("{}.recipients", path(&out))).unwrap(),
-        "player1@example.test\nplayer2@example.test\n"
+        "--\nplayer1@example.test\nplayer2@example.test\n"
+    );
+    // A command that ends with `--` already gets no second one; an address that looks like an
+    // option stays after it.
+    let mut sendmail = SendmailTransport::new(vec![
+        "sh".into(),
+        "-c".into(),
+        script.into(),
+        path(&out),
+        "--".into(),
+    ]);
+    sendmail
+        .send(
+            "judge@example.test",
+            &["-oQ/tmp/x@evil.test".to_owned()],
+            &raw,
+        )
+        .unwrap();
+    assert_eq!(
+        fs::read_to_string(format!("{}.recipients", path(&out))).unwrap(),
+        "--\n-oQ/tmp/x@evil.test\n"
     );
 }
 
