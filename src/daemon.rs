@@ -195,13 +195,12 @@ impl Daemon {
             );
         }
         let Some(sender) = sender else {
-            return tx.settle_message(
-                id,
-                MessageState::Quarantined,
-                None,
-                Some("the letter has no sender"),
-                now,
-            );
+            let reason = if letter.refused_from.is_some() {
+                "the sender's address cannot be used"
+            } else {
+                "the letter has no sender"
+            };
+            return tx.settle_message(id, MessageState::Quarantined, None, Some(reason), now);
         };
         // Every letter counts toward the hourly limit, refused ones too. Past it a letter is
         // read only if it signs on with a seat's password, so that letters forged in a

@@ -24,12 +24,132 @@ impl Address {
     }
 }
 
+/// The longest address used (RFC 5321's limit on a path, less its angle brackets).
+const LONGEST_ADDRESS: usize = 254;
+/// The longest local part (RFC 5321).
+const LONGEST_LOCAL_PART: usize = 64;
+
+/// An address as the judge keeps and compares it, or `None` when it cannot be used: see
+/// [`normal_address`]; then lower-cased, as the judge compares addresses without case. For
+/// addresses written in bodies (SET ADDRESS, ALLOW, EJECT, PROMOTE, WHOIS) and headers alike.
+pub fn usable_address(text: &str) -> Option<String> {
+    normal_address(text).map(|address| address.to_lowercase())
+}
+
+/// An address checked and written one way, the local part's letter case kept, or `None` when
+/// it cannot be used as data.
+///
+/// The text is one addr-spec (`local@domain`), perhaps in angle brackets. The local part is
+/// a dot-atom (RFC 5322 atext, and any non-ASCII letter as RFC 6532 allows) or a quoted
+/// string; a quoted string that needs no quotes (`"bo"@q.test`) loses them, one that needs
+/// them keeps them, written with `\` only before `"` and `\` (`"ann smith"@q.test`). The
+/// domain is dot-separated labels, lower-cased. Refused: an address that begins with `-`
+/// (a program could read it as an option), one with spaces outside quotes, control
+/// characters, commas or angle brackets (even quoted: lists of addresses are split at
+/// commas, the outbox's among them), other specials outside quotes, an empty part, domain
+/// literals, and anything longer than 254 characters (64 for the local part).
+pub fn normal_address(text: &str) -> Option<String> {
+    let text = text.trim();
+    let text = match text.strip_prefix('<') {
+        Some(inner) => inner.strip_suffix('>')?,
+        None => text,
+    };
+    let (local, domain) = if let Some(quoted) = text.strip_prefix('"') {
+        let (content, rest) = unquote(quoted)?;
+        (local_part_from_quoted(&content)?, rest.strip_prefix('@')?)
+    } else {
+        let (local, domain) = text.rsplit_once('@')?;
+        if !is_dot_atom(local) {
+            return None;
+        }
+        (local.to_string(), domain)
+    };
+    if !is_domain(domain) || local.chars().count() > LONGEST_LOCAL_PART {
+        return None;
+    }
+    let address = format!("{local}@{}", domain.to_lowercase());
+    (!address.starts_with('-') && address.chars().count() <= LONGEST_ADDRESS).then_some(address)
+}
+
+/// The content of a quoted string whose opening quote is already taken, and the text after
+/// its closing quote; `None` if it is not closed or holds a control character.
+fn unquote(text: &str) -> Option<(String, &str)> {
+    let mut content = String::new();
+    let mut chars = text.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '"' => return Some((content, &text[at + 1..])),
+            '\\' => {
+                let (_, escaped) = chars.next()?;
+                if escaped.is_control() || matches!(escaped, ',' | '<' | '>') {
+                    return None;
+                }
+                content.push(escaped);
+            }
+            c if c.is_control() || matches!(c, ',' | '<' | '>') => return None,
+            c => content.push(c),
+        }
+    }
+    None
+}
+
+/// A quoted local part written one way: bare if it is a dot-atom, else quoted again.
+fn local_part_from_quoted(content: &str) -> Option<String> {
+    if content.is_empty() || content.trim().is_empty() {
+        return None;
+    }
+    if is_dot_atom(content) {
+        return Some(content.to_string());
+    }
+    let escaped: String = content
+        .chars()
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            c => vec![c],
+        })
+        .collect();
+    Some(format!("\"{escaped}\""))
+}
+
+/// RFC 5322 atext, and non-ASCII letters and signs (RFC 6532).
+fn is_atext(c: char) -> bool {
+    c.is_ascii_alphanumeric()
+        || "!#$%&'*+-/=?^_`{|}~".contains(c)
+        || (!c.is_ascii() && !c.is_control() && !c.is_whitespace())
+}
+
+/// Atoms joined by single dots.
+fn is_dot_atom(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .split('.')
+            .all(|atom| !atom.is_empty() && atom.chars().all(is_atext))
+}
+
+/// Dot-separated labels of letters, digits, `-` and `_` (and non-ASCII letters).
+fn is_domain(text: &str) -> bool {
+    !text.is_empty()
+        && text.split('.').all(|label| {
+            !label.is_empty()
+                && label.chars().all(|c| {
+                    c.is_ascii_alphanumeric()
+                        || c == '-'
+                        || c == '_'
+                        || (!c.is_ascii() && !c.is_control() && !c.is_whitespace())
+                })
+        })
+}
+
 /// A message that arrived, read into text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IncomingLetter {
     /// The Message-ID without angle brackets; one is made up from the content when missing.
     pub message_id: String,
+    /// The sender, if the From header names one whose address can be used.
     pub from: Option<Address>,
+    /// The From header as written (on one line) when its address cannot be used as an
+    /// address (`-oQ/tmp/x@evil.test`, spaces, commas...); `from` is then `None`.
+    pub refused_from: Option<String>,
     /// The Reply-To header, if any (answers still go to the registered address).
     pub reply_to: Option<Address>,
     pub to: Vec<Address>,
@@ -157,6 +277,60 @@ mod tests {
         for other in [other_body, other_subject, other_person] {
             assert_ne!(answer.answer_digest(), other.answer_digest());
         }
+    }
+
+    #[test]
+    fn addresses_are_checked_and_written_one_way() {
+        let cases = [
+            ("ann@Example.TEST", Some("ann@example.test")),
+            (" <Ann@q.test> ", Some("Ann@q.test")),
+            ("\"bo\"@q.test", Some("bo@q.test")),
+            ("\"ann smith\"@Q.test", Some("\"ann smith\"@q.test")),
+            ("\"a\\\"b\"@q.test", Some("\"a\\\"b\"@q.test")),
+            ("\"a\\b\"@q.test", Some("ab@q.test")),
+            ("\"a,b\"@q.test", None),
+            ("\"a<b>\"@q.test", None),
+            ("\"a\\,b\"@q.test", None),
+            ("first.last+tag@q.test", Some("first.last+tag@q.test")),
+            ("игрок@пример.рф", Some("игрок@пример.рф")),
+            ("-oQ/tmp/x@evil.test", None),
+            ("\"-oQ/tmp/x\"@evil.test", None),
+            ("\"-o x\"@evil.test", Some("\"-o x\"@evil.test")),
+            ("a b@q.test", None),
+            ("a,b@q.test", None),
+            ("<a@q.test>, <b@q.test>", None),
+            ("a<b@q.test", None),
+            ("a\u{1}b@q.test", None),
+            ("\"a\u{1}b\"@q.test", None),
+            ("\"a\nb\"@q.test", None),
+            ("a@b@q.test", None),
+            ("@q.test", None),
+            ("a@", None),
+            ("a@q..test", None),
+            (".a@q.test", None),
+            ("a..b@q.test", None),
+            ("a@[127.0.0.1]", None),
+            ("\"\"@q.test", None),
+            ("\"unclosed@q.test", None),
+            ("\"x\" @q.test", None),
+            ("plain", None),
+            ("", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(normal_address(text).as_deref(), expected, "{text:?}");
+        }
+        let long_local = format!("{}@q.test", "a".repeat(65));
+        assert_eq!(normal_address(&long_local), None);
+        let long = format!("{}@{}.test", "a".repeat(60), "b".repeat(200));
+        assert_eq!(normal_address(&long), None);
+        assert_eq!(
+            usable_address("\"Ann Smith\"@Q.test").as_deref(),
+            Some("\"ann smith\"@q.test")
+        );
+        assert_eq!(
+            usable_address("\"BO\"@q.test").as_deref(),
+            Some("bo@q.test")
+        );
     }
 
     #[test]

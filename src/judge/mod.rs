@@ -109,6 +109,7 @@ impl Judge {
                 now.timestamp()
             ),
             from: Some(keeper.clone()),
+            refused_from: None,
             reply_to: None,
             to: Vec::new(),
             subject: format!("Operator: game '{}'", row.name),

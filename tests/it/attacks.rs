@@ -32,7 +32,7 @@
 use std::path::{Path, PathBuf};
 
 use chrono::{DateTime, Duration, Utc};
-use strategos::letter::IncomingLetter;
+use strategos::letter::{IncomingLetter, usable_address};
 
 use crate::judge_harness::Harness;
 
@@ -263,14 +263,10 @@ fn parse(file: &str, text: &str) -> Result<Attack, Vec<String>> {
     }
 }
 
-/// An address as compared here: trimmed, lower-cased, without angle brackets or quotes.
+/// An address as compared here: as the judge keeps it (`usable_address`: quotes a local part
+/// needs kept, others dropped, lower-cased), or trimmed and lower-cased if it cannot be used.
 fn comparable(address: &str) -> String {
-    address
-        .trim()
-        .trim_start_matches('<')
-        .trim_end_matches('>')
-        .replace('"', "")
-        .to_lowercase()
+    usable_address(address).unwrap_or_else(|| address.trim().to_lowercase())
 }
 
 fn sent_to(letter: &IncomingLetter, address: &str) -> bool {

@@ -381,6 +381,28 @@ fn identical_answers_to_letters_that_did_nothing_back_off() {
     }
 }
 
+#[test]
+fn a_sender_whose_address_cannot_be_used_is_quarantined() {
+    let mut judge = Harness::new("bad-sender");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    for (i, from) in ["-oQ/tmp/x@evil.test", "a b@evil.test", "a,b@evil.test"]
+        .into_iter()
+        .enumerate()
+    {
+        judge.deliver(&mail(from, "hello", &format!("bad{i}@x"), "HELP\n"));
+    }
+    assert!(judge.take_sent().is_empty());
+    let tx = judge.daemon.store.begin().unwrap();
+    let quarantine = tx.quarantine().unwrap();
+    assert_eq!(quarantine.len(), 3, "{quarantine:?}");
+    assert!(
+        quarantine
+            .iter()
+            .all(|(_, why)| why == "the sender's address cannot be used"),
+        "{quarantine:?}"
+    );
+}
+
 /// A transport shared with the test, so it can see what was sent.
 struct Shared(std::sync::Arc<std::sync::Mutex<RecordingTransport>>);
 

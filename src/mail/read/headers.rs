@@ -4,7 +4,7 @@
 use mail_parser::{Addr, Header, HeaderValue, Message, MessageParser, MessagePart};
 
 use super::MARKER_HEADER;
-use crate::letter::Address;
+use crate::letter::{Address, normal_address};
 
 /// One line of header text: control characters become spaces, ends trimmed.
 fn one_line(text: &str) -> String {
@@ -78,21 +78,58 @@ impl HeaderReader<'_, '_> {
         }
     }
 
-    /// Every mailbox of the first header of that name (groups flattened).
+    /// Every usable mailbox of the first header of that name (groups flattened); mailboxes
+    /// whose address cannot be used are left out.
     pub(super) fn addresses(&self, name: &str) -> Vec<Address> {
+        self.mailboxes(name).into_iter().flatten().collect()
+    }
+
+    /// The first mailbox of the From header: `Ok(None)` when there is no From (or it is
+    /// empty), `Err(text)` when its first mailbox's address cannot be used (the header as it
+    /// stands, on one line).
+    pub(super) fn sender(&self) -> Result<Option<Address>, String> {
+        let Some(header) = self.first("From") else {
+            return Ok(None);
+        };
+        match self.mailboxes("From").into_iter().next() {
+            Some(Some(address)) => Ok(Some(address)),
+            Some(None) => Err(self.raw_text(header)),
+            None if self.raw_text(header).is_empty() => Ok(None),
+            None => Err(self.raw_text(header)),
+        }
+    }
+
+    /// Each mailbox of the first header of that name, `None` where its address cannot be
+    /// used (see `letter::normal_address`).
+    ///
+    /// mail-parser reads a bare quoted local part (`"ann smith"@q.test`) as a display name
+    /// and an address of `@q.test` only, so that every quoted local part of a domain would
+    /// be one address; those addresses are read again from the raw header here.
+    fn mailboxes(&self, name: &str) -> Vec<Option<Address>> {
         let Some(header) = self.first(name) else {
             return Vec::new();
         };
         let repaired = self.repaired(header);
-        match value_of(header, &repaired).and_then(HeaderValue::as_address) {
-            Some(list) => list.iter().filter_map(to_address).collect(),
-            None => Vec::new(),
-        }
+        let Some(list) = value_of(header, &repaired).and_then(HeaderValue::as_address) else {
+            return Vec::new();
+        };
+        let mut quoted = quoted_addr_specs(&self.raw_text(header)).into_iter();
+        list.iter()
+            .map(|addr| {
+                let found = one_line(addr.address().unwrap_or_default());
+                if let Some(domain) = found.strip_prefix('@') {
+                    let domain = format!("@{}", domain.to_lowercase());
+                    let email = quoted.find(|spec| spec.to_lowercase().ends_with(&domain))?;
+                    return Some(Address { email, name: None });
+                }
+                to_address(addr)
+            })
+            .collect()
     }
 }
 
 fn to_address(addr: &Addr<'_>) -> Option<Address> {
-    let email = normal_email(addr.address()?)?;
+    let email = normal_address(&one_line(addr.address()?))?;
     let name = addr
         .name()
         .map(one_line)
@@ -100,20 +137,41 @@ fn to_address(addr: &Addr<'_>) -> Option<Address> {
     Some(Address { email, name })
 }
 
-/// Trimmed, without angle brackets, domain lower-cased; `None` if nothing is left.
-fn normal_email(text: &str) -> Option<String> {
-    let text: String = one_line(text)
-        .chars()
-        .filter(|c| !matches!(c, '<' | '>'))
-        .collect();
-    let text = text.trim();
-    if text.is_empty() {
-        return None;
+/// The addr-specs with a quoted local part (`"ann smith"@q.test`) in a raw header value, in
+/// order, each normalised (`letter::normal_address`); those that cannot be used are left out.
+fn quoted_addr_specs(raw: &str) -> Vec<String> {
+    let mut specs = Vec::new();
+    let mut rest = raw;
+    while let Some(start) = rest.find('"') {
+        let after = &rest[start + 1..];
+        // The closing quote, skipping quoted pairs.
+        let mut end = None;
+        let mut escaped = false;
+        for (at, c) in after.char_indices() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => {
+                    end = Some(at);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else {
+            break;
+        };
+        let tail = &after[end + 1..];
+        if let Some(domain) = tail.strip_prefix('@') {
+            let domain_len = domain
+                .find(|c: char| c.is_whitespace() || ",;<>()\"".contains(c))
+                .unwrap_or(domain.len());
+            let spec = format!("\"{}\"@{}", &after[..end], &domain[..domain_len]);
+            specs.extend(normal_address(&spec));
+        }
+        rest = tail;
     }
-    Some(match text.rsplit_once('@') {
-        Some((local, domain)) => format!("{local}@{}", domain.to_lowercase()),
-        None => text.to_string(),
-    })
+    specs
 }
 
 fn local_part(email: &str) -> &str {
