@@ -141,6 +141,9 @@ pub struct LimitsConfig {
     /// Letters from one sender read per hour (refused ones count too); beyond that one
     /// notice, then only letters signing on with a seat's password are read.
     pub letters_per_hour: u32,
+    /// Days a quarantined letter (one that could not be read) is kept whole for the keeper;
+    /// then its body is removed and its headers kept.
+    pub keep_quarantined_days: u32,
 }
 
 impl Default for JudgeConfig {
@@ -234,6 +237,7 @@ impl Default for LimitsConfig {
         LimitsConfig {
             max_message_bytes: 1 << 20,
             letters_per_hour: 60,
+            keep_quarantined_days: 30,
         }
     }
 }

@@ -15,8 +15,9 @@ use crate::mail::compose::compose;
 use crate::mail::imap::{ImapInbox, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::read::read_letter;
+use crate::mail::redact::{purged, redacted};
 use crate::mail::send::{SendError, Transport};
-use crate::store::{MessageState, Store, Tx};
+use crate::store::{MessageState, RawState, Store, Tx};
 use crate::tr;
 
 /// Where the time comes from: the system, or a time tests (and `--now`) set.
@@ -47,6 +48,13 @@ pub enum Inbox {
     None,
 }
 
+/// What becomes of a letter read.
+struct Settlement {
+    state: MessageState,
+    sender: Option<String>,
+    reason: Option<String>,
+}
+
 /// What one round did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Round {
@@ -71,6 +79,7 @@ impl Daemon {
         round.letters_in += self.recover();
         round.letters_in += self.poll_inbox();
         round.phases += self.tick();
+        self.purge_quarantine();
         if round.phases > 0 || round.letters_in > 0 {
             self.refresh_archive();
         }
@@ -153,7 +162,7 @@ impl Daemon {
                 tx.commit()?;
                 return Ok(false);
             };
-            Self::handle_stored(&self.judge, &tx, id, raw.len(), read, now)?;
+            Self::handle_stored(&self.judge, &tx, id, stored, raw.len(), read, now)?;
             tx.commit()?;
             Ok(true)
         })();
@@ -163,10 +172,14 @@ impl Daemon {
         result
     }
 
+    /// Handles a stored message and settles it; a letter handled or ignored keeps only its
+    /// headers and its commands with passwords hidden (`mail::redact`), a quarantined one
+    /// stays whole until `limits.keep_quarantined_days` have passed.
     fn handle_stored(
         judge: &Judge,
         tx: &Tx,
         id: i64,
+        raw: &[u8],
         size: usize,
         read: Result<crate::letter::IncomingLetter, crate::mail::read::Unreadable>,
         now: DateTime<Utc>,
@@ -184,15 +197,41 @@ impl Daemon {
                 );
             }
         };
+        let settled = Self::handle_read(judge, tx, id, size, &letter, now)?;
+        tx.settle_message(
+            id,
+            settled.state,
+            settled.sender.as_deref(),
+            settled.reason.as_deref(),
+            now,
+        )?;
+        if matches!(settled.state, MessageState::Handled | MessageState::Ignored) {
+            tx.replace_raw(id, &redacted(raw, &letter.body), RawState::Redacted)?;
+        }
+        Ok(())
+    }
+
+    /// What becomes of a letter read: ignored, quarantined or handled (its letters queued).
+    fn handle_read(
+        judge: &Judge,
+        tx: &Tx,
+        id: i64,
+        size: usize,
+        letter: &crate::letter::IncomingLetter,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Settlement> {
+        let settled = |state, sender: Option<&str>, reason: Option<&str>| Settlement {
+            state,
+            sender: sender.map(str::to_string),
+            reason: reason.map(str::to_string),
+        };
         let sender = letter.from.as_ref().map(|a| a.email.to_lowercase());
         if let Some(reason) = &letter.automatic {
-            return tx.settle_message(
-                id,
+            return Ok(settled(
                 MessageState::Ignored,
                 sender.as_deref(),
                 Some(reason),
-                now,
-            );
+            ));
         }
         let Some(sender) = sender else {
             let reason = if letter.refused_from.is_some() {
@@ -200,7 +239,7 @@ impl Daemon {
             } else {
                 "the letter has no sender"
             };
-            return tx.settle_message(id, MessageState::Quarantined, None, Some(reason), now);
+            return Ok(settled(MessageState::Quarantined, None, Some(reason)));
         };
         // Every letter counts toward the hourly limit, refused ones too. Past it a letter is
         // read only if it signs on with a seat's password, so that letters forged in a
@@ -213,7 +252,7 @@ impl Daemon {
             .words(&tx.player_language(&sender)?.unwrap_or_else(|| "en".into()));
         if count == per_hour.saturating_add(1) {
             let notice = Self::answer(
-                &letter,
+                letter,
                 &sender,
                 false,
                 tr!(words, "limits.over_rate", limit = per_hour),
@@ -224,31 +263,27 @@ impl Daemon {
         if size > limit {
             if !over {
                 let refusal = Self::answer(
-                    &letter,
+                    letter,
                     &sender,
                     true,
                     tr!(words, "limits.too_large", size = size, limit = limit),
                 );
                 Self::queue_answer(judge, tx, &refusal, id, now)?;
             }
-            return tx.settle_message(
-                id,
+            return Ok(settled(
                 MessageState::Quarantined,
                 Some(&sender),
                 Some("larger than the size limit"),
-                now,
-            );
+            ));
         }
-        if over && !judge.carries_seat_password(tx, &letter)? {
-            return tx.settle_message(
-                id,
+        if over && !judge.carries_seat_password(tx, letter)? {
+            return Ok(settled(
                 MessageState::Ignored,
                 Some(&sender),
                 Some("rate limit"),
-                now,
-            );
+            ));
         }
-        let handled = judge.handle_letter(tx, &letter, now)?;
+        let handled = judge.handle_letter(tx, letter, now)?;
         let mut held_back = None;
         for out in &handled.letters {
             if out.in_reply_to.is_some() && !handled.effective {
@@ -258,13 +293,11 @@ impl Daemon {
                 Self::queue(judge, tx, out, Some(id), now)?;
             }
         }
-        tx.settle_message(
-            id,
+        Ok(settled(
             MessageState::Handled,
             Some(&sender),
             held_back.as_deref(),
-            now,
-        )
+        ))
     }
 
     /// Queues an answer to a letter in which nothing was done (an error, no command, a
@@ -359,7 +392,7 @@ impl Daemon {
             let own = vec![self.judge.config.judge.address.to_lowercase()];
             let read = read_letter(&raw, &own);
             let result = self.store.begin().and_then(|tx| {
-                Self::handle_stored(&self.judge, &tx, id, raw.len(), read, now)?;
+                Self::handle_stored(&self.judge, &tx, id, &raw, raw.len(), read, now)?;
                 tx.commit()
             });
             match result {
@@ -452,6 +485,46 @@ impl Daemon {
             }
         }
         n
+    }
+
+    /// Removes the bodies of quarantined letters kept longer than
+    /// `limits.keep_quarantined_days` (their headers stay), a hundred a round at most.
+    /// Returns how many.
+    fn purge_quarantine(&mut self) -> usize {
+        const MOST_PER_ROUND: usize = 100;
+        let days = i64::from(self.judge.config.limits.keep_quarantined_days);
+        // A retention longer than the calendar reaches purges nothing.
+        let Some(before) = self
+            .clock
+            .now()
+            .checked_sub_signed(chrono::Duration::days(days))
+        else {
+            return 0;
+        };
+        let result = (|| -> rusqlite::Result<usize> {
+            let tx = self.store.begin()?;
+            let old = tx.quarantined_before(before, MOST_PER_ROUND)?;
+            for (id, raw) in &old {
+                tx.replace_raw(*id, &purged(raw), RawState::Purged)?;
+            }
+            tx.commit()?;
+            Ok(old.len())
+        })();
+        match result {
+            Ok(n) => {
+                if n > 0 {
+                    info!(
+                        letters = n,
+                        "quarantined letters past their retention purged"
+                    );
+                }
+                n
+            }
+            Err(e) => {
+                warn!(error = %e, "purging the quarantine failed; trying again next round");
+                0
+            }
+        }
     }
 
     /// Reminders and phases due now; each game in its own transaction.

@@ -163,6 +163,10 @@ fn operate(
             now,
         )
         .map_err(db)?;
+        // Kept as any handled letter is: its commands, passwords hidden.
+        let kept = strategos::mail::redact::redacted(raw.as_bytes(), commands);
+        tx.replace_raw(row, &kept, strategos::store::RawState::Redacted)
+            .map_err(db)?;
     }
     let answer = letters.first().map(|l| l.body.clone()).unwrap_or_default();
     for letter in &letters {

@@ -28,6 +28,27 @@ impl MessageState {
     }
 }
 
+/// What is left of a stored message's raw bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawState {
+    /// As it came (not yet settled, or quarantined and within its retention).
+    Whole,
+    /// Handled or ignored: the header block, and the commands read with passwords hidden.
+    Redacted,
+    /// Quarantined past its retention: the header block only.
+    Purged,
+}
+
+impl RawState {
+    fn word(self) -> &'static str {
+        match self {
+            RawState::Whole => "whole",
+            RawState::Redacted => "redacted",
+            RawState::Purged => "purged",
+        }
+    }
+}
+
 /// A stored message as the keeper sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredMessage {
@@ -146,6 +167,33 @@ impl Tx<'_> {
             params![id, state.word(), sender, reason, time_text(now)],
         )?;
         Ok(())
+    }
+
+    /// Replaces a settled message's raw bytes with what is kept of them (`mail::redact`):
+    /// `redacted` once handled or ignored, `purged` once its quarantine is over.
+    pub fn replace_raw(&self, id: i64, raw: &[u8], raw_state: RawState) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET raw = ?2, raw_state = ?3 WHERE id = ?1",
+            params![id, raw, raw_state.word()],
+        )?;
+        Ok(())
+    }
+
+    /// Quarantined messages still kept whole that were settled before `before`, oldest
+    /// first, at most `limit`: `(id, raw)`.
+    pub fn quarantined_before(
+        &self,
+        before: DateTime<Utc>,
+        limit: usize,
+    ) -> rusqlite::Result<Vec<(i64, Vec<u8>)>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT id, raw FROM messages WHERE state = 'quarantined' AND raw_state = 'whole'
+             AND COALESCE(handled_at, received_at) < ?1 ORDER BY id LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![time_text(before), limit as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+        rows.collect()
     }
 
     /// Messages stored but not yet handled (after a crash), oldest first.

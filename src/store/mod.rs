@@ -12,7 +12,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction};
 
 pub use games::{GameRow, MemberRow, PhaseRow, PlayerRow};
-pub use mail::{MessageState, OutboxRow, QueuedLetter, StoredMessage};
+pub use mail::{MessageState, OutboxRow, QueuedLetter, RawState, StoredMessage};
 pub use position::{position_from_json, position_to_json};
 
 /// The migrations, in order; `PRAGMA user_version` counts those applied.

@@ -403,6 +403,102 @@ fn a_sender_whose_address_cannot_be_used_is_quarantined() {
     );
 }
 
+#[test]
+fn raw_letters_lose_their_bodies_once_settled() {
+    let mut judge = Harness::new("redact");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    let contains = |raw: &[u8], text: &str| String::from_utf8_lossy(raw).contains(text);
+    // A letter stored but not yet handled (the judge stopped in between) is whole, and
+    // handled after the restart like any other.
+    let raw = mail(
+        "ann@example.test",
+        "a game",
+        "r1@x",
+        "CREATE ?hush annsecret tiny\nSET PASSWORD annnew\n",
+    );
+    {
+        let tx = judge.daemon.store.begin().unwrap();
+        tx.record_message("r1@x#0", "r1@x", "test", &raw, at("2027-01-05T12:00:00Z"))
+            .unwrap();
+        tx.commit().unwrap();
+        let tx = judge.daemon.store.begin().unwrap();
+        let stored = &tx.stored_messages("r1@x").unwrap()[0];
+        assert_eq!(
+            (stored.state.as_str(), stored.raw_state.as_str()),
+            ("new", "whole")
+        );
+        assert!(contains(&stored.raw, "annsecret"));
+    }
+    judge.tick(at("2027-01-05T12:01:00Z"));
+    let sent = judge.take_sent();
+    assert!(
+        sent[0].body.contains("Game 'hush' (Tiny) is created"),
+        "{}",
+        sent[0].body
+    );
+    // Handled: the headers as they came, the commands with their passwords hidden.
+    judge.deliver(&mail(
+        "ann@example.test",
+        "orders",
+        "r2@x",
+        "SIGNON ?hush annnew\nLIST hush\n",
+    ));
+    // Ignored (automatic): the same.
+    judge.deliver(b"From: bob@example.test\r\nSubject: away\r\nMessage-ID: <r3@x>\r\nAuto-Submitted: auto-replied\r\n\r\nSIGNON Nhush bobsecret\r\n");
+    // Quarantined (no sender): whole, for the keeper, until its retention is over.
+    judge.deliver(
+        b"Subject: nobody\r\nMessage-ID: <r4@x>\r\n\r\nSIGNON Shush quarantinedsecret\r\n",
+    );
+    let tx = judge.daemon.store.begin().unwrap();
+    for (id, secrets, kept) in [
+        (
+            "r1@x",
+            &["annsecret", "annnew"][..],
+            "CREATE ?hush ****** tiny\r\nSET PASSWORD ******\r\n",
+        ),
+        (
+            "r2@x",
+            &["annnew"][..],
+            "SIGNON ?hush ******\r\nLIST hush\r\n",
+        ),
+        ("r3@x", &["bobsecret"][..], "SIGNON Nhush ******\r\n"),
+    ] {
+        let stored = &tx.stored_messages(id).unwrap()[0];
+        assert_eq!(stored.raw_state, "redacted", "{id}");
+        let text = String::from_utf8_lossy(&stored.raw);
+        assert!(secrets.iter().all(|s| !text.contains(s)), "{id}: {text}");
+        assert!(
+            text.contains("[The body of this letter was removed once it was handled."),
+            "{text}"
+        );
+        assert!(text.ends_with(kept), "{id}: {text}");
+        assert!(text.contains(&format!("Message-ID: <{id}>\r\n")), "{text}");
+    }
+    let quarantined = &tx.stored_messages("r4@x").unwrap()[0];
+    assert_eq!(
+        (quarantined.state.as_str(), quarantined.raw_state.as_str()),
+        ("quarantined", "whole")
+    );
+    assert!(contains(&quarantined.raw, "quarantinedsecret"));
+    drop(tx);
+    judge.tick(at("2027-02-04T12:00:30Z"));
+    let tx = judge.daemon.store.begin().unwrap();
+    assert_eq!(tx.stored_messages("r4@x").unwrap()[0].raw_state, "whole");
+    drop(tx);
+    judge.tick(at("2027-02-04T12:01:01Z"));
+    let tx = judge.daemon.store.begin().unwrap();
+    let purged = &tx.stored_messages("r4@x").unwrap()[0];
+    assert_eq!(
+        (purged.state.as_str(), purged.raw_state.as_str()),
+        ("quarantined", "purged")
+    );
+    assert_eq!(purged.raw, b"Subject: nobody\r\nMessage-ID: <r4@x>\r\n\r\n");
+    assert_eq!(
+        tx.quarantine().unwrap(),
+        [("r4@x".to_string(), "the letter has no sender".to_string())]
+    );
+}
+
 /// A transport shared with the test, so it can see what was sent.
 struct Shared(std::sync::Arc<std::sync::Mutex<RecordingTransport>>);
 
