@@ -499,6 +499,26 @@ fn raw_letters_lose_their_bodies_once_settled() {
     );
 }
 
+#[test]
+fn the_limit_notice_is_in_the_reader_s_language() {
+    let mut config = test_config();
+    config.limits.letters_per_hour = 2;
+    let mut judge = Harness::with_config("limit-ru", config);
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.deliver(&mail(
+        "olga@example.test",
+        "я",
+        "ru1@x",
+        "REGISTER olgapw\nSET LANGUAGE ru\n",
+    ));
+    judge.deliver(&mail("olga@example.test", "я", "ru2@x", "LIST\n"));
+    judge.take_sent();
+    judge.deliver(&mail("olga@example.test", "я", "ru3@x", "LIST\n"));
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].body.contains("больше 2 писем"), "{}", sent[0].body);
+}
+
 /// A transport shared with the test, so it can see what was sent.
 struct Shared(std::sync::Arc<std::sync::Mutex<RecordingTransport>>);
 
