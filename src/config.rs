@@ -142,7 +142,8 @@ pub struct DeadlineConfig {
 pub struct LimitsConfig {
     /// Largest message read, in bytes; larger ones get a polite refusal.
     pub max_message_bytes: usize,
-    /// Letters from one sender answered per hour; beyond that one notice, then silence.
+    /// Letters from one sender read per hour (refused ones count too); beyond that one
+    /// notice, then only letters signing on with a seat's password are read.
     pub letters_per_hour: u32,
     /// Wrong passwords after which one letter checks no more passwords.
     pub password_failures_per_letter: u32,
@@ -154,6 +155,9 @@ pub struct LimitsConfig {
     pub confirm_hours: u32,
     /// Hours at most a deadline waits for a letter held for a locked seat to be confirmed.
     pub held_wait_hours: u32,
+    /// Days a quarantined letter (one that could not be read) is kept whole for the keeper;
+    /// then its body is removed and its headers kept.
+    pub keep_quarantined_days: u32,
 }
 
 impl Default for JudgeConfig {
@@ -253,6 +257,7 @@ impl Default for LimitsConfig {
             lock_minutes: 60,
             confirm_hours: 72,
             held_wait_hours: 24,
+            keep_quarantined_days: 30,
         }
     }
 }

@@ -15,8 +15,10 @@ use crate::mail::compose::compose;
 use crate::mail::imap::{ImapInbox, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::read::read_letter;
+use crate::mail::redact::{purged, redacted};
 use crate::mail::send::{SendError, Transport};
-use crate::store::{MessageState, Store, Tx};
+use crate::store::{MessageState, RawState, Store, Tx};
+use crate::tr;
 
 /// Where the time comes from: the system, or a time tests (and `--now`) set.
 #[derive(Clone, Copy, Debug)]
@@ -46,6 +48,13 @@ pub enum Inbox {
     None,
 }
 
+/// What becomes of a letter read.
+struct Settlement {
+    state: MessageState,
+    sender: Option<String>,
+    reason: Option<String>,
+}
+
 /// What one round did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Round {
@@ -70,6 +79,7 @@ impl Daemon {
         round.letters_in += self.recover();
         round.letters_in += self.poll_inbox();
         round.phases += self.tick();
+        self.purge_quarantine();
         if round.phases > 0 || round.letters_in > 0 {
             self.refresh_archive();
         }
@@ -135,18 +145,24 @@ impl Daemon {
         let limit = self.judge.config.limits.max_message_bytes;
         let own = vec![self.judge.config.judge.address.to_lowercase()];
         let read = read_letter(&raw[..raw.len().min(limit.saturating_mul(2))], &own);
-        let message_id = match &read {
-            Ok(letter) => letter.message_id.clone(),
-            Err(_) => format!("unreadable-{:016x}@strategos.invalid", fnv(raw)),
+        // Stored under the Message-ID, sender and body (`letter::dedup_key`): the same letter
+        // offered again is known, another letter reusing its Message-ID is not.
+        let (message_id, key) = match &read {
+            Ok(letter) => (letter.message_id.clone(), letter.dedup_key()),
+            Err(_) => {
+                let id = format!("unreadable-{:016x}@strategos.invalid", fnv(raw));
+                let key = crate::letter::dedup_key(&id, "", &String::from_utf8_lossy(raw));
+                (id, key)
+            }
         };
         let stored = &raw[..raw.len().min(limit)];
         let result = (|| -> rusqlite::Result<bool> {
             let tx = self.store.begin()?;
-            let Some(id) = tx.record_message(&message_id, source, stored, now)? else {
+            let Some(id) = tx.record_message(&key, &message_id, source, stored, now)? else {
                 tx.commit()?;
                 return Ok(false);
             };
-            Self::handle_stored(&self.judge, &tx, id, raw.len(), read, now)?;
+            Self::handle_stored(&self.judge, &tx, id, stored, raw.len(), read, now)?;
             tx.commit()?;
             Ok(true)
         })();
@@ -156,10 +172,14 @@ impl Daemon {
         result
     }
 
+    /// Handles a stored message and settles it; a letter handled or ignored keeps only its
+    /// headers and its commands with passwords hidden (`mail::redact`), a quarantined one
+    /// stays whole until `limits.keep_quarantined_days` have passed.
     fn handle_stored(
         judge: &Judge,
         tx: &Tx,
         id: i64,
+        raw: &[u8],
         size: usize,
         read: Result<crate::letter::IncomingLetter, crate::mail::read::Unreadable>,
         now: DateTime<Utc>,
@@ -177,77 +197,163 @@ impl Daemon {
                 );
             }
         };
+        let settled = Self::handle_read(judge, tx, id, size, &letter, now)?;
+        tx.settle_message(
+            id,
+            settled.state,
+            settled.sender.as_deref(),
+            settled.reason.as_deref(),
+            now,
+        )?;
+        if matches!(settled.state, MessageState::Handled | MessageState::Ignored) {
+            tx.replace_raw(id, &redacted(raw, &letter.body), RawState::Redacted)?;
+        }
+        Ok(())
+    }
+
+    /// What becomes of a letter read: ignored, quarantined or handled (its letters queued).
+    fn handle_read(
+        judge: &Judge,
+        tx: &Tx,
+        id: i64,
+        size: usize,
+        letter: &crate::letter::IncomingLetter,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Settlement> {
+        let settled = |state, sender: Option<&str>, reason: Option<&str>| Settlement {
+            state,
+            sender: sender.map(str::to_string),
+            reason: reason.map(str::to_string),
+        };
         let sender = letter.from.as_ref().map(|a| a.email.to_lowercase());
         if let Some(reason) = &letter.automatic {
-            return tx.settle_message(
-                id,
+            return Ok(settled(
                 MessageState::Ignored,
                 sender.as_deref(),
                 Some(reason),
-                now,
-            );
+            ));
         }
         let Some(sender) = sender else {
-            return tx.settle_message(
-                id,
-                MessageState::Quarantined,
-                None,
-                Some("the letter has no sender"),
-                now,
-            );
+            let reason = if letter.refused_from.is_some() {
+                "the sender's address cannot be used"
+            } else {
+                "the letter has no sender"
+            };
+            return Ok(settled(MessageState::Quarantined, None, Some(reason)));
         };
+        // Every letter counts toward the hourly limit, refused ones too. Past it a letter is
+        // read only if it signs on with a seat's password, so that letters forged in a
+        // player's name cannot silence the player; the sender hears of the limit once.
+        let per_hour = judge.config.limits.letters_per_hour;
+        let count = tx.count_letter(&sender, now)?;
+        let over = count > per_hour;
+        let words = judge
+            .templates
+            .words(&tx.player_language(&sender)?.unwrap_or_else(|| "en".into()));
+        if count == per_hour.saturating_add(1) {
+            let notice = Self::answer(
+                letter,
+                &sender,
+                false,
+                tr!(words, "limits.over_rate", limit = per_hour),
+            );
+            Self::queue_answer(judge, tx, &notice, id, now)?;
+        }
         let limit = judge.config.limits.max_message_bytes;
         if size > limit {
-            let refusal = OutgoingLetter {
-                to: vec![Address::new(&sender)],
-                subject: format!(
-                    "{} [Error Flag]",
-                    crate::mail::compose::reply_subject(&letter.subject)
-                ),
-                body: format!(
-                    "Your letter of {size} bytes is larger than the {limit} bytes this judge reads, so it was not read.\n\
-                     Please send your commands as plain text without attachments.\n"
-                ),
-                in_reply_to: Some(letter.message_id.clone()),
-                references: vec![letter.message_id.clone()],
-            };
-            Self::queue(judge, tx, &refusal, Some(id), now)?;
-            return tx.settle_message(
-                id,
+            if !over {
+                let refusal = Self::answer(
+                    letter,
+                    &sender,
+                    true,
+                    tr!(words, "limits.too_large", size = size, limit = limit),
+                );
+                Self::queue_answer(judge, tx, &refusal, id, now)?;
+            }
+            return Ok(settled(
                 MessageState::Quarantined,
                 Some(&sender),
                 Some("larger than the size limit"),
-                now,
-            );
+            ));
         }
-        let per_hour = judge.config.limits.letters_per_hour;
-        let count = tx.count_letter(&sender, now)?;
-        if count > per_hour {
-            if count == per_hour + 1 {
-                let notice = OutgoingLetter {
-                    to: vec![Address::new(&sender)],
-                    subject: crate::mail::compose::reply_subject(&letter.subject),
-                    body: format!(
-                        "You have sent more than {per_hour} letters within the hour. The judge keeps them but does not \
-                         read or answer any more from you until the next hour.\n"
-                    ),
-                    in_reply_to: Some(letter.message_id.clone()),
-                    references: vec![letter.message_id.clone()],
-                };
-                Self::queue(judge, tx, &notice, Some(id), now)?;
-            }
-            return tx.settle_message(
-                id,
+        if over && !judge.carries_seat_password(tx, letter)? {
+            return Ok(settled(
                 MessageState::Ignored,
                 Some(&sender),
                 Some("rate limit"),
-                now,
-            );
+            ));
         }
-        for out in judge.handle_letter(tx, &letter, now)? {
-            Self::queue(judge, tx, &out, Some(id), now)?;
+        let handled = judge.handle_letter(tx, letter, now)?;
+        let mut held_back = None;
+        for out in &handled.letters {
+            if out.in_reply_to.is_some() && !handled.effective {
+                let why = Self::queue_answer(judge, tx, out, id, now)?;
+                held_back = held_back.or(why);
+            } else {
+                Self::queue(judge, tx, out, Some(id), now)?;
+            }
         }
-        tx.settle_message(id, MessageState::Handled, Some(&sender), None, now)
+        Ok(settled(
+            MessageState::Handled,
+            Some(&sender),
+            held_back.as_deref(),
+        ))
+    }
+
+    /// Queues an answer to a letter in which nothing was done (an error, no command, a
+    /// refusal) unless an identical answer went to the same address too recently: the second
+    /// identical answer waits a day after the first, the third two days after the second,
+    /// then 4, 8... days, so that a robot answering every letter cannot keep the judge
+    /// answering it. Returns why the answer was held back, if it was.
+    fn queue_answer(
+        judge: &Judge,
+        tx: &Tx,
+        answer: &OutgoingLetter,
+        caused_by: i64,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Option<String>> {
+        let recipient = answer
+            .to
+            .iter()
+            .map(|a| a.email.to_lowercase())
+            .collect::<Vec<_>>()
+            .join(",");
+        let digest = answer.answer_digest();
+        if let Some((count, last)) = tx.answers_sent(&recipient, &digest)? {
+            let next = last + chrono::Duration::days(1i64 << count.saturating_sub(1).min(30));
+            if now < next {
+                return Ok(Some(format!(
+                    "an identical answer went to {recipient} {count} time(s), last at {}; \
+                     not sent again before {}",
+                    crate::store::time_text(last),
+                    crate::store::time_text(next)
+                )));
+            }
+        }
+        tx.record_answer(&recipient, &digest, now)?;
+        Self::queue(judge, tx, answer, Some(caused_by), now)?;
+        Ok(None)
+    }
+
+    /// The judge's own answer to `letter` (not the game master's): `text` to the sender, as
+    /// a reply, flagged as an error when it refuses the letter.
+    fn answer(
+        letter: &crate::letter::IncomingLetter,
+        sender: &str,
+        refusal: bool,
+        text: String,
+    ) -> OutgoingLetter {
+        let mut subject = crate::mail::compose::reply_subject(&letter.subject);
+        if refusal {
+            subject.push_str(" [Error Flag]");
+        }
+        OutgoingLetter {
+            to: vec![Address::new(sender)],
+            subject,
+            body: text + "\n",
+            in_reply_to: Some(letter.message_id.clone()),
+            references: vec![letter.message_id.clone()],
+        }
     }
 
     /// Composes a letter and puts it in the outbox.
@@ -286,7 +392,7 @@ impl Daemon {
             let own = vec![self.judge.config.judge.address.to_lowercase()];
             let read = read_letter(&raw, &own);
             let result = self.store.begin().and_then(|tx| {
-                Self::handle_stored(&self.judge, &tx, id, raw.len(), read, now)?;
+                Self::handle_stored(&self.judge, &tx, id, &raw, raw.len(), read, now)?;
                 tx.commit()
             });
             match result {
@@ -379,6 +485,46 @@ impl Daemon {
             }
         }
         n
+    }
+
+    /// Removes the bodies of quarantined letters kept longer than
+    /// `limits.keep_quarantined_days` (their headers stay), a hundred a round at most.
+    /// Returns how many.
+    fn purge_quarantine(&mut self) -> usize {
+        const MOST_PER_ROUND: usize = 100;
+        let days = i64::from(self.judge.config.limits.keep_quarantined_days);
+        // A retention longer than the calendar reaches purges nothing.
+        let Some(before) = self
+            .clock
+            .now()
+            .checked_sub_signed(chrono::Duration::days(days))
+        else {
+            return 0;
+        };
+        let result = (|| -> rusqlite::Result<usize> {
+            let tx = self.store.begin()?;
+            let old = tx.quarantined_before(before, MOST_PER_ROUND)?;
+            for (id, raw) in &old {
+                tx.replace_raw(*id, &purged(raw), RawState::Purged)?;
+            }
+            tx.commit()?;
+            Ok(old.len())
+        })();
+        match result {
+            Ok(n) => {
+                if n > 0 {
+                    info!(
+                        letters = n,
+                        "quarantined letters past their retention purged"
+                    );
+                }
+                n
+            }
+            Err(e) => {
+                warn!(error = %e, "purging the quarantine failed; trying again next round");
+                0
+            }
+        }
     }
 
     /// Reminders and phases due now; each game in its own transaction.

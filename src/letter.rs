@@ -4,6 +4,8 @@
 //! `OutgoingLetter` is what the judge wants to send, before it is made into RFC 5322 bytes.
 //! Nothing here touches the network or the disk.
 
+use sha2::{Digest, Sha256};
+
 /// A mailbox: an address with an optional display name.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Address {
@@ -22,12 +24,132 @@ impl Address {
     }
 }
 
+/// The longest address used (RFC 5321's limit on a path, less its angle brackets).
+const LONGEST_ADDRESS: usize = 254;
+/// The longest local part (RFC 5321).
+const LONGEST_LOCAL_PART: usize = 64;
+
+/// An address as the judge keeps and compares it, or `None` when it cannot be used: see
+/// [`normal_address`]; then lower-cased, as the judge compares addresses without case. For
+/// addresses written in bodies (SET ADDRESS, ALLOW, EJECT, PROMOTE, WHOIS) and headers alike.
+pub fn usable_address(text: &str) -> Option<String> {
+    normal_address(text).map(|address| address.to_lowercase())
+}
+
+/// An address checked and written one way, the local part's letter case kept, or `None` when
+/// it cannot be used as data.
+///
+/// The text is one addr-spec (`local@domain`), perhaps in angle brackets. The local part is
+/// a dot-atom (RFC 5322 atext, and any non-ASCII letter as RFC 6532 allows) or a quoted
+/// string; a quoted string that needs no quotes (`"bo"@q.test`) loses them, one that needs
+/// them keeps them, written with `\` only before `"` and `\` (`"ann smith"@q.test`). The
+/// domain is dot-separated labels, lower-cased. Refused: an address that begins with `-`
+/// (a program could read it as an option), one with spaces outside quotes, control
+/// characters, commas or angle brackets (even quoted: lists of addresses are split at
+/// commas, the outbox's among them), other specials outside quotes, an empty part, domain
+/// literals, and anything longer than 254 characters (64 for the local part).
+pub fn normal_address(text: &str) -> Option<String> {
+    let text = text.trim();
+    let text = match text.strip_prefix('<') {
+        Some(inner) => inner.strip_suffix('>')?,
+        None => text,
+    };
+    let (local, domain) = if let Some(quoted) = text.strip_prefix('"') {
+        let (content, rest) = unquote(quoted)?;
+        (local_part_from_quoted(&content)?, rest.strip_prefix('@')?)
+    } else {
+        let (local, domain) = text.rsplit_once('@')?;
+        if !is_dot_atom(local) {
+            return None;
+        }
+        (local.to_string(), domain)
+    };
+    if !is_domain(domain) || local.chars().count() > LONGEST_LOCAL_PART {
+        return None;
+    }
+    let address = format!("{local}@{}", domain.to_lowercase());
+    (!address.starts_with('-') && address.chars().count() <= LONGEST_ADDRESS).then_some(address)
+}
+
+/// The content of a quoted string whose opening quote is already taken, and the text after
+/// its closing quote; `None` if it is not closed or holds a control character.
+fn unquote(text: &str) -> Option<(String, &str)> {
+    let mut content = String::new();
+    let mut chars = text.char_indices();
+    while let Some((at, c)) = chars.next() {
+        match c {
+            '"' => return Some((content, &text[at + 1..])),
+            '\\' => {
+                let (_, escaped) = chars.next()?;
+                if escaped.is_control() || matches!(escaped, ',' | '<' | '>') {
+                    return None;
+                }
+                content.push(escaped);
+            }
+            c if c.is_control() || matches!(c, ',' | '<' | '>') => return None,
+            c => content.push(c),
+        }
+    }
+    None
+}
+
+/// A quoted local part written one way: bare if it is a dot-atom, else quoted again.
+fn local_part_from_quoted(content: &str) -> Option<String> {
+    if content.is_empty() || content.trim().is_empty() {
+        return None;
+    }
+    if is_dot_atom(content) {
+        return Some(content.to_string());
+    }
+    let escaped: String = content
+        .chars()
+        .flat_map(|c| match c {
+            '"' | '\\' => vec!['\\', c],
+            c => vec![c],
+        })
+        .collect();
+    Some(format!("\"{escaped}\""))
+}
+
+/// RFC 5322 atext, and non-ASCII letters and signs (RFC 6532).
+fn is_atext(c: char) -> bool {
+    c.is_ascii_alphanumeric()
+        || "!#$%&'*+-/=?^_`{|}~".contains(c)
+        || (!c.is_ascii() && !c.is_control() && !c.is_whitespace())
+}
+
+/// Atoms joined by single dots.
+fn is_dot_atom(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .split('.')
+            .all(|atom| !atom.is_empty() && atom.chars().all(is_atext))
+}
+
+/// Dot-separated labels of letters, digits, `-` and `_` (and non-ASCII letters).
+fn is_domain(text: &str) -> bool {
+    !text.is_empty()
+        && text.split('.').all(|label| {
+            !label.is_empty()
+                && label.chars().all(|c| {
+                    c.is_ascii_alphanumeric()
+                        || c == '-'
+                        || c == '_'
+                        || (!c.is_ascii() && !c.is_control() && !c.is_whitespace())
+                })
+        })
+}
+
 /// A message that arrived, read into text.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct IncomingLetter {
     /// The Message-ID without angle brackets; one is made up from the content when missing.
     pub message_id: String,
+    /// The sender, if the From header names one whose address can be used.
     pub from: Option<Address>,
+    /// The From header as written (on one line) when its address cannot be used as an
+    /// address (`-oQ/tmp/x@evil.test`, spaces, commas...); `from` is then `None`.
+    pub refused_from: Option<String>,
     /// The Reply-To header, if any (answers still go to the registered address).
     pub reply_to: Option<Address>,
     pub to: Vec<Address>,
@@ -45,6 +167,51 @@ pub struct IncomingLetter {
     pub warnings: Vec<String>,
 }
 
+impl IncomingLetter {
+    /// The key the letter is stored and deduplicated by: see [`dedup_key`]. The sender is
+    /// the From address lower-cased (empty when there is none).
+    pub fn dedup_key(&self) -> String {
+        let sender = self
+            .from
+            .as_ref()
+            .map(|a| a.email.to_lowercase())
+            .unwrap_or_default();
+        dedup_key(&self.message_id, &sender, &self.body)
+    }
+}
+
+/// `<Message-ID>#<16 hex digits>`: the Message-ID as the letter gave it, then the first 8
+/// bytes of a SHA-256 over the sender's address, a NUL and the body text. The very same
+/// letter delivered again has the same key; a letter reusing another's Message-ID with
+/// another sender or body has a key of its own, so a stranger cannot suppress someone's
+/// letter by sending first with its Message-ID.
+pub fn dedup_key(message_id: &str, sender: &str, body: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(sender.as_bytes());
+    hasher.update([0u8]);
+    hasher.update(body.as_bytes());
+    let digest = hasher.finalize();
+    let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+    format!("{message_id}#{hex}")
+}
+
+/// A subject without its leading reply and forward prefixes (`Re:`, `Fwd:`, `Fw:`, in any
+/// case, any number of them), trimmed.
+pub fn bare_subject(subject: &str) -> &str {
+    let mut rest = subject.trim();
+    loop {
+        let stripped = ["re:", "fwd:", "fw:"].iter().find_map(|prefix| {
+            rest.get(..prefix.len())
+                .filter(|start| start.eq_ignore_ascii_case(prefix))
+                .map(|_| rest[prefix.len()..].trim_start())
+        });
+        match stripped {
+            Some(shorter) => rest = shorter,
+            None => return rest,
+        }
+    }
+}
+
 /// A letter the judge wants to send.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutgoingLetter {
@@ -59,6 +226,23 @@ pub struct OutgoingLetter {
 }
 
 impl OutgoingLetter {
+    /// The digest identical answers share: 32 hex digits of a SHA-256 over the recipients
+    /// (lower-cased), the subject without its leading `Re:`/`Fwd:`/`Fw:` prefixes (a robot
+    /// answering answers piles them up) and the body.
+    pub fn answer_digest(&self) -> String {
+        let mut hasher = Sha256::new();
+        for recipient in &self.to {
+            hasher.update(recipient.email.to_lowercase().as_bytes());
+            hasher.update([0u8]);
+        }
+        hasher.update([0u8]);
+        hasher.update(bare_subject(&self.subject).as_bytes());
+        hasher.update([0u8]);
+        hasher.update(self.body.as_bytes());
+        let digest = hasher.finalize();
+        digest[..16].iter().map(|b| format!("{b:02x}")).collect()
+    }
+
     /// A letter to one address that answers no letter (a report, a notice, an offer).
     pub fn fresh(to: &str, subject: impl Into<String>, body: impl Into<String>) -> OutgoingLetter {
         OutgoingLetter {
@@ -68,5 +252,110 @@ impl OutgoingLetter {
             in_reply_to: None,
             references: Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identical_answers_share_a_digest_whatever_their_prefixes() {
+        assert_eq!(
+            bare_subject(" Re: RE: fwd:Fw: Out of office "),
+            "Out of office"
+        );
+        assert_eq!(bare_subject("Reply"), "Reply");
+        assert_eq!(bare_subject("Re:"), "");
+        let answer = OutgoingLetter::fresh("Ann@Example.test", "Re: Out of office", "No.\n");
+        let again = OutgoingLetter::fresh("ann@example.test", "Re: Re: Out of office", "No.\n");
+        assert_eq!(answer.answer_digest(), again.answer_digest());
+        assert_eq!(answer.answer_digest().len(), 32);
+        let other_body = OutgoingLetter::fresh("ann@example.test", "Re: Out of office", "Yes.\n");
+        let other_subject = OutgoingLetter::fresh("ann@example.test", "Re: Away", "No.\n");
+        let other_person = OutgoingLetter::fresh("bo@example.test", "Re: Out of office", "No.\n");
+        for other in [other_body, other_subject, other_person] {
+            assert_ne!(answer.answer_digest(), other.answer_digest());
+        }
+    }
+
+    #[test]
+    fn addresses_are_checked_and_written_one_way() {
+        let cases = [
+            ("ann@Example.TEST", Some("ann@example.test")),
+            (" <Ann@q.test> ", Some("Ann@q.test")),
+            ("\"bo\"@q.test", Some("bo@q.test")),
+            ("\"ann smith\"@Q.test", Some("\"ann smith\"@q.test")),
+            ("\"a\\\"b\"@q.test", Some("\"a\\\"b\"@q.test")),
+            ("\"a\\b\"@q.test", Some("ab@q.test")),
+            ("\"a,b\"@q.test", None),
+            ("\"a<b>\"@q.test", None),
+            ("\"a\\,b\"@q.test", None),
+            ("first.last+tag@q.test", Some("first.last+tag@q.test")),
+            ("игрок@пример.рф", Some("игрок@пример.рф")),
+            ("-oQ/tmp/x@evil.test", None),
+            ("\"-oQ/tmp/x\"@evil.test", None),
+            ("\"-o x\"@evil.test", Some("\"-o x\"@evil.test")),
+            ("a b@q.test", None),
+            ("a,b@q.test", None),
+            ("<a@q.test>, <b@q.test>", None),
+            ("a<b@q.test", None),
+            ("a\u{1}b@q.test", None),
+            ("\"a\u{1}b\"@q.test", None),
+            ("\"a\nb\"@q.test", None),
+            ("a@b@q.test", None),
+            ("@q.test", None),
+            ("a@", None),
+            ("a@q..test", None),
+            (".a@q.test", None),
+            ("a..b@q.test", None),
+            ("a@[127.0.0.1]", None),
+            ("\"\"@q.test", None),
+            ("\"unclosed@q.test", None),
+            ("\"x\" @q.test", None),
+            ("plain", None),
+            ("", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(normal_address(text).as_deref(), expected, "{text:?}");
+        }
+        let long_local = format!("{}@q.test", "a".repeat(65));
+        assert_eq!(normal_address(&long_local), None);
+        let long = format!("{}@{}.test", "a".repeat(60), "b".repeat(200));
+        assert_eq!(normal_address(&long), None);
+        assert_eq!(
+            usable_address("\"Ann Smith\"@Q.test").as_deref(),
+            Some("\"ann smith\"@q.test")
+        );
+        assert_eq!(
+            usable_address("\"BO\"@q.test").as_deref(),
+            Some("bo@q.test")
+        );
+    }
+
+    #[test]
+    fn the_key_tells_sender_and_body_apart() {
+        let key = dedup_key("m1@example.test", "ann@example.test", "HELP\n");
+        assert!(key.starts_with("m1@example.test#"), "{key}");
+        let hex = key.rsplit_once('#').unwrap().1;
+        assert_eq!(hex.len(), 16);
+        assert!(hex.chars().all(|c| c.is_ascii_hexdigit()));
+        assert_eq!(
+            key,
+            dedup_key("m1@example.test", "ann@example.test", "HELP\n")
+        );
+        assert_ne!(
+            key,
+            dedup_key("m1@example.test", "bob@example.test", "HELP\n")
+        );
+        assert_ne!(
+            key,
+            dedup_key("m1@example.test", "ann@example.test", "LIST\n")
+        );
+        // The separator keeps sender and body apart: moving a character across is a new key.
+        assert_ne!(
+            dedup_key("m", "a@x.test", "bHELP"),
+            dedup_key("m", "a@x.testb", "HELP")
+        );
     }
 }

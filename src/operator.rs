@@ -150,8 +150,9 @@ fn operate(
         "operator.{game}.{}@strategos.invalid",
         now.timestamp_nanos_opt().unwrap_or(0)
     );
+    let key = strategos::letter::dedup_key(&id, &config.judge.keeper.to_lowercase(), commands);
     if let Some(row) = tx
-        .record_message(&id, "operator", raw.as_bytes(), now)
+        .record_message(&key, &id, "operator", raw.as_bytes(), now)
         .map_err(db)?
     {
         tx.settle_message(
@@ -162,6 +163,10 @@ fn operate(
             now,
         )
         .map_err(db)?;
+        // Kept as any handled letter is: its commands, passwords hidden.
+        let kept = strategos::mail::redact::redacted(raw.as_bytes(), commands);
+        tx.replace_raw(row, &kept, strategos::store::RawState::Redacted)
+            .map_err(db)?;
     }
     let answer = letters.first().map(|l| l.body.clone()).unwrap_or_default();
     for letter in &letters {

@@ -142,7 +142,11 @@ impl Session<'_> {
     /// was mailed to.
     pub(super) fn confirm(&mut self, tx: &Tx, line: usize, token: &str) -> rusqlite::Result<()> {
         if self.failures >= self.judge.config.limits.password_failures_per_letter {
-            self.refused(line, super::lockout::Checked::Exhausted, msg!("confirm.used"));
+            self.refused(
+                line,
+                super::lockout::Checked::Exhausted,
+                msg!("confirm.used"),
+            );
             return Ok(());
         }
         let request = tx
@@ -191,15 +195,16 @@ impl Session<'_> {
                     automatic: None,
                     references: Vec::new(),
                     warnings: Vec::new(),
+                    refused_from: None,
                 };
                 let confirmed = if request.kind == "held" {
                     Confirmed::ForSeats(seats)
                 } else {
                     Confirmed::BySender
                 };
-                let letters =
+                let handled =
                     super::letter::handle_confirmed(self.judge, tx, &letter, self.now, confirmed)?;
-                self.caused.extend(letters);
+                self.caused.extend(handled.letters);
             }
             Some(Waiting::Move { player, from }) => self.move_account(tx, line, player, &from)?,
             None => {}

@@ -3,7 +3,7 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Judge;
+use super::{Handled, Judge};
 use crate::letter::{Address, IncomingLetter, OutgoingLetter};
 use crate::mail::compose::reply_subject;
 use crate::report::{Message, Words};
@@ -102,13 +102,13 @@ fn acts_for_power(kind: &CommandKind) -> bool {
     }
 }
 
-/// Handles `letter`; returns the letters to send.
+/// Handles `letter`; returns the letters to send and whether anything was done.
 pub(super) fn handle(
     judge: &Judge,
     tx: &Tx,
     letter: &IncomingLetter,
     now: DateTime<Utc>,
-) -> rusqlite::Result<Vec<OutgoingLetter>> {
+) -> rusqlite::Result<Handled> {
     handle_as(judge, tx, letter, now, None)
 }
 
@@ -120,7 +120,7 @@ pub(super) fn handle_as(
     letter: &IncomingLetter,
     now: DateTime<Utc>,
     master_of: Option<GameRow>,
-) -> rusqlite::Result<Vec<OutgoingLetter>> {
+) -> rusqlite::Result<Handled> {
     handle_inner(judge, tx, letter, now, master_of, Confirmed::No)
 }
 
@@ -143,7 +143,7 @@ pub(super) fn handle_confirmed(
     letter: &IncomingLetter,
     now: DateTime<Utc>,
     confirmed: Confirmed,
-) -> rusqlite::Result<Vec<OutgoingLetter>> {
+) -> rusqlite::Result<Handled> {
     handle_inner(judge, tx, letter, now, None, confirmed)
 }
 
@@ -154,26 +154,27 @@ fn handle_inner(
     now: DateTime<Utc>,
     master_of: Option<GameRow>,
     confirmed: Confirmed,
-) -> rusqlite::Result<Vec<OutgoingLetter>> {
+) -> rusqlite::Result<Handled> {
     let Some(from) = &letter.from else {
-        return Ok(Vec::new());
+        return Ok(Handled::default());
     };
     if letter.automatic.is_some() {
-        return Ok(Vec::new());
+        return Ok(Handled::default());
     }
     let sender = from.email.to_lowercase();
     let (commands, diagnostics) = parse_commands(&letter.body);
     let mut session = Session::new(judge, tx, now, sender, master_of, confirmed)?;
     if session.stopped_by_lock(tx, &commands, letter)? {
-        return session.answer(tx, letter, &commands, &[]);
+        // Nothing of the letter was done (whether it was held is not told).
+        let mut handled = session.answer(tx, letter, &commands, &[])?;
+        handled.effective = false;
+        return Ok(handled);
     }
-    if session.proven {
-        session.read(tx, letter, &commands, &diagnostics)?;
-        return session.answer(tx, letter, &commands, &diagnostics);
-    }
-    // From an address not yet proven, the letter is tried; if it asks for anything that would
-    // make the judge write regularly to the address, nothing of it is kept: the whole letter
-    // waits for the address to send its token back, and is then carried out as sent.
+    // The letter is tried; if it asks for anything that needs its address's confirmation
+    // (from an address not yet proven, anything that would make the judge write to it
+    // regularly; from any address, a change to an account without its password), nothing of it
+    // is kept: the whole letter waits for the address to send its token back, and is then
+    // carried out as sent.
     tx.savepoint("letter")?;
     session.read(tx, letter, &commands, &diagnostics)?;
     if session.pending.is_empty() {
@@ -190,7 +191,10 @@ fn handle_inner(
         held.wrong_password(tx, seat)?;
     }
     held.hold_for_sender(tx, letter, waiting)?;
-    held.answer(tx, letter, &[], &[])
+    let mut handled = held.answer(tx, letter, &[], &[])?;
+    // A request was made: not an answer to a letter that did nothing.
+    handled.effective = true;
+    Ok(handled)
 }
 
 impl<'j> Session<'j> {
@@ -270,7 +274,7 @@ impl<'j> Session<'j> {
         letter: &IncomingLetter,
         commands: &[Command],
         diagnostics: &[crate::text::Diagnostic],
-    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
+    ) -> rusqlite::Result<Handled> {
         let session = &mut self;
         let judge = session.judge;
         let mut subject = reply_subject(&letter.subject);
@@ -363,7 +367,12 @@ impl<'j> Session<'j> {
         }
         session.send_notices(tx)?;
         letters.append(&mut session.caused);
-        Ok(letters)
+        // Whether anything was done: identical answers to letters that did nothing back off.
+        let effective = session.errors == 0
+            && commands
+                .iter()
+                .any(|c| !matches!(c.kind, CommandKind::Signoff));
+        Ok(Handled { letters, effective })
     }
 }
 

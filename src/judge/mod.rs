@@ -10,6 +10,7 @@
 //! - `password.rs`: argon2id hashes.
 //! - `lockout.rs`: wrong passwords counted per seat and account, seats locked, letters held.
 //! - `confirm.rs`: what waits for a token mailed to an address (CONFIRM), and carrying it out.
+//! - `proof.rs`: whether a letter carries a seat's password (read past the hourly limit).
 //! - `settings.rs`: game settings, members' wishes, deadlines from clock, days and zone.
 
 mod confirm;
@@ -25,6 +26,7 @@ pub mod password;
 mod phase;
 mod play;
 mod press;
+mod proof;
 mod seats;
 pub mod settings;
 mod wishes;
@@ -42,6 +44,18 @@ pub struct Judge {
     pub config: Config,
     pub variants: Vec<Variant>,
     pub templates: Templates,
+}
+
+/// What handling one letter gave.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Handled {
+    /// The answer first (none for automatic mail), then the letters it caused: copies,
+    /// announcements, start notices, reports.
+    pub letters: Vec<OutgoingLetter>,
+    /// Something was done: the letter held commands and none was refused (its answer has no
+    /// `[Error Flag]`). The answer to a letter in which nothing was done is the kind a robot
+    /// gets again and again, so the daemon holds back identical ones (`answers`).
+    pub effective: bool,
 }
 
 /// A game's deadline as its players read it in English, in the game's time zone.
@@ -69,13 +83,13 @@ impl Judge {
     }
 
     /// Handles one letter; returns the letters it causes (an answer, start notices,
-    /// reports). Automatic mail gets no answer.
+    /// reports) and whether anything was done. Automatic mail gets no answer.
     pub fn handle_letter(
         &self,
         tx: &Tx,
         letter: &IncomingLetter,
         now: DateTime<Utc>,
-    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
+    ) -> rusqlite::Result<Handled> {
         letter::handle(self, tx, letter, now)
     }
 
@@ -99,6 +113,7 @@ impl Judge {
                 now.timestamp()
             ),
             from: Some(keeper.clone()),
+            refused_from: None,
             reply_to: None,
             to: Vec::new(),
             subject: format!("Operator: game '{}'", row.name),
@@ -108,7 +123,7 @@ impl Judge {
             size: commands.len(),
             warnings: Vec::new(),
         };
-        letter::handle_as(self, tx, &letter, now, Some(row)).map(Ok)
+        letter::handle_as(self, tx, &letter, now, Some(row)).map(|handled| Ok(handled.letters))
     }
 
     /// Does what time asks of every running game: reminders before deadlines, phases at

@@ -474,7 +474,7 @@ impl Session<'_> {
     }
 
     /// SET PASSWORD: after a SIGNON, the password of that seat in that game (power, master
-    /// or observer); before any, the password of the sender's account, which needs the old
+    /// or observer), and after joining a forming game, that game's; before any, the password of the sender's account, which needs the old
     /// one (REGISTER old-password first) or else a confirmation from the account's address.
     pub(super) fn set_password(
         &mut self,
@@ -494,7 +494,11 @@ impl Session<'_> {
                     None => None,
                 }
             }
-            (None, None, None) => None,
+            // Just joined (or created) a forming game in this letter: its password.
+            (None, None, None) => match (&self.joined, tx.player_by_email(&self.sender)?) {
+                (Some(game), Some(player)) => Some((game.clone(), player.id)),
+                _ => None,
+            },
         };
         if let Some((game, player)) = seat {
             tx.set_member_password(game.id, player, &hash_password(password))?;

@@ -115,7 +115,10 @@ fn read_parsed(
         .and_then(|label| encoding_rs::Encoding::for_label(label.trim().as_bytes()));
     let headers = HeaderReader { raw, root, charset };
 
-    let from = headers.addresses("From").into_iter().next();
+    let (from, refused_from) = match headers.sender() {
+        Ok(from) => (from, None),
+        Err(written) => (None, Some(written)),
+    };
     let letter = IncomingLetter {
         message_id: message_id(root, raw),
         reply_to: headers.addresses("Reply-To").into_iter().next(),
@@ -127,6 +130,7 @@ fn read_parsed(
         size: raw.len(),
         warnings,
         from,
+        refused_from,
     };
     Ok(letter)
 }

@@ -227,8 +227,9 @@ fn error_chain(error: &dyn std::error::Error) -> String {
     text
 }
 
-/// Pipes each message to a command's standard input, recipients appended as arguments
-/// (`sendmail -i --` style). Exit 0 is success, 75 (EX_TEMPFAIL) a transient failure, any
+/// Pipes each message to a command's standard input, recipients appended as arguments after
+/// `--` (added unless the command already ends with it), so that no address can be read as an
+/// option (`-oQ/tmp/x@evil.test`, `-C/etc/x`). Exit 0 is success, 75 (EX_TEMPFAIL) a transient failure, any
 /// other code a permanent one; a command that cannot be started, is killed or outlives
 /// `timeout` is a transient failure.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -261,8 +262,10 @@ impl Transport for SendmailTransport {
             ));
         };
         let shown = self.command.join(" ");
+        let end_of_options = (arguments.last().map(String::as_str) != Some("--")).then_some("--");
         let mut child = Command::new(program)
             .args(arguments)
+            .args(end_of_options)
             .args(to)
             .stdin(Stdio::piped())
             .stdout(Stdio::null())

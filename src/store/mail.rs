@@ -1,5 +1,5 @@
-//! Mail in the database: raw messages as they came (deduplicated by Message-ID), the
-//! quarantine, the outbox with its retries, and the per-sender rate count.
+//! Mail in the database: raw messages as they came (deduplicated by Message-ID, sender and
+//! body: see `letter::dedup_key`), the quarantine, the outbox with its retries, and the per-sender rate count.
 
 use chrono::{DateTime, Duration, Utc};
 use rusqlite::{OptionalExtension, params};
@@ -26,6 +26,40 @@ impl MessageState {
             MessageState::Ignored => "ignored",
         }
     }
+}
+
+/// What is left of a stored message's raw bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawState {
+    /// As it came (not yet settled, or quarantined and within its retention).
+    Whole,
+    /// Handled or ignored: the header block, and the commands read with passwords hidden.
+    Redacted,
+    /// Quarantined past its retention: the header block only.
+    Purged,
+}
+
+impl RawState {
+    fn word(self) -> &'static str {
+        match self {
+            RawState::Whole => "whole",
+            RawState::Redacted => "redacted",
+            RawState::Purged => "purged",
+        }
+    }
+}
+
+/// A stored message as the keeper sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredMessage {
+    pub id: i64,
+    /// new, handled, quarantined, ignored
+    pub state: String,
+    /// Why it was quarantined or ignored, or why its answer was held back.
+    pub reason: Option<String>,
+    /// What is left of the raw letter: whole, redacted, purged.
+    pub raw_state: String,
+    pub raw: Vec<u8>,
 }
 
 /// A letter in the outbox.
@@ -55,32 +89,68 @@ fn split_recipients(text: &str) -> Vec<String> {
 }
 
 impl Tx<'_> {
-    /// Stores a raw message unless one with the same Message-ID is already stored; returns
-    /// its row id when it is new.
+    /// Stores a raw message unless one with the same key (`letter::dedup_key`: the
+    /// Message-ID, sender and body) is already stored; returns its row id when it is new.
+    /// `header_message_id` is the Message-ID as the letter gave it.
     pub fn record_message(
         &self,
-        message_id: &str,
+        key: &str,
+        header_message_id: &str,
         source: &str,
         raw: &[u8],
         now: DateTime<Utc>,
     ) -> rusqlite::Result<Option<i64>> {
+        // A letter stored before migration 4 was keyed by its bare Message-ID: offered again
+        // (a mailbox not marked across the upgrade), it is the same letter.
+        let stored_before: bool = self.tx.query_row(
+            "SELECT EXISTS (SELECT 1 FROM messages WHERE message_id = ?1 AND header_message_id IS NULL)",
+            [header_message_id],
+            |r| r.get(0),
+        )?;
+        if stored_before {
+            return Ok(None);
+        }
         let inserted = self.tx.execute(
-            "INSERT OR IGNORE INTO messages (message_id, received_at, source, raw) VALUES (?1, ?2, ?3, ?4)",
-            params![message_id, time_text(now), source, raw],
+            "INSERT OR IGNORE INTO messages (message_id, header_message_id, received_at, source, raw)
+             VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![key, header_message_id, time_text(now), source, raw],
         )?;
         Ok((inserted == 1).then(|| self.tx.last_insert_rowid()))
     }
 
+    /// How many stored messages carry this Message-ID (as the letter gave it; letters stored
+    /// before migration 4 by their bare Message-ID count too).
+    pub fn messages_with_id(&self, message_id: &str) -> rusqlite::Result<i64> {
+        self.tx.query_row(
+            "SELECT COUNT(*) FROM messages WHERE header_message_id = ?1
+             OR (header_message_id IS NULL AND message_id = ?1)",
+            [message_id],
+            |r| r.get(0),
+        )
+    }
+
+    /// Every stored message with this Message-ID (as the letter gave it), oldest first.
+    pub fn stored_messages(&self, message_id: &str) -> rusqlite::Result<Vec<StoredMessage>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT id, state, reason, raw_state, raw FROM messages
+             WHERE header_message_id = ?1 OR (header_message_id IS NULL AND message_id = ?1)
+             ORDER BY id",
+        )?;
+        let rows = stmt.query_map([message_id], |r| {
+            Ok(StoredMessage {
+                id: r.get(0)?,
+                state: r.get(1)?,
+                reason: r.get(2)?,
+                raw_state: r.get(3)?,
+                raw: r.get(4)?,
+            })
+        })?;
+        rows.collect()
+    }
+
     /// Whether a message with this Message-ID was already stored.
     pub fn has_message(&self, message_id: &str) -> rusqlite::Result<bool> {
-        self.tx
-            .query_row(
-                "SELECT 1 FROM messages WHERE message_id = ?1",
-                [message_id],
-                |_| Ok(()),
-            )
-            .optional()
-            .map(|r| r.is_some())
+        Ok(self.messages_with_id(message_id)? > 0)
     }
 
     /// Records what became of a message, with the reason for a quarantine or an ignore.
@@ -99,6 +169,33 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Replaces a settled message's raw bytes with what is kept of them (`mail::redact`):
+    /// `redacted` once handled or ignored, `purged` once its quarantine is over.
+    pub fn replace_raw(&self, id: i64, raw: &[u8], raw_state: RawState) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET raw = ?2, raw_state = ?3 WHERE id = ?1",
+            params![id, raw, raw_state.word()],
+        )?;
+        Ok(())
+    }
+
+    /// Quarantined messages still kept whole that were settled before `before`, oldest
+    /// first, at most `limit`: `(id, raw)`.
+    pub fn quarantined_before(
+        &self,
+        before: DateTime<Utc>,
+        limit: usize,
+    ) -> rusqlite::Result<Vec<(i64, Vec<u8>)>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT id, raw FROM messages WHERE state = 'quarantined' AND raw_state = 'whole'
+             AND COALESCE(handled_at, received_at) < ?1 ORDER BY id LIMIT ?2",
+        )?;
+        let rows = stmt.query_map(params![time_text(before), limit as i64], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?;
+        rows.collect()
+    }
+
     /// Messages stored but not yet handled (after a crash), oldest first.
     pub fn unhandled_messages(&self) -> rusqlite::Result<Vec<(i64, Vec<u8>)>> {
         let mut stmt = self
@@ -108,10 +205,12 @@ impl Tx<'_> {
         rows.collect()
     }
 
-    /// Quarantined messages with their reasons: `(message_id, reason)`.
+    /// Quarantined messages with their reasons: `(message_id, reason)`, the Message-ID as
+    /// the letter gave it.
     pub fn quarantine(&self) -> rusqlite::Result<Vec<(String, String)>> {
         let mut stmt = self.tx.prepare(
-            "SELECT message_id, COALESCE(reason, '') FROM messages WHERE state = 'quarantined' ORDER BY id",
+            "SELECT COALESCE(header_message_id, message_id), COALESCE(reason, '') FROM messages
+             WHERE state = 'quarantined' ORDER BY id",
         )?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         rows.collect()
@@ -255,6 +354,38 @@ impl Tx<'_> {
 }
 
 impl Tx<'_> {
+    /// How many answers with this digest were sent to `recipient`, and when the last was.
+    pub fn answers_sent(
+        &self,
+        recipient: &str,
+        digest: &str,
+    ) -> rusqlite::Result<Option<(u32, DateTime<Utc>)>> {
+        let row: Option<(u32, String)> = self
+            .tx
+            .query_row(
+                "SELECT count, last_at FROM answers WHERE recipient = ?1 AND digest = ?2",
+                params![recipient, digest],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?;
+        Ok(row.and_then(|(count, last)| Some((count, super::parse_time(&last)?))))
+    }
+
+    /// Records one more answer with this digest sent to `recipient` now.
+    pub fn record_answer(
+        &self,
+        recipient: &str,
+        digest: &str,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "INSERT INTO answers (recipient, digest, count, last_at) VALUES (?1, ?2, 1, ?3)
+             ON CONFLICT (recipient, digest) DO UPDATE SET count = count + 1, last_at = ?3",
+            params![recipient, digest, time_text(now)],
+        )?;
+        Ok(())
+    }
+
     /// Letters ever put in the outbox (to number new Message-IDs).
     pub fn outbox_count(&self) -> rusqlite::Result<i64> {
         self.tx

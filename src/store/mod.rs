@@ -13,7 +13,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction};
 
 pub use games::{GameRow, MemberRow, PhaseRow, PlayerRow};
-pub use mail::{MessageState, OutboxRow, QueuedLetter};
+pub use mail::{MessageState, OutboxRow, QueuedLetter, RawState, StoredMessage};
 pub use position::{position_from_json, position_to_json};
 pub use trust::{FailureRow, RequestRow};
 

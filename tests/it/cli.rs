@@ -295,6 +295,24 @@ fn an_operator_pauses_a_game_from_the_command_line() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(stdout.contains("Game 'opg' is paused"), "{stdout}");
+    // Logged as a letter from the keeper, kept as handled letters are: its commands.
+    {
+        let nanos = chrono::DateTime::parse_from_rfc3339("2027-01-05T13:00:00Z")
+            .unwrap()
+            .timestamp_nanos_opt()
+            .unwrap();
+        let mut store = strategos::store::Store::open(&db).unwrap();
+        let tx = store.begin().unwrap();
+        let logged = tx
+            .stored_messages(&format!("operator.opg.{nanos}@strategos.invalid"))
+            .unwrap();
+        assert_eq!(logged.len(), 1);
+        assert_eq!(
+            (logged[0].state.as_str(), logged[0].raw_state.as_str()),
+            ("handled", "redacted")
+        );
+        assert!(String::from_utf8_lossy(&logged[0].raw).ends_with("PAUSE\r\nEXTEND 12\r\n"));
+    }
     let out = strategos(
         &[
             "--config",

@@ -92,6 +92,27 @@ fn a_crash_between_handling_and_sending_loses_nothing() {
 }
 
 #[test]
+fn a_letter_is_known_by_its_message_id_sender_and_body() {
+    let mut judge = Harness::new("dedup");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    let ann = mail("ann@example.test", "help", "same@x", "HELP\n");
+    assert!(judge.deliver(&ann));
+    assert_eq!(judge.take_sent().len(), 1);
+    // The very same letter again: known, not answered.
+    assert!(!judge.deliver(&ann));
+    assert!(judge.take_sent().is_empty());
+    // The same Message-ID from another sender, or with another body: letters of their own.
+    assert!(judge.deliver(&mail("bob@example.test", "help", "same@x", "HELP\n")));
+    assert!(judge.deliver(&mail("ann@example.test", "help", "same@x", "LIST\n")));
+    let sent = judge.take_sent();
+    let to: Vec<&str> = sent.iter().map(|l| l.to[0].email.as_str()).collect();
+    assert_eq!(to, ["bob@example.test", "ann@example.test"]);
+    let tx = judge.daemon.store.begin().unwrap();
+    assert_eq!(tx.messages_with_id("same@x").unwrap(), 3);
+    assert_eq!(tx.messages_with_id("other@x").unwrap(), 0);
+}
+
+#[test]
 fn broken_and_strange_mail_gets_an_answer_or_a_quarantine() {
     let mut judge = Harness::new("broken");
     judge.set_time(at("2027-01-05T12:00:00Z"));
@@ -178,6 +199,327 @@ fn a_flood_gets_one_notice() {
     judge.set_time(at("2027-01-05T13:00:01Z"));
     judge.deliver(&mail("flood@example.test", "again", "f9@x", "HELP\n"));
     assert_eq!(judge.take_sent().len(), 1);
+}
+
+#[test]
+fn a_seat_password_is_proof_and_nothing_else_is() {
+    use strategos::mail::read::read_letter;
+    let mut judge = Harness::new("proof");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.vouch(&["gina@example.test", "bob@example.test", "olga@example.test"]);
+    judge.deliver(&mail(
+        "gina@example.test",
+        "game",
+        "p1@x",
+        "CREATE ?proof gmpw tiny MODERATED\n",
+    ));
+    judge.deliver(&mail(
+        "bob@example.test",
+        "join",
+        "p2@x",
+        "SIGNON ?proof bobpw\nSET PREFERENCE N\n",
+    ));
+    judge.deliver(&mail(
+        "olga@example.test",
+        "watch",
+        "p3@x",
+        "OBSERVE proof olgapw\n",
+    ));
+    judge.deliver(&mail(
+        "gina@example.test",
+        "go",
+        "p4@x",
+        "SIGNON ?proof gmpw\nFORCE BEGIN\n",
+    ));
+    judge.take_sent();
+    let proves = |judge: &mut Harness, from: &str, body: &str| -> bool {
+        let letter = read_letter(&mail(from, "x", "q@x", body), &[]).unwrap();
+        let tx = judge.daemon.store.begin().unwrap();
+        judge
+            .daemon
+            .judge
+            .carries_seat_password(&tx, &letter)
+            .unwrap()
+    };
+    // The power's password, from any address (a player may write from anywhere).
+    assert!(proves(
+        &mut judge,
+        "bob@example.test",
+        "SIGNON Nproof bobpw\nF Nor H\n"
+    ));
+    assert!(proves(
+        &mut judge,
+        "bob@elsewhere.test",
+        "signon nproof bobpw\n"
+    ));
+    assert!(!proves(
+        &mut judge,
+        "bob@example.test",
+        "SIGNON Nproof bobPW\n"
+    ));
+    // No one holds South: nothing to prove.
+    assert!(!proves(
+        &mut judge,
+        "bob@example.test",
+        "SIGNON Sproof bobpw\n"
+    ));
+    assert!(!proves(
+        &mut judge,
+        "bob@example.test",
+        "SIGNON Nnosuchgame bobpw\n"
+    ));
+    // The master's and the observer's own seats, from their own addresses only.
+    assert!(proves(
+        &mut judge,
+        "gina@example.test",
+        "SIGNON ?proof gmpw\n"
+    ));
+    assert!(proves(
+        &mut judge,
+        "olga@example.test",
+        "SIGNON ?proof olgapw\n"
+    ));
+    assert!(!proves(
+        &mut judge,
+        "mallory@example.test",
+        "SIGNON ?proof gmpw\n"
+    ));
+    assert!(!proves(
+        &mut judge,
+        "olga@example.test",
+        "SIGNON ?proof gmpw\n"
+    ));
+    // A player's SIGNON ?game is no seat of its own, and the password alone proves nothing.
+    assert!(!proves(
+        &mut judge,
+        "bob@example.test",
+        "SIGNON ?proof bobpw\n"
+    ));
+    assert!(!proves(&mut judge, "bob@example.test", "bobpw\nLIST\n"));
+    // Only the first three SIGNONs are tried.
+    let tries = "SIGNON Nproof a\nSIGNON Nproof b\nSIGNON Nproof c\nSIGNON Nproof bobpw\n";
+    assert!(!proves(&mut judge, "bob@example.test", tries));
+    let third = "SIGNON Nproof a\nSIGNON Nproof b\nSIGNON Nproof bobpw\n";
+    assert!(proves(&mut judge, "bob@example.test", third));
+}
+
+#[test]
+fn refusals_count_toward_the_limit_and_stop_past_it() {
+    let mut config = test_config();
+    config.limits.letters_per_hour = 2;
+    config.limits.max_message_bytes = 2048;
+    let mut judge = Harness::with_config("limit-refusals", config);
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    // (Of different sizes: identical refusals would back off.)
+    let big = |id: &str, size: usize| mail("big@example.test", "big", id, &"x".repeat(size));
+    // Two oversized letters: two refusals, and the limit is reached.
+    judge.deliver(&big("b1@x", 4096));
+    judge.deliver(&big("b2@x", 4097));
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 2);
+    assert!(sent.iter().all(|l| l.body.contains("larger than")));
+    // The third: over the limit, so the notice only; the fourth: nothing at all.
+    judge.deliver(&big("b3@x", 4098));
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(
+        sent[0].body.contains("more than 2 letters"),
+        "{}",
+        sent[0].body
+    );
+    judge.deliver(&big("b4@x", 4099));
+    judge.deliver(&mail("big@example.test", "help", "b5@x", "HELP\n"));
+    assert!(judge.take_sent().is_empty());
+    let tx = judge.daemon.store.begin().unwrap();
+    let quarantine = tx.quarantine().unwrap();
+    assert_eq!(quarantine.len(), 4, "{quarantine:?}");
+}
+
+#[test]
+fn identical_answers_to_letters_that_did_nothing_back_off() {
+    let mut judge = Harness::new("backoff");
+    let robot = |judge: &mut Harness, id: &str, t: &str| {
+        judge.set_time(at(t));
+        judge.deliver(&mail(
+            "robot@example.test",
+            "Re: Re: Your letter",
+            id,
+            "Thank you for your message.\n",
+        ));
+        judge.take_sent().len()
+    };
+    // Answered; the same again within a day is not; after a day it is.
+    assert_eq!(robot(&mut judge, "r1@x", "2027-01-05T12:00:00Z"), 1);
+    assert_eq!(robot(&mut judge, "r2@x", "2027-01-06T11:59:00Z"), 0);
+    assert_eq!(robot(&mut judge, "r3@x", "2027-01-06T12:00:00Z"), 1);
+    // Then two days, then four.
+    assert_eq!(robot(&mut judge, "r4@x", "2027-01-08T11:00:00Z"), 0);
+    assert_eq!(robot(&mut judge, "r5@x", "2027-01-08T12:00:00Z"), 1);
+    assert_eq!(robot(&mut judge, "r6@x", "2027-01-12T11:00:00Z"), 0);
+    assert_eq!(robot(&mut judge, "r7@x", "2027-01-12T12:00:00Z"), 1);
+    let tx = judge.daemon.store.begin().unwrap();
+    let held = &tx.stored_messages("r6@x").unwrap()[0];
+    assert_eq!(held.state, "handled");
+    let reason = held.reason.as_deref().unwrap_or_default();
+    assert!(
+        reason.contains("identical answer") && reason.contains("2027-01-12T12:00:00Z"),
+        "{reason}"
+    );
+    assert_eq!(tx.stored_messages("r7@x").unwrap()[0].reason, None);
+    drop(tx);
+    // The same mistake to another address is another answer; a letter that does something
+    // is answered every time.
+    judge.set_time(at("2027-01-12T12:01:00Z"));
+    judge.deliver(&mail(
+        "other@example.test",
+        "Re: Your letter",
+        "o1@x",
+        "Thank you for your message.\n",
+    ));
+    assert_eq!(judge.take_sent().len(), 1);
+    for id in ["l1@x", "l2@x", "l3@x"] {
+        judge.deliver(&mail("robot@example.test", "list", id, "LIST\n"));
+        assert_eq!(judge.take_sent().len(), 1);
+    }
+}
+
+#[test]
+fn a_sender_whose_address_cannot_be_used_is_quarantined() {
+    let mut judge = Harness::new("bad-sender");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    for (i, from) in ["-oQ/tmp/x@evil.test", "a b@evil.test", "a,b@evil.test"]
+        .into_iter()
+        .enumerate()
+    {
+        judge.deliver(&mail(from, "hello", &format!("bad{i}@x"), "HELP\n"));
+    }
+    assert!(judge.take_sent().is_empty());
+    let tx = judge.daemon.store.begin().unwrap();
+    let quarantine = tx.quarantine().unwrap();
+    assert_eq!(quarantine.len(), 3, "{quarantine:?}");
+    assert!(
+        quarantine
+            .iter()
+            .all(|(_, why)| why == "the sender's address cannot be used"),
+        "{quarantine:?}"
+    );
+}
+
+#[test]
+fn raw_letters_lose_their_bodies_once_settled() {
+    let mut judge = Harness::new("redact");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.vouch(&["ann@example.test"]);
+    let contains = |raw: &[u8], text: &str| String::from_utf8_lossy(raw).contains(text);
+    // A letter stored but not yet handled (the judge stopped in between) is whole, and
+    // handled after the restart like any other.
+    let raw = mail(
+        "ann@example.test",
+        "a game",
+        "r1@x",
+        "CREATE ?hush annsecret tiny\nSET PASSWORD annnew\n",
+    );
+    {
+        let tx = judge.daemon.store.begin().unwrap();
+        tx.record_message("r1@x#0", "r1@x", "test", &raw, at("2027-01-05T12:00:00Z"))
+            .unwrap();
+        tx.commit().unwrap();
+        let tx = judge.daemon.store.begin().unwrap();
+        let stored = &tx.stored_messages("r1@x").unwrap()[0];
+        assert_eq!(
+            (stored.state.as_str(), stored.raw_state.as_str()),
+            ("new", "whole")
+        );
+        assert!(contains(&stored.raw, "annsecret"));
+    }
+    judge.tick(at("2027-01-05T12:01:00Z"));
+    let sent = judge.take_sent();
+    assert!(
+        sent[0].body.contains("Game 'hush' (Tiny) is created"),
+        "{}",
+        sent[0].body
+    );
+    // Handled: the headers as they came, the commands with their passwords hidden.
+    judge.deliver(&mail(
+        "ann@example.test",
+        "orders",
+        "r2@x",
+        "SIGNON ?hush annnew\nLIST hush\n",
+    ));
+    // Ignored (automatic): the same.
+    judge.deliver(b"From: bob@example.test\r\nSubject: away\r\nMessage-ID: <r3@x>\r\nAuto-Submitted: auto-replied\r\n\r\nSIGNON Nhush bobsecret\r\n");
+    // Quarantined (no sender): whole, for the keeper, until its retention is over.
+    judge.deliver(
+        b"Subject: nobody\r\nMessage-ID: <r4@x>\r\n\r\nSIGNON Shush quarantinedsecret\r\n",
+    );
+    let tx = judge.daemon.store.begin().unwrap();
+    for (id, secrets, kept) in [
+        (
+            "r1@x",
+            &["annsecret", "annnew"][..],
+            "CREATE ?hush ****** tiny\r\nSET PASSWORD ******\r\n",
+        ),
+        (
+            "r2@x",
+            &["annnew"][..],
+            "SIGNON ?hush ******\r\nLIST hush\r\n",
+        ),
+        ("r3@x", &["bobsecret"][..], "SIGNON Nhush ******\r\n"),
+    ] {
+        let stored = &tx.stored_messages(id).unwrap()[0];
+        assert_eq!(stored.raw_state, "redacted", "{id}");
+        let text = String::from_utf8_lossy(&stored.raw);
+        assert!(secrets.iter().all(|s| !text.contains(s)), "{id}: {text}");
+        assert!(
+            text.contains("[The body of this letter was removed once it was handled."),
+            "{text}"
+        );
+        assert!(text.ends_with(kept), "{id}: {text}");
+        assert!(text.contains(&format!("Message-ID: <{id}>\r\n")), "{text}");
+    }
+    let quarantined = &tx.stored_messages("r4@x").unwrap()[0];
+    assert_eq!(
+        (quarantined.state.as_str(), quarantined.raw_state.as_str()),
+        ("quarantined", "whole")
+    );
+    assert!(contains(&quarantined.raw, "quarantinedsecret"));
+    drop(tx);
+    judge.tick(at("2027-02-04T12:00:30Z"));
+    let tx = judge.daemon.store.begin().unwrap();
+    assert_eq!(tx.stored_messages("r4@x").unwrap()[0].raw_state, "whole");
+    drop(tx);
+    judge.tick(at("2027-02-04T12:01:01Z"));
+    let tx = judge.daemon.store.begin().unwrap();
+    let purged = &tx.stored_messages("r4@x").unwrap()[0];
+    assert_eq!(
+        (purged.state.as_str(), purged.raw_state.as_str()),
+        ("quarantined", "purged")
+    );
+    assert_eq!(purged.raw, b"Subject: nobody\r\nMessage-ID: <r4@x>\r\n\r\n");
+    assert_eq!(
+        tx.quarantine().unwrap(),
+        [("r4@x".to_string(), "the letter has no sender".to_string())]
+    );
+}
+
+#[test]
+fn the_limit_notice_is_in_the_reader_s_language() {
+    let mut config = test_config();
+    config.limits.letters_per_hour = 2;
+    let mut judge = Harness::with_config("limit-ru", config);
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.deliver(&mail(
+        "olga@example.test",
+        "я",
+        "ru1@x",
+        "SET LANGUAGE ru\n",
+    ));
+    judge.deliver(&mail("olga@example.test", "я", "ru2@x", "LIST\n"));
+    judge.take_sent();
+    judge.deliver(&mail("olga@example.test", "я", "ru3@x", "LIST\n"));
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].body.contains("больше 2 писем"), "{}", sent[0].body);
 }
 
 /// A transport shared with the test, so it can see what was sent.

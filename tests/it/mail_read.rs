@@ -8,7 +8,8 @@
 //! `subject`, `from` (an email, or `none`), `from-name`, `reply-to`, `to` (repeatable: each
 //! must be a recipient), `message-id`, `message-id-starts`, `message-id-ends`, `references`
 //! (repeatable, in order: the whole list), `body-contains` and `body-lacks` (repeatable),
-//! `body-empty: yes`, `automatic` (a substring of the reason, or `none`), `warning-contains`
+//! `body-empty: yes`, `automatic` (a substring of the reason, or `none`), `from-refused` (a
+//! substring of the From header whose address cannot be used, or `none`), `warning-contains`
 //! (repeatable), `warnings: none`, `unreadable` (a substring of the reason).
 //! The judge's own addresses are [`OWN`] for every case.
 
@@ -142,6 +143,12 @@ fn check(letter: &IncomingLetter, expected: &[(String, String)]) -> Vec<String> 
                 (Some(reason), "none") => fail(format!("automatic ({reason}), expected not")),
                 (Some(reason), part) if reason.contains(part) => {}
                 (reason, _) => fail(format!("automatic {reason:?}, expected {value:?}")),
+            },
+            "from-refused" => match (&letter.refused_from, value.as_str()) {
+                (None, "none") => {}
+                (Some(written), "none") => fail(format!("From refused ({written}), expected not")),
+                (Some(written), part) if written.contains(part) => {}
+                (written, _) => fail(format!("From refused {written:?}, expected {value:?}")),
             },
             "warning-contains" if !letter.warnings.iter().any(|w| w.contains(value.as_str())) => {
                 fail(format!(

@@ -12,6 +12,7 @@ use std::fs;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
@@ -253,7 +254,8 @@ fn maildir_transport_keeps_sent_mail() {
     assert_eq!(sent.maildir().read(&pending[0]).unwrap(), raw);
 }
 
-/// A sendmail-like command gets the message on stdin and the recipients as arguments.
+/// A sendmail-like command gets the message on stdin and the recipients as arguments, after
+/// `--` so that none is read as an option.
 #[test]
 fn sendmail_transport_pipes_the_message() {
     let scratch = Scratch::new("sendmail");
@@ -272,7 +274,27 @@ fn sendmail_transport_pipes_the_message() {
     assert_eq!(fs::read(&out).unwrap(), raw);
     assert_eq!(
         fs::read_to_string(format!("{}.recipients", path(&out))).unwrap(),
-        "player1@example.test\nplayer2@example.test\n"
+        "--\nplayer1@example.test\nplayer2@example.test\n"
+    );
+    // A command that ends with `--` already gets no second one; an address that looks like an
+    // option stays after it.
+    let mut sendmail = SendmailTransport::new(vec![
+        "sh".into(),
+        "-c".into(),
+        script.into(),
+        path(&out),
+        "--".into(),
+    ]);
+    sendmail
+        .send(
+            "judge@example.test",
+            &["-oQ/tmp/x@evil.test".to_owned()],
+            &raw,
+        )
+        .unwrap();
+    assert_eq!(
+        fs::read_to_string(format!("{}.recipients", path(&out))).unwrap(),
+        "--\n-oQ/tmp/x@evil.test\n"
     );
 }
 
@@ -551,6 +573,15 @@ fn imap_idle_wakes_on_new_mail() {
 /// (`EHLO`, `AUTH`, `MAIL`, `RCPT`, `DATA`, `.` for the end of the message); verbs not in
 /// `replies` get the usual positive answers.
 fn fake_smtp(replies: &'static [(&'static str, &'static str)]) -> u16 {
+    fake_smtp_heard(replies).0
+}
+
+/// `fake_smtp`, with the command lines it heard (not the message's).
+fn fake_smtp_heard(
+    replies: &'static [(&'static str, &'static str)],
+) -> (u16, Arc<Mutex<Vec<String>>>) {
+    let heard = Arc::new(Mutex::new(Vec::new()));
+    let kept = Arc::clone(&heard);
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let port = listener.local_addr().unwrap().port();
     thread::spawn(move || {
@@ -575,6 +606,7 @@ fn fake_smtp(replies: &'static [(&'static str, &'static str)]) -> u16 {
                 }
                 ".".to_owned()
             } else {
+                kept.lock().unwrap().push(line.trim_end().to_owned());
                 line.split_whitespace()
                     .next()
                     .unwrap_or("")
@@ -597,7 +629,62 @@ fn fake_smtp(replies: &'static [(&'static str, &'static str)]) -> u16 {
             }
         }
     });
-    port
+    (port, heard)
+}
+
+/// A quoted local part the judge keeps (`"ann smith"@q.test`) goes out whole: composed into
+/// the To header and read back as the same address, delivered by the Maildir, given to
+/// sendmail as one argument after `--`, and named as it is in SMTP's RCPT.
+#[test]
+fn quoted_local_parts_go_out_through_every_transport() {
+    use strategos::letter::{Address, OutgoingLetter};
+    use strategos::mail::compose::compose;
+    use strategos::mail::read::read_letter;
+    let quoted = "\"ann smith\"@q.test";
+    let letter = OutgoingLetter::fresh(quoted, "Re: orders", "Orders received.\n");
+    let judge = Address::new("judge@example.test");
+    let raw = compose(&letter, &judge, "q1@strategos.test", chrono::Utc::now());
+    assert!(!raw.is_empty());
+    let read = read_letter(&raw, &[]).unwrap();
+    let recipients: Vec<&str> = read.to.iter().map(|a| a.email.as_str()).collect();
+    assert_eq!(recipients, [quoted]);
+    let recipients = to(quoted);
+
+    let scratch = Scratch::new("quoted");
+    let mut maildir = MaildirTransport::open(scratch.0.join("sent")).unwrap();
+    maildir
+        .send("judge@example.test", &recipients, &raw)
+        .unwrap();
+    assert_eq!(maildir.maildir().pending().unwrap().len(), 1);
+
+    let out = scratch.0.join("message");
+    let script = r#"cat > /dev/null && printf '%s\n' "$@" > "$0""#;
+    let mut sendmail =
+        SendmailTransport::new(vec!["sh".into(), "-c".into(), script.into(), path(&out)]);
+    sendmail
+        .send("judge@example.test", &recipients, &raw)
+        .unwrap();
+    assert_eq!(fs::read_to_string(&out).unwrap(), format!("--\n{quoted}\n"));
+
+    let (port, heard) = fake_smtp_heard(&[]);
+    let settings = SmtpSettings {
+        host: "127.0.0.1".into(),
+        port,
+        security: Security::None,
+        user: None,
+        password: None,
+        ca_pem: None,
+        timeout_secs: 10,
+    };
+    SmtpTransport::new(&settings)
+        .unwrap()
+        .send("judge@example.test", &recipients, &raw)
+        .unwrap();
+    let heard = heard.lock().unwrap();
+    assert!(
+        heard.iter().any(|l| l == &format!("RCPT TO:<{quoted}>")),
+        "{heard:?}"
+    );
 }
 
 /// Sends one letter to a fake SMTP server answering with `replies`.

@@ -1,5 +1,7 @@
 //! The one integration test binary. Each module tests one boundary through data:
 //!
+//! - `attacks`: the attack table (`tests/data/attacks/*.txt`): forged, flooding and hostile
+//!   letters played against a fresh judge, each ending safely; each listed in `docs/security.md`.
 //! - `crash`: the judge as a process killed with SIGKILL 60 times while letters arrive.
 //! - `datc`: every DATC v3.0 case (`tests/data/datc/cases.json`) under both rules editions.
 //! - `diadochi`: Diadochi V rule by rule (`tests/data/diadochi/rules.json`).
@@ -34,6 +36,7 @@
 //!   roll numbers and seeds found, the seed not yet revealed, unreadable input.
 
 mod archive;
+mod attacks;
 mod case;
 mod cli;
 mod commands;

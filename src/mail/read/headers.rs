@@ -4,7 +4,7 @@
 use mail_parser::{Addr, Header, HeaderValue, Message, MessageParser, MessagePart};
 
 use super::MARKER_HEADER;
-use crate::letter::Address;
+use crate::letter::{Address, normal_address};
 
 /// One line of header text: control characters become spaces, ends trimmed.
 fn one_line(text: &str) -> String {
@@ -78,21 +78,58 @@ impl HeaderReader<'_, '_> {
         }
     }
 
-    /// Every mailbox of the first header of that name (groups flattened).
+    /// Every usable mailbox of the first header of that name (groups flattened); mailboxes
+    /// whose address cannot be used are left out.
     pub(super) fn addresses(&self, name: &str) -> Vec<Address> {
+        self.mailboxes(name).into_iter().flatten().collect()
+    }
+
+    /// The first mailbox of the From header: `Ok(None)` when there is no From (or it is
+    /// empty), `Err(text)` when its first mailbox's address cannot be used (the header as it
+    /// stands, on one line).
+    pub(super) fn sender(&self) -> Result<Option<Address>, String> {
+        let Some(header) = self.first("From") else {
+            return Ok(None);
+        };
+        match self.mailboxes("From").into_iter().next() {
+            Some(Some(address)) => Ok(Some(address)),
+            Some(None) => Err(self.raw_text(header)),
+            None if self.raw_text(header).is_empty() => Ok(None),
+            None => Err(self.raw_text(header)),
+        }
+    }
+
+    /// Each mailbox of the first header of that name, `None` where its address cannot be
+    /// used (see `letter::normal_address`).
+    ///
+    /// mail-parser reads a bare quoted local part (`"ann smith"@q.test`) as a display name
+    /// and an address of `@q.test` only, so that every quoted local part of a domain would
+    /// be one address; those addresses are read again from the raw header here.
+    fn mailboxes(&self, name: &str) -> Vec<Option<Address>> {
         let Some(header) = self.first(name) else {
             return Vec::new();
         };
         let repaired = self.repaired(header);
-        match value_of(header, &repaired).and_then(HeaderValue::as_address) {
-            Some(list) => list.iter().filter_map(to_address).collect(),
-            None => Vec::new(),
-        }
+        let Some(list) = value_of(header, &repaired).and_then(HeaderValue::as_address) else {
+            return Vec::new();
+        };
+        let mut quoted = quoted_addr_specs(&self.raw_text(header)).into_iter();
+        list.iter()
+            .map(|addr| {
+                let found = one_line(addr.address().unwrap_or_default());
+                if let Some(domain) = found.strip_prefix('@') {
+                    let domain = format!("@{}", domain.to_lowercase());
+                    let email = quoted.find(|spec| spec.to_lowercase().ends_with(&domain))?;
+                    return Some(Address { email, name: None });
+                }
+                to_address(addr)
+            })
+            .collect()
     }
 }
 
 fn to_address(addr: &Addr<'_>) -> Option<Address> {
-    let email = normal_email(addr.address()?)?;
+    let email = normal_address(&one_line(addr.address()?))?;
     let name = addr
         .name()
         .map(one_line)
@@ -100,20 +137,41 @@ fn to_address(addr: &Addr<'_>) -> Option<Address> {
     Some(Address { email, name })
 }
 
-/// Trimmed, without angle brackets, domain lower-cased; `None` if nothing is left.
-fn normal_email(text: &str) -> Option<String> {
-    let text: String = one_line(text)
-        .chars()
-        .filter(|c| !matches!(c, '<' | '>'))
-        .collect();
-    let text = text.trim();
-    if text.is_empty() {
-        return None;
+/// The addr-specs with a quoted local part (`"ann smith"@q.test`) in a raw header value, in
+/// order, each normalised (`letter::normal_address`); those that cannot be used are left out.
+fn quoted_addr_specs(raw: &str) -> Vec<String> {
+    let mut specs = Vec::new();
+    let mut rest = raw;
+    while let Some(start) = rest.find('"') {
+        let after = &rest[start + 1..];
+        // The closing quote, skipping quoted pairs.
+        let mut end = None;
+        let mut escaped = false;
+        for (at, c) in after.char_indices() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => {
+                    end = Some(at);
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let Some(end) = end else {
+            break;
+        };
+        let tail = &after[end + 1..];
+        if let Some(domain) = tail.strip_prefix('@') {
+            let domain_len = domain
+                .find(|c: char| c.is_whitespace() || ",;<>()\"".contains(c))
+                .unwrap_or(domain.len());
+            let spec = format!("\"{}\"@{}", &after[..end], &domain[..domain_len]);
+            specs.extend(normal_address(&spec));
+        }
+        rest = tail;
     }
-    Some(match text.rsplit_once('@') {
-        Some((local, domain)) => format!("{local}@{}", domain.to_lowercase()),
-        None => text.to_string(),
-    })
+    specs
 }
 
 fn local_part(email: &str) -> &str {
@@ -223,16 +281,125 @@ pub(super) fn automatic(
             return Some(format!("Auto-Submitted: {kind}"));
         }
     }
-    if let Some(precedence) = headers.first("Precedence") {
-        let value = headers.raw_text(precedence).to_ascii_lowercase();
-        if matches!(value.as_str(), "bulk" | "junk" | "list") {
-            return Some(format!("Precedence: {value}"));
+    if let Some(report) = report_type(headers) {
+        return Some(report);
+    }
+    // `Precedence` is not standard (RFC 2076 mentions it) but widely sent: bulk, junk and
+    // list by lists and mass mail; auto_reply by cPanel's and BoxTrapper's responders, which
+    // also send `X-Precedence: auto_reply` (multi_mail's "Detecting autoresponders" wiki).
+    for name in ["Precedence", "X-Precedence"] {
+        if let Some(precedence) = headers.first(name) {
+            let value = headers.raw_text(precedence).to_ascii_lowercase();
+            if matches!(value.as_str(), "bulk" | "junk" | "list" | "auto_reply") {
+                return Some(format!("{name}: {value}"));
+            }
         }
+    }
+    if let Some(reason) = responder_header(headers) {
+        return Some(reason);
     }
     ["List-Id", "List-Unsubscribe"]
         .into_iter()
         .find(|name| headers.has(name))
         .map(|name| format!("mailing list ({name})"))
+}
+
+/// A report is automatic mail whoever sends it: delivery status notifications (RFC 3464,
+/// RFC 6533), read receipts (message disposition notifications, RFC 8098) and abuse reports
+/// (ARF, RFC 5965) come as a top-level `multipart/report` (RFC 6522), whatever its
+/// report-type, or, more rarely, as the bare report itself. Answering one would answer a
+/// mail system, or reflect a forged report at whoever it names.
+fn report_type(headers: &HeaderReader<'_, '_>) -> Option<String> {
+    let header = headers.first("Content-Type")?;
+    let content_type = header.value().as_content_type()?;
+    let main = content_type.ctype().to_ascii_lowercase();
+    let sub = content_type
+        .subtype()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let report = match (main.as_str(), sub.as_str()) {
+        ("multipart", "report") => true,
+        ("message", sub) => matches!(
+            sub,
+            "delivery-status"
+                | "global-delivery-status"
+                | "disposition-notification"
+                | "global-disposition-notification"
+                | "feedback-report"
+        ),
+        _ => false,
+    };
+    if !report {
+        return None;
+    }
+    let kind = content_type
+        .attribute("report-type")
+        .map(|t| format!("; report-type={}", one_line(t).to_ascii_lowercase()))
+        .unwrap_or_default();
+    Some(format!("a report ({main}/{sub}{kind})"))
+}
+
+/// The headers responders send besides (or instead of) `Auto-Submitted`. Each is named with
+/// where it is documented or seen; a value is matched whole, without case.
+const RESPONDER_HEADERS: &[(&str, Option<&[&str]>)] = &[
+    // Gmail's vacation responder (with Auto-Submitted), Yandex and many others: `yes`
+    // (multi_mail wiki "Detecting autoresponders"; arp242.net "How to detect automatically
+    // generated emails").
+    ("X-Autoreply", None),
+    // cPanel's and BoxTrapper's responders (multi_mail wiki).
+    ("X-Autorespond", None),
+    // Domain Technologie Control (multi_mail wiki).
+    ("X-AutoReply-From", None),
+    ("X-Mail-Autoreply", None),
+    // Amazon's responders (ezmlm-weed(1), which drops responders' mail).
+    ("X-Amazon-Auto-Reply", None),
+    // CommuniGate Pro marks its automatic replies `Reply` (Forward, Redirect and Mirror mark
+    // a person's letter passed on by a rule, which is still that person's).
+    ("X-Autogenerated", Some(&["reply"])),
+    // FirstClass (multi_mail wiki).
+    ("X-FC-MachineGenerated", Some(&["true"])),
+    // qmail's autoresponder (multi_mail wiki).
+    ("Delivered-To", Some(&["autoresponder"])),
+];
+
+/// Why the letter is a responder's, by the headers responders send.
+fn responder_header(headers: &HeaderReader<'_, '_>) -> Option<String> {
+    for (name, values) in RESPONDER_HEADERS {
+        for header in headers.all(name) {
+            let value = headers.raw_text(header);
+            let matches = match values {
+                None => !value.eq_ignore_ascii_case("no"),
+                Some(values) => values.iter().any(|v| value.eq_ignore_ascii_case(v)),
+            };
+            if matches {
+                return Some(format!("{name}: {value}"));
+            }
+        }
+    }
+    // Microsoft Exchange and Outlook ([MS-OXCMAIL] 2.1.3.2.20): the responses a letter
+    // asks not to get; out-of-office replies, delivery reports and other automatic mail
+    // ask for none (`All`) or no automatic replies (`AutoReply`) or no delivery reports
+    // (`DR`), which a person's letter does not (arp242.net, from 100,000 letters).
+    // `RN, NRN` (no read receipts) and `OOF` alone are left to a person.
+    if let Some(header) = headers.first("X-Auto-Response-Suppress") {
+        let value = headers.raw_text(header);
+        let automatic = value.split(',').map(str::trim).any(|v| {
+            ["all", "autoreply", "dr"]
+                .iter()
+                .any(|w| v.eq_ignore_ascii_case(w))
+        });
+        if automatic {
+            return Some(format!("X-Auto-Response-Suppress: {value}"));
+        }
+    }
+    // Mailtraq: `X-POST-MessageClass: 9; Autoresponder` (multi_mail wiki).
+    if let Some(header) = headers.first("X-POST-MessageClass") {
+        let value = headers.raw_text(header);
+        if value.to_ascii_lowercase().contains("autoresponder") {
+            return Some(format!("X-POST-MessageClass: {value}"));
+        }
+    }
+    None
 }
 
 /// A header's value: from its repaired reading when there is one, else as parsed.

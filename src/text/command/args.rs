@@ -356,30 +356,17 @@ impl Args<'_> {
         None
     }
 
-    /// One e-mail address: one `@` with something on both sides, no spaces, commas, brackets
-    /// or quotes, at most 254 chars; kept as written.
+    /// One e-mail address as `letter::usable_address` takes it (no spaces, commas, angle
+    /// brackets or control characters, not beginning with `-`), lower-cased.
     pub(super) fn address(&mut self, word: &Word) -> Option<String> {
-        let text = word.text;
-        let valid = (3..=254).contains(&text.chars().count())
-            && text
-                .split_once('@')
-                .is_some_and(|(local, domain)| !local.is_empty() && !domain.is_empty())
-            && text.matches('@').count() == 1
-            && !text.starts_with('-')
-            && !text.chars().any(|c| {
-                c.is_control()
-                    || c.is_whitespace()
-                    || matches!(
-                        c,
-                        ',' | ';' | ':' | '<' | '>' | '(' | ')' | '[' | ']' | '"' | '\\'
-                    )
-            });
-        if !valid {
+        // Checked and written as the judge keeps addresses (lower-cased, no option-like or
+        // broken addresses), the same way as the senders' own.
+        let address = crate::letter::usable_address(word.text);
+        if address.is_none() {
             let message = "that is not an e-mail address: write one address, like ann@example.org";
             self.report(Severity::Error, word.column, message);
-            return None;
         }
-        Some(text.to_string())
+        address
     }
 
     /// A power as a player names it: its name or its letters (`france`, `F`, `AEF`): letters,
