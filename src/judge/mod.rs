@@ -129,6 +129,8 @@ impl Judge {
     /// Does what time asks of every running game: reminders before deadlines, phases at
     /// their deadlines (or after the grace, by the game's policy). Returns the letters caused.
     pub fn tick(&self, tx: &Tx, now: DateTime<Utc>) -> rusqlite::Result<Vec<OutgoingLetter>> {
+        // Requests whose token never came back are forgotten, held letters with them.
+        tx.expire_requests(now)?;
         let mut letters = Vec::new();
         for mut game in tx.games_due(now)? {
             if game.variant == his::VARIANT {

@@ -154,6 +154,14 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Requests past their time are expired and forget what they held (a held letter's body).
+    pub fn expire_requests(&self, now: DateTime<Utc>) -> rusqlite::Result<usize> {
+        self.tx.execute(
+            "UPDATE requests SET state = 'expired', payload = '[]' WHERE state = 'pending' AND expires_at <= ?1",
+            [time_text(now)],
+        )
+    }
+
     pub fn settle_request(&self, id: i64, state: &str) -> rusqlite::Result<()> {
         self.tx.execute(
             "UPDATE requests SET state = ?2 WHERE id = ?1",
