@@ -181,9 +181,12 @@ impl<'j> Session<'j> {
         self.judge.templates.words(&self.language)
     }
 
-    /// A message in the answer's language.
+    /// A message in the answer's language, as a master of the game signed on to as master
+    /// reads it (members are named for the reader).
     pub(super) fn text(&self, message: &Message) -> String {
-        self.words().message(message)
+        let master_of = self.master_of.as_ref().map(|g| g.id);
+        self.words()
+            .message(&super::secrecy::as_read_by(message, master_of))
     }
 
     /// An error: counted, and said.
@@ -236,14 +239,24 @@ impl<'j> Session<'j> {
                 game,
                 password,
                 variant: Some(variant),
+                private,
+                anonymous,
                 ..
-            } if super::his::is_his(variant) => self.his_create(tx, line, game, password)?,
+            } if super::his::is_his(variant) => {
+                self.creating(tx, game, *private, *anonymous, |s| {
+                    s.his_create(tx, line, game, password)
+                })?
+            }
             CommandKind::Create {
                 game,
                 password,
                 variant,
                 moderated,
-            } => self.create(tx, line, game, password, variant.as_deref(), *moderated)?,
+                private,
+                anonymous,
+            } => self.creating(tx, game, *private, *anonymous, |s| {
+                s.create(tx, line, game, password, variant.as_deref(), *moderated)
+            })?,
             CommandKind::Signon {
                 power: None,
                 game,
@@ -253,13 +266,13 @@ impl<'j> Session<'j> {
                 power: Some(letter),
                 game,
                 password,
-            } => match self.his_game(tx, game)? {
+            } => match self.his_game(tx, game, Some(*letter))? {
                 Some(row) => self.his_signon(tx, line, *letter, row, password)?,
                 None => self.signon(tx, line, *letter, game, password)?,
             },
             CommandKind::Observe { game, password } => self.observe(tx, line, game, password)?,
-            CommandKind::List { game: Some(name) } if self.his_game(tx, name)?.is_some() => {
-                let row = self.his_game(tx, name)?.expect("checked");
+            CommandKind::List { game: Some(name) } if self.his_game(tx, name, None)?.is_some() => {
+                let row = self.his_game(tx, name, None)?.expect("checked");
                 self.his_list(&row);
             }
             CommandKind::List { game } => self.list(tx, line, game.as_deref())?,
@@ -310,7 +323,13 @@ impl<'j> Session<'j> {
         line: usize,
         name: &str,
     ) -> rusqlite::Result<Option<GameRow>> {
-        let found = tx.game_by_name(name)?;
+        let mut found = tx.game_by_name(name)?;
+        // A private game the letter may not see is answered as one that does not exist.
+        if let Some(game) = &found
+            && !self.may_see(tx, game)?
+        {
+            found = None;
+        }
         if found.is_none() {
             self.fail(line, msg!("letter.no_such_game", game = name));
         }

@@ -9,6 +9,7 @@
 //! - `credit.rs`: supply credit between powers (Diadochi V).
 //! - `password.rs`: argon2id hashes.
 //! - `settings.rs`: game settings, members' wishes, deadlines from clock, days and zone.
+//! - `secrecy.rs`: who may see a game, and how a member is named to each reader.
 
 pub mod credit;
 mod deadlines;
@@ -22,6 +23,7 @@ mod phase;
 mod play;
 mod press;
 mod seats;
+pub mod secrecy;
 pub mod settings;
 mod wishes;
 

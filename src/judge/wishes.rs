@@ -65,6 +65,7 @@ impl Session<'_> {
         match setting {
             Setting::Address(address) => return self.set_address(tx, line, address.as_deref()),
             Setting::Language(language) => return self.set_language(tx, line, language),
+            Setting::ShowAddress(show) => return self.set_show_address(tx, line, *show),
             _ => {}
         }
         let Some((mut game, member)) = self.seat(tx, line, msg!("master.this_set"))? else {

@@ -79,6 +79,12 @@ pub enum Setting {
     Moderated(bool),
     /// `SET MAX ABSENCE days`, 0 to 31 (njudge's limit; 0: no absences).
     MaxAbsence(u32),
+    /// `SET SHOW ADDRESS` (true: other players may see this player's address beside the
+    /// name), `SET HIDE ADDRESS` (false: only masters see it).
+    ShowAddress(bool),
+    /// `SET ANONYMOUS` (true: the players' identities stay hidden until the game ends),
+    /// `SET NOT ANONYMOUS`, `SET NO ANONYMOUS` (false).
+    Anonymous(bool),
 }
 
 /// Which phases a deadline setting is for.
@@ -137,7 +143,7 @@ use Name::Flag;
 
 /// Each setting's phrases, `SET` included (spaces between the words optional). No phrase
 /// spells a beginning of another's words, so the order does not matter.
-const SETTINGS: [(&[&str], Name); 58] = [
+const SETTINGS: [(&[&str], Name); 63] = [
     (&["SET", "ADDRESS"], Name::Address),
     (&["SET", "WAIT"], Flag(Setting::Wait(true))),
     (&["SET", "NO", "WAIT"], Flag(Setting::Wait(false))),
@@ -220,6 +226,11 @@ const SETTINGS: [(&[&str], Name); 58] = [
     (&["SET", "MODERATED"], Flag(Setting::Moderated(true))),
     (&["SET", "UNMODERATED"], Flag(Setting::Moderated(false))),
     (&["SET", "MAX", "ABSENCE"], Name::MaxAbsence),
+    (&["SET", "SHOW", "ADDRESS"], Flag(Setting::ShowAddress(true))),
+    (&["SET", "HIDE", "ADDRESS"], Flag(Setting::ShowAddress(false))),
+    (&["SET", "ANONYMOUS"], Flag(Setting::Anonymous(true))),
+    (&["SET", "NOT", "ANONYMOUS"], Flag(Setting::Anonymous(false))),
+    (&["SET", "NO", "ANONYMOUS"], Flag(Setting::Anonymous(false))),
 ];
 
 /// The setting the line's words spell, and how many words its phrase takes.
@@ -636,6 +647,8 @@ pub(super) fn render(setting: &Setting) -> String {
         Setting::Dias(on) => yes_no(*on, "DIAS", "NO DIAS"),
         Setting::Moderated(on) => yes_no(*on, "MODERATED", "UNMODERATED"),
         Setting::MaxAbsence(days) => format!("SET MAX ABSENCE {days}"),
+        Setting::ShowAddress(on) => yes_no(*on, "SHOW ADDRESS", "HIDE ADDRESS"),
+        Setting::Anonymous(on) => yes_no(*on, "ANONYMOUS", "NOT ANONYMOUS"),
     }
 }
 
@@ -654,6 +667,7 @@ impl Setting {
                 | Setting::NoConcede
                 | Setting::Preference(_)
                 | Setting::Language(_)
+                | Setting::ShowAddress(_)
         )
     }
 }

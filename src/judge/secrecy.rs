@@ -1,0 +1,577 @@
+//! Secrets kept: who may see a game, and how a member is named to each reader
+//! (docs/security.md, "Secrecy").
+//!
+//! - A private game (`SET PRIVATE`, `CREATE ... PRIVATE`) is seen (LIST, LIST game, HISTORY,
+//!   SUMMARY, OBSERVE, WHOIS's games, the web archive) only by its members and the addresses
+//!   it allows; anyone else gets the very answer a game that does not exist gets. Whoever
+//!   knows its name may still join it while it forms, or take over a power without a
+//!   player, unless it has an allow list (njudge's NOLIST): `Session::may_see`,
+//!   `Session::find_game_to_join`.
+//! - A member is named by one function, `name_for`: the registered name; the address beside
+//!   it only if the player shows it (`SET SHOW ADDRESS`) or the reader is a master of the
+//!   game; nobody at all while a game that hides identities (anonymous, or without white
+//!   press) runs (`identities_hidden`). A message for many readers carries a version for
+//!   the masters and one for everyone else (`named`, `by_reader`), and `as_read_by` picks
+//!   the reader's; rendered without it, a message is the version for everyone else.
+//! - An anonymous game (`CREATE ... ANONYMOUS`, `SET [NOT] ANONYMOUS` while it forms) has
+//!   grey press or none: `anonymity`, `press_refusal`.
+
+use super::letter::Session;
+use super::settings::{GameSettings, PressKind};
+use crate::msg;
+use crate::report::Words;
+use crate::report::messages::{Arg, Message};
+use crate::store::{GameRow, IdentityRow, MemberRow, Tx};
+
+/// Who reads a member's name: a master of the game, or anyone else (players, observers,
+/// the archive).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reader {
+    Master,
+    Other,
+}
+
+/// What the judge knows of a player that it may say: the registered name, the address, and
+/// whether the player shows the address to other players.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Identity {
+    pub name: Option<String>,
+    pub address: String,
+    pub shows_address: bool,
+}
+
+impl Identity {
+    fn from_row(row: IdentityRow) -> Identity {
+        Identity {
+            name: row
+                .name
+                .map(|n| n.trim().to_string())
+                .filter(|n| !n.is_empty()),
+            address: row.email,
+            shows_address: row.show_address,
+        }
+    }
+
+    /// The player with this id (one that is gone: no name, no address shown).
+    pub fn of_player(tx: &Tx, player_id: i64) -> rusqlite::Result<Identity> {
+        Ok(tx.identity(player_id)?.map_or_else(
+            || Identity {
+                name: None,
+                address: String::new(),
+                shows_address: false,
+            },
+            Identity::from_row,
+        ))
+    }
+
+    /// The player registered at `address`; an address no one has now (a player who moved
+    /// away from it) gives no name and its address not shown.
+    pub fn of_address(tx: &Tx, address: &str) -> rusqlite::Result<Identity> {
+        Ok(tx.identity_by_email(address)?.map_or_else(
+            || Identity {
+                name: None,
+                address: address.to_lowercase(),
+                shows_address: false,
+            },
+            Identity::from_row,
+        ))
+    }
+}
+
+/// Whether `game` hides who plays it now: an anonymous game, or one without white press,
+/// until it is over (a win, a draw, a concession, TERMINATE); then it is shown as in any
+/// game.
+pub fn identities_hidden(game: &GameRow) -> bool {
+    game.state != "finished" && GameSettings::from_json(&game.settings).hides_identities()
+}
+
+/// How a member is named to one reader, in every letter and page: the registered name, and
+/// the address beside it if the player shows it or the reader is a master; with neither, a
+/// neutral phrase; while the game hides identities, only its masters learn who it is.
+pub fn name_for(identity: &Identity, hidden: bool, reader: Reader) -> Message {
+    if hidden && reader != Reader::Master {
+        return msg!("secrecy.anonymous");
+    }
+    let address = (reader == Reader::Master || identity.shows_address)
+        && !identity.address.is_empty();
+    match (&identity.name, address) {
+        (Some(name), true) => msg!(
+            "secrecy.name_and_address",
+            name = name,
+            address = identity.address
+        ),
+        (Some(name), false) => msg!("letter.text", text = name),
+        (None, true) => msg!("letter.text", text = identity.address),
+        (None, false) => msg!("secrecy.no_name"),
+    }
+}
+
+/// The key of a text with a version for the masters of a game and one for everyone else.
+const BY_READER: &str = "secrecy.by_reader";
+
+/// A text with a version for the masters of game `game` and one for everyone else (which is
+/// what it says when rendered as it is).
+pub fn by_reader(game: i64, public: Message, masters: Message) -> Message {
+    msg!(
+        "secrecy.by_reader",
+        public = public,
+        masters = masters,
+        game = game
+    )
+}
+
+/// A member of game `game` named for whoever reads it.
+pub fn named(identity: &Identity, hidden: bool, game: i64) -> Message {
+    by_reader(
+        game,
+        name_for(identity, hidden, Reader::Other),
+        name_for(identity, hidden, Reader::Master),
+    )
+}
+
+/// `message` as read by a master of the game `master_of` (none: by anyone else): each text
+/// with versions by reader becomes the reader's.
+pub fn as_read_by(message: &Message, master_of: Option<i64>) -> Message {
+    let arg = |name: &str| message.args.iter().find(|(n, _)| *n == name).map(|(_, a)| a);
+    if message.key == BY_READER {
+        let for_masters = matches!(
+            (arg("game"), master_of),
+            (Some(Arg::Text(game)), Some(id)) if *game == id.to_string()
+        );
+        let version = if for_masters { "masters" } else { "public" };
+        return match arg(version) {
+            Some(Arg::Message(inner)) => as_read_by(inner, master_of),
+            _ => msg!("secrecy.no_name"),
+        };
+    }
+    Message {
+        key: message.key,
+        args: message
+            .args
+            .iter()
+            .map(|(name, value)| {
+                let value = match value {
+                    Arg::Message(inner) => Arg::Message(as_read_by(inner, master_of)),
+                    other => other.clone(),
+                };
+                (*name, value)
+            })
+            .collect(),
+    }
+}
+
+/// The game whose masters' version a member reads: theirs, if they are one of its masters.
+pub fn master_view(game: &GameRow, member: &MemberRow) -> Option<i64> {
+    let master = member.role == "master"
+        || GameSettings::from_json(&game.settings)
+            .masters
+            .contains(&member.player_id);
+    master.then_some(game.id)
+}
+
+/// Everyone who plays or played `game`: its members now and the players of its recorded
+/// phases.
+fn people_of(tx: &Tx, game: &GameRow) -> rusqlite::Result<Vec<Identity>> {
+    let mut people: Vec<Identity> = Vec::new();
+    for member in tx.members(game.id)? {
+        people.push(Identity::of_player(tx, member.player_id)?);
+    }
+    for phase in tx.phases(game.id)? {
+        let Ok(serde_json::Value::Object(players)) = serde_json::from_str(&phase.players) else {
+            continue;
+        };
+        for address in players.values().filter_map(serde_json::Value::as_str) {
+            if !people.iter().any(|p| p.address.eq_ignore_ascii_case(address)) {
+                people.push(Identity::of_address(tx, address)?);
+            }
+        }
+    }
+    people.retain(|p| !p.address.is_empty());
+    // Longer addresses first, so that none is replaced inside another.
+    people.sort_by_key(|p| std::cmp::Reverse(p.address.len()));
+    Ok(people)
+}
+
+/// `text` (an archived report, a broadcast) with the address of every player of `game`,
+/// present or former, that `reader` may not see written as that player is named for them:
+/// what reaches HISTORY and the web archive, whatever was written before these rules.
+pub fn scrub(
+    tx: &Tx,
+    words: Words,
+    game: &GameRow,
+    text: &str,
+    reader: Reader,
+) -> rusqlite::Result<String> {
+    if reader == Reader::Master {
+        return Ok(text.to_string());
+    }
+    let hidden = identities_hidden(game);
+    let mut out = text.to_string();
+    for person in people_of(tx, game)? {
+        let shown = words.message(&name_for(&person, hidden, Reader::Other));
+        if shown.contains(&person.address) {
+            continue;
+        }
+        if let Some(name) = &person.name {
+            out = replace_ignoring_case(&out, &format!("{name} <{}>", person.address), &shown);
+        }
+        out = replace_ignoring_case(&out, &person.address, &shown);
+    }
+    Ok(out)
+}
+
+/// `text` with every `needle`, in any ASCII letter case, replaced by `with`.
+fn replace_ignoring_case(text: &str, needle: &str, with: &str) -> String {
+    if needle.is_empty() {
+        return text.to_string();
+    }
+    // ASCII lower-casing keeps every byte where it was, so positions carry over.
+    let lower = text.to_ascii_lowercase();
+    let needle = needle.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut from = 0;
+    while let Some(at) = lower[from..].find(&needle) {
+        out.push_str(&text[from..from + at]);
+        out.push_str(with);
+        from += at + needle.len();
+    }
+    out.push_str(&text[from..]);
+    out
+}
+
+/// Why the master may not set this press in this game, if they may not: an anonymous game
+/// has grey press or none.
+pub fn press_refusal(game: &GameRow, settings: &GameSettings, press: PressKind) -> Option<Message> {
+    (settings.anonymous && press == PressKind::White)
+        .then(|| msg!("secrecy.no_white_press", game = game.name))
+}
+
+/// `SET ANONYMOUS` / `SET NOT ANONYMOUS`: the change made (an anonymous game's white press
+/// turns grey), or why it is refused (the game has started).
+pub fn anonymity(
+    game: &GameRow,
+    settings: &mut GameSettings,
+    anonymous: bool,
+) -> Result<Message, Message> {
+    if game.state != "forming" {
+        return Err(msg!("secrecy.anonymous_too_late", game = game.name));
+    }
+    settings.anonymous = anonymous;
+    if anonymous && settings.press == PressKind::White {
+        settings.press = PressKind::Grey;
+    }
+    let press = match settings.press {
+        PressKind::White => msg!("master.press_white"),
+        PressKind::Grey => msg!("master.press_grey"),
+        PressKind::None => msg!("master.press_none"),
+    };
+    Ok(if anonymous {
+        msg!("secrecy.anonymous_on", press = press)
+    } else {
+        msg!("secrecy.anonymous_off", press = press)
+    })
+}
+
+impl Session<'_> {
+    /// Whether the letter may see `game`: a public game, or a private one it is a member
+    /// of (signed on in it, or writing from a member's address) or allowed into.
+    pub(super) fn may_see(&self, tx: &Tx, game: &GameRow) -> rusqlite::Result<bool> {
+        let settings = GameSettings::from_json(&game.settings);
+        if settings.public || settings.allow.contains(&self.sender) {
+            return Ok(true);
+        }
+        let signed_on = [
+            self.signed_on.as_ref().map(|(g, _)| g),
+            self.master_of.as_ref(),
+            self.watching.as_ref(),
+            self.joined.as_ref(),
+        ];
+        if signed_on.iter().flatten().any(|g| g.id == game.id) {
+            return Ok(true);
+        }
+        let Some(player) = tx.player_by_email(&self.sender)? else {
+            return Ok(false);
+        };
+        Ok(tx
+            .members(game.id)?
+            .iter()
+            .any(|m| m.player_id == player.id))
+    }
+
+    /// Whether the game's allow and deny lists let the sender in.
+    fn may_enter(&self, game: &GameRow) -> bool {
+        let settings = GameSettings::from_json(&game.settings);
+        !settings.deny.contains(&self.sender)
+            && (settings.allow.is_empty() || settings.allow.contains(&self.sender))
+    }
+
+    /// The game named `name` for SIGNON: one the letter may see, or a private one it may
+    /// join (forming, without a power) or whose power `letter` it may take over (running,
+    /// the power without a player), its lists letting the sender in. Anything else is
+    /// answered as a game that does not exist.
+    pub(super) fn find_game_to_join(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        name: &str,
+        power: Option<char>,
+    ) -> rusqlite::Result<Option<GameRow>> {
+        if let Some(game) = tx.game_by_name(name)? {
+            let joinable = self.may_enter(&game)
+                && match power {
+                    None => game.state == "forming",
+                    Some(letter) => self.power_is_open(tx, &game, letter)?,
+                };
+            if joinable || self.may_see(tx, &game)? {
+                return Ok(Some(game));
+            }
+        }
+        self.fail(line, msg!("letter.no_such_game", game = name));
+        Ok(None)
+    }
+
+    /// Whether the letter may see `game`, or (with a power's `letter`) take over that power,
+    /// which has no player, the game's lists letting the sender in.
+    pub(super) fn may_see_or_take(
+        &self,
+        tx: &Tx,
+        game: &GameRow,
+        letter: Option<char>,
+    ) -> rusqlite::Result<bool> {
+        if self.may_see(tx, game)? {
+            return Ok(true);
+        }
+        match letter {
+            Some(letter) if self.may_enter(game) => self.power_is_open(tx, game, letter),
+            _ => Ok(false),
+        }
+    }
+
+    /// Whether the power with `letter` in running `game` has no player to sign on as.
+    fn power_is_open(&self, tx: &Tx, game: &GameRow, letter: char) -> rusqlite::Result<bool> {
+        if game.state != "active" {
+            return Ok(false);
+        }
+        let power = if game.variant == super::his::VARIANT {
+            super::his::power_by_letter(letter).map(|p| p.id().to_string())
+        } else {
+            self.judge.variant(&game.variant).and_then(|v| {
+                v.map
+                    .powers
+                    .iter()
+                    .find(|p| p.letter.eq_ignore_ascii_case(&letter))
+                    .map(|p| p.id.clone())
+            })
+        };
+        let Some(power) = power else {
+            return Ok(false);
+        };
+        Ok(!tx
+            .members(game.id)?
+            .iter()
+            .any(|m| m.power.as_deref() == Some(power.as_str())))
+    }
+
+    /// The games the letter may see, in LIST's order.
+    pub(super) fn visible_games(&self, tx: &Tx) -> rusqlite::Result<Vec<GameRow>> {
+        let mut games = Vec::new();
+        for game in tx.games()? {
+            if self.may_see(tx, &game)? {
+                games.push(game);
+            }
+        }
+        Ok(games)
+    }
+
+    /// Who reads this letter's answer about `game`: a master of it if signed on as one.
+    pub(super) fn reader_for(&self, game: &GameRow) -> Reader {
+        if self.is_master_of(game) {
+            Reader::Master
+        } else {
+            Reader::Other
+        }
+    }
+
+    /// The player `player_id` of `game`, named for whoever reads it.
+    pub(super) fn member_named(
+        &self,
+        tx: &Tx,
+        game: &GameRow,
+        player_id: i64,
+    ) -> rusqlite::Result<Message> {
+        Ok(named(
+            &Identity::of_player(tx, player_id)?,
+            identities_hidden(game),
+            game.id,
+        ))
+    }
+
+    /// `SET SHOW ADDRESS`, `SET HIDE ADDRESS`: whether the sender's address is shown to the
+    /// other members of their games. Showing it needs a password-checked SIGNON, earlier in
+    /// the letter, to a seat the sender held before it: a forged letter must not publish
+    /// someone's address.
+    pub(super) fn set_show_address(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        show: bool,
+    ) -> rusqlite::Result<()> {
+        let player = tx.player_by_email(&self.sender)?;
+        if show {
+            let proven = match &player {
+                Some(player) => self.proves(tx, player.id)?,
+                None => false,
+            };
+            let Some(player) = player.filter(|_| proven) else {
+                self.fail(line, msg!("secrecy.show_needs_signon"));
+                return Ok(());
+            };
+            tx.set_show_address(player.id, true)?;
+            self.say(msg!("secrecy.address_shown", address = player.email));
+            return Ok(());
+        }
+        if let Some(player) = player {
+            tx.set_show_address(player.id, false)?;
+        }
+        self.say(msg!("secrecy.address_hidden"));
+        Ok(())
+    }
+
+    /// Whether this letter gave the password of a seat `player_id` held before it: signed
+    /// on as its power (not a master's BECOME), or as master or observer of a game.
+    fn proves(&self, tx: &Tx, player_id: i64) -> rusqlite::Result<bool> {
+        let held_before = |game: &GameRow| tx.member_before(game.id, player_id, self.now);
+        if let (Some((game, power)), None) = (&self.signed_on, &self.master_of) {
+            let holder = tx
+                .members(game.id)?
+                .into_iter()
+                .find(|m| m.power.as_deref() == Some(power.as_str()));
+            if holder.is_some_and(|m| m.player_id == player_id) && held_before(game)? {
+                return Ok(true);
+            }
+        }
+        for game in [&self.master_of, &self.watching].into_iter().flatten() {
+            let member = tx
+                .members(game.id)?
+                .into_iter()
+                .any(|m| m.player_id == player_id && m.role != "player");
+            if member && held_before(game)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// CREATE with its options: `create` makes the game (nothing else may, so an option is
+    /// never laid on a game that was there before), then PRIVATE and ANONYMOUS are set on
+    /// it and said.
+    pub(super) fn creating(
+        &mut self,
+        tx: &Tx,
+        name: &str,
+        private: bool,
+        anonymous: bool,
+        create: impl FnOnce(&mut Self) -> rusqlite::Result<()>,
+    ) -> rusqlite::Result<()> {
+        let existed = tx.game_by_name(name)?.is_some();
+        create(self)?;
+        if existed || !(private || anonymous) {
+            return Ok(());
+        }
+        let Some(mut game) = tx.game_by_name(name)? else {
+            return Ok(());
+        };
+        let mut settings = GameSettings::from_json(&game.settings);
+        if private {
+            settings.public = false;
+            self.say(msg!("secrecy.created_private", game = game.name));
+        }
+        if anonymous && anonymity(&game, &mut settings, true).is_ok() {
+            self.say(msg!("secrecy.created_anonymous", game = game.name));
+        }
+        game.settings = settings.to_json();
+        tx.save_game(&game)?;
+        for seat in [&mut self.joined, &mut self.master_of].into_iter().flatten() {
+            if seat.id == game.id {
+                seat.settings = game.settings.clone();
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::messages::Messages;
+
+    fn alice(name: Option<&str>, shows: bool) -> Identity {
+        Identity {
+            name: name.map(str::to_string),
+            address: "alice@example.test".into(),
+            shows_address: shows,
+        }
+    }
+
+    fn english(message: &Message) -> String {
+        Messages::built_in().words("en").message(message)
+    }
+
+    #[test]
+    fn a_member_is_named_by_name_and_shown_address_or_neutrally() {
+        let cases = [
+            (alice(Some("Alice"), false), Reader::Other, "Alice"),
+            (
+                alice(Some("Alice"), false),
+                Reader::Master,
+                "Alice <alice@example.test>",
+            ),
+            (
+                alice(Some("Alice"), true),
+                Reader::Other,
+                "Alice <alice@example.test>",
+            ),
+            (alice(None, true), Reader::Other, "alice@example.test"),
+            (alice(None, false), Reader::Other, "a player who gave no name"),
+            (alice(None, false), Reader::Master, "alice@example.test"),
+        ];
+        for (identity, reader, shown) in cases {
+            assert_eq!(english(&name_for(&identity, false, reader)), shown);
+        }
+        // While the game hides who plays it, only its masters learn it.
+        assert_eq!(
+            english(&name_for(&alice(Some("Alice"), true), true, Reader::Other)),
+            "an anonymous player"
+        );
+        assert_eq!(
+            english(&name_for(&alice(Some("Alice"), false), true, Reader::Master)),
+            "Alice <alice@example.test>"
+        );
+    }
+
+    #[test]
+    fn a_message_names_a_member_for_the_masters_of_its_game_only() {
+        let text = msg!(
+            "letter.line",
+            line = 3,
+            message = named(&alice(Some("Alice"), false), false, 7)
+        );
+        assert_eq!(english(&text), "line 3: Alice");
+        assert_eq!(english(&as_read_by(&text, None)), "line 3: Alice");
+        assert_eq!(english(&as_read_by(&text, Some(8))), "line 3: Alice");
+        assert_eq!(
+            english(&as_read_by(&text, Some(7))),
+            "line 3: Alice <alice@example.test>"
+        );
+    }
+
+    #[test]
+    fn addresses_are_replaced_in_any_case_longest_first() {
+        assert_eq!(
+            replace_ignoring_case("To Bob@Example.test and bob@example.test.", "bob@example.test", "Bob"),
+            "To Bob and Bob."
+        );
+        assert_eq!(replace_ignoring_case("Вена a@b", "a@b", "x"), "Вена x");
+        assert_eq!(replace_ignoring_case("abc", "", "x"), "abc");
+    }
+}
