@@ -4,9 +4,9 @@
 use super::deadline_text_in;
 use super::letter::Session;
 use super::phase::phase_name_in;
-use super::secrecy;
+use super::secrecy::{self, Reader};
 use crate::letter::OutgoingLetter;
-use crate::report::Words;
+use crate::report::{Message, Words};
 use crate::report::describe::unit_name_in;
 use crate::store::{GameRow, Tx};
 use crate::{msg, tr};
@@ -172,8 +172,12 @@ impl Session<'_> {
         let Some(variant) = self.judge.variant(&row.variant) else {
             return Ok(());
         };
-        let text = crate::archive::summary_text(tx, variant, &row, self.reader_for(&row))?;
-        self.say_text(text.trim_end().to_string());
+        let text = |reader| -> rusqlite::Result<Message> {
+            let text = crate::archive::summary_text(tx, variant, &row, reader)?;
+            Ok(msg!("letter.text", text = text.trim_end()))
+        };
+        let public = text(Reader::Other)?;
+        self.say_by_reader(&row, public, text(Reader::Master)?);
         Ok(())
     }
 
@@ -181,16 +185,33 @@ impl Session<'_> {
     /// hides their address is found only by themselves and by the masters of their games
     /// (signed on as such); to anyone else it is an address nobody registered.
     pub(super) fn whois(&mut self, tx: &Tx, who: &str) -> rusqlite::Result<()> {
+        let public = self.whois_as(tx, who, None)?;
+        match self.master_of.clone() {
+            Some(game) => {
+                let masters = self.whois_as(tx, who, Some(&game))?;
+                self.say_by_reader(&game, public, masters);
+            }
+            None => self.say(public),
+        }
+        Ok(())
+    }
+
+    /// The answer to WHOIS `who`, as read by a master of `master_of` (none: by anyone else).
+    fn whois_as(
+        &self,
+        tx: &Tx,
+        who: &str,
+        master_of: Option<&GameRow>,
+    ) -> rusqlite::Result<Message> {
+        let nobody = msg!("info.nobody", address = who);
         let Some(player) = tx.identity_by_email(who)? else {
-            self.say(msg!("info.nobody", address = who));
-            return Ok(());
+            return Ok(nobody);
         };
         let memberships = tx.memberships(player.player_id)?;
+        let masters = |game: &GameRow| master_of.is_some_and(|g| g.id == game.id);
         let themselves = player.email == self.sender;
-        let masters = memberships.iter().any(|(game, _)| self.is_master_of(game));
-        if !(themselves || masters || player.show_address) {
-            self.say(msg!("info.nobody", address = who));
-            return Ok(());
+        if !(themselves || player.show_address || memberships.iter().any(|(g, _)| masters(g))) {
+            return Ok(nobody);
         }
         let mut lines = vec![format!(
             "{}{}",
@@ -203,7 +224,7 @@ impl Session<'_> {
         )];
         for (game, member) in memberships {
             let told = themselves
-                || self.is_master_of(&game)
+                || masters(&game)
                 || (self.may_see(tx, &game)? && !secrecy::identities_hidden(&game));
             if !told {
                 continue;
@@ -219,8 +240,7 @@ impl Session<'_> {
                 what = what
             ));
         }
-        self.say_text(lines.join("\n"));
-        Ok(())
+        Ok(msg!("letter.text", text = lines.join("\n")))
     }
 
     /// Whether the letter's sender is signed on as a master of `game`.

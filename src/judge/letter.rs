@@ -135,21 +135,25 @@ pub(super) fn handle_as(
             msg!("letter.errors_found_no_orders", count = session.errors)
         });
     }
-    let sections: Vec<String> = session
-        .sections
-        .iter()
-        .map(|section| match section {
-            Section::Message(message) => session.text(message),
-            Section::Text(text) => text.clone(),
-        })
-        .collect();
-    let body = judge.templates.render_in(
-        &session.language,
-        "reply.txt",
-        serde_json::json!({
-            "sections": sections, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
-        }),
-    );
+    // The answer as a master of `master_of` reads it (members are named for the reader).
+    let render = |master_of: Option<i64>| {
+        let sections: Vec<String> = session
+            .sections
+            .iter()
+            .map(|section| match section {
+                Section::Message(message) => session.text(message, master_of),
+                Section::Text(text) => text.clone(),
+            })
+            .collect();
+        judge.templates.render_in(
+            &session.language,
+            "reply.txt",
+            serde_json::json!({
+                "sections": sections, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
+            }),
+        )
+    };
+    let body = render(session.master_of.as_ref().map(|g| g.id));
     let mut references = letter.references.clone();
     references.push(letter.message_id.clone());
     let mut letters = vec![OutgoingLetter {
@@ -159,10 +163,12 @@ pub(super) fn handle_as(
         in_reply_to: Some(letter.message_id.clone()),
         references,
     }];
-    // A player whose power the master BECAME gets a copy of what was done in their name.
-    for copy in std::mem::take(&mut session.copy_to) {
+    // A player whose power the master BECAME gets a copy of what was done in their name,
+    // as a player reads it.
+    for copy in &session.copy_to {
         let mut letter = letters[0].clone();
-        letter.to = vec![Address::new(&copy)];
+        letter.to = vec![Address::new(copy)];
+        letter.body = render(None);
         letter.subject = tr!(
             session.words(),
             "letter.copy_subject",
@@ -181,10 +187,9 @@ impl<'j> Session<'j> {
         self.judge.templates.words(&self.language)
     }
 
-    /// A message in the answer's language, as a master of the game signed on to as master
-    /// reads it (members are named for the reader).
-    pub(super) fn text(&self, message: &Message) -> String {
-        let master_of = self.master_of.as_ref().map(|g| g.id);
+    /// A message in the answer's language, as a master of game `master_of` (none: anyone
+    /// else) reads it.
+    pub(super) fn text(&self, message: &Message, master_of: Option<i64>) -> String {
         self.words()
             .message(&super::secrecy::as_read_by(message, master_of))
     }

@@ -379,7 +379,14 @@ impl Session<'_> {
                 describe_order_in(words, map, &position, s.power, &s.order)
             ));
         }
-        self.say_text(lines.join("\n"));
+        // Every power's orders: not for the copy a BECOMEd power's player gets.
+        let prediction = msg!("letter.text", text = lines.join("\n"));
+        if self.is_master_of(&game) {
+            let public = msg!("secrecy.for_masters_only");
+            self.say(secrecy::by_reader(game.id, public, prediction));
+        } else {
+            self.say(prediction);
+        }
         Ok(())
     }
 

@@ -392,6 +392,16 @@ impl Session<'_> {
         }
     }
 
+    /// Says `masters` in the answer of a master of `game` signed on as such, and `public`
+    /// in any copy of it for others (BECOME); to anyone else, `public`.
+    pub(super) fn say_by_reader(&mut self, game: &GameRow, public: Message, masters: Message) {
+        if self.is_master_of(game) {
+            self.say(by_reader(game.id, public, masters));
+        } else {
+            self.say(public);
+        }
+    }
+
     /// The player `player_id` of `game`, named for whoever reads it.
     pub(super) fn member_named(
         &self,
