@@ -102,6 +102,39 @@ pub fn summarise(
         }
         history.push((label, players_of(phase, &mut problems)));
     }
+    // Who holds each power now: a takeover or a resignation since the phase began counts.
+    // An address that no one has any more, where the power's player now has another, was
+    // that player's before they moved (SET ADDRESS): their phases are theirs under either.
+    if let Some((label, last)) = history.last().cloned() {
+        let mut now = BTreeMap::new();
+        let mut moved: BTreeMap<String, String> = BTreeMap::new();
+        for member in tx
+            .members(game.id)?
+            .into_iter()
+            .filter(|m| m.role == "player")
+        {
+            let Some(power) = member.power else {
+                continue;
+            };
+            if let Some(then) = last.get(&power)
+                && *then != member.email
+                && tx.identity_by_email(then)?.is_none()
+            {
+                moved.insert(then.clone(), member.email.clone());
+            }
+            now.insert(power, member.email);
+        }
+        for (_, players) in history.iter_mut() {
+            for address in players.values_mut() {
+                if let Some(new) = moved.get(address) {
+                    *address = new.clone();
+                }
+            }
+        }
+        if history.last().is_some_and(|(_, players)| *players != now) {
+            history.push((label, now));
+        }
+    }
     let powers: Vec<(String, String)> = match variant {
         Some(v) => v
             .map

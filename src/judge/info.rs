@@ -6,8 +6,8 @@ use super::letter::Session;
 use super::phase::phase_name_in;
 use super::secrecy::{self, Reader};
 use crate::letter::OutgoingLetter;
-use crate::report::{Message, Words};
 use crate::report::describe::unit_name_in;
+use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx};
 use crate::{msg, tr};
 

@@ -92,8 +92,8 @@ pub fn name_for(identity: &Identity, hidden: bool, reader: Reader) -> Message {
     if hidden && reader != Reader::Master {
         return msg!("secrecy.anonymous");
     }
-    let address = (reader == Reader::Master || identity.shows_address)
-        && !identity.address.is_empty();
+    let address =
+        (reader == Reader::Master || identity.shows_address) && !identity.address.is_empty();
     match (&identity.name, address) {
         (Some(name), true) => msg!(
             "secrecy.name_and_address",
@@ -132,7 +132,13 @@ pub fn named(identity: &Identity, hidden: bool, game: i64) -> Message {
 /// `message` as read by a master of the game `master_of` (none: by anyone else): each text
 /// with versions by reader becomes the reader's.
 pub fn as_read_by(message: &Message, master_of: Option<i64>) -> Message {
-    let arg = |name: &str| message.args.iter().find(|(n, _)| *n == name).map(|(_, a)| a);
+    let arg = |name: &str| {
+        message
+            .args
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, a)| a)
+    };
     if message.key == BY_READER {
         let for_masters = matches!(
             (arg("game"), master_of),
@@ -181,7 +187,10 @@ fn people_of(tx: &Tx, game: &GameRow) -> rusqlite::Result<Vec<Identity>> {
             continue;
         };
         for address in players.values().filter_map(serde_json::Value::as_str) {
-            if !people.iter().any(|p| p.address.eq_ignore_ascii_case(address)) {
+            if !people
+                .iter()
+                .any(|p| p.address.eq_ignore_ascii_case(address))
+            {
                 people.push(Identity::of_address(tx, address)?);
             }
         }
@@ -237,6 +246,33 @@ fn replace_ignoring_case(text: &str, needle: &str, with: &str) -> String {
     }
     out.push_str(&text[from..]);
     out
+}
+
+/// The code that shows `address` (`SET SHOW ADDRESS code`): the first five bytes, in hex,
+/// of HMAC-SHA256 over the address under the judge's key (drawn on first use); `None` when
+/// no key could be drawn.
+fn address_code(tx: &Tx, address: &str) -> rusqlite::Result<Option<String>> {
+    use hmac::{Hmac, KeyInit, Mac};
+    let key = match tx.address_key()? {
+        Some(key) => key,
+        None => {
+            let mut key = [0u8; 32];
+            if getrandom::fill(&mut key).is_err() {
+                return Ok(None);
+            }
+            tx.set_address_key(&key)?;
+            key.to_vec()
+        }
+    };
+    let Ok(mut mac) = <Hmac<sha2::Sha256> as KeyInit>::new_from_slice(&key) else {
+        return Ok(None);
+    };
+    mac.update(b"show-address\0");
+    mac.update(address.to_lowercase().as_bytes());
+    let digest = mac.finalize().into_bytes();
+    Ok(Some(
+        digest[..5].iter().map(|b| format!("{b:02x}")).collect(),
+    ))
 }
 
 /// Why the master may not set this press in this game, if they may not: an anonymous game
@@ -416,60 +452,44 @@ impl Session<'_> {
         ))
     }
 
-    /// `SET SHOW ADDRESS`, `SET HIDE ADDRESS`: whether the sender's address is shown to the
-    /// other members of their games. Showing it needs a password-checked SIGNON, earlier in
-    /// the letter, to a seat the sender held before it: a forged letter must not publish
-    /// someone's address.
-    pub(super) fn set_show_address(
+    /// `SET SHOW ADDRESS [code]`: the address the answer goes to is shown to the other
+    /// members of its player's games. Without the code, the code is mailed there (in the
+    /// answer); with the right one, it is done. A forged letter never reads the answer, so it
+    /// can never show anyone's address.
+    pub(super) fn show_address(
         &mut self,
         tx: &Tx,
         line: usize,
-        show: bool,
+        code: Option<&str>,
     ) -> rusqlite::Result<()> {
-        let player = tx.player_by_email(&self.sender)?;
-        if show {
-            let proven = match &player {
-                Some(player) => self.proves(tx, player.id)?,
-                None => false,
-            };
-            let Some(player) = player.filter(|_| proven) else {
-                self.fail(line, msg!("secrecy.show_needs_signon"));
-                return Ok(());
-            };
-            tx.set_show_address(player.id, true)?;
-            self.say(msg!("secrecy.address_shown", address = player.email));
+        let address = self.answer_to.clone();
+        let Some(expected) = address_code(tx, &address)? else {
+            self.fail(line, msg!("secrecy.no_key"));
             return Ok(());
+        };
+        match (code, tx.player_by_email(&address)?) {
+            (Some(code), Some(player)) if code == expected => {
+                tx.set_show_address(player.id, true)?;
+                self.say(msg!("secrecy.address_shown", address = address));
+            }
+            (Some(_), _) => self.fail(line, msg!("secrecy.wrong_code", address = address)),
+            (None, _) => self.say(msg!(
+                "secrecy.show_code",
+                address = address,
+                code = expected
+            )),
         }
-        if let Some(player) = player {
+        Ok(())
+    }
+
+    /// `SET HIDE ADDRESS`: only the masters of its player's games see the address the answer
+    /// goes to. Hiding needs no proof: it gives nothing away.
+    pub(super) fn hide_address(&mut self, tx: &Tx) -> rusqlite::Result<()> {
+        if let Some(player) = tx.player_by_email(&self.answer_to)? {
             tx.set_show_address(player.id, false)?;
         }
         self.say(msg!("secrecy.address_hidden"));
         Ok(())
-    }
-
-    /// Whether this letter gave the password of a seat `player_id` held before it: signed
-    /// on as its power (not a master's BECOME), or as master or observer of a game.
-    fn proves(&self, tx: &Tx, player_id: i64) -> rusqlite::Result<bool> {
-        let held_before = |game: &GameRow| tx.member_before(game.id, player_id, self.now);
-        if let (Some((game, power)), None) = (&self.signed_on, &self.master_of) {
-            let holder = tx
-                .members(game.id)?
-                .into_iter()
-                .find(|m| m.power.as_deref() == Some(power.as_str()));
-            if holder.is_some_and(|m| m.player_id == player_id) && held_before(game)? {
-                return Ok(true);
-            }
-        }
-        for game in [&self.master_of, &self.watching].into_iter().flatten() {
-            let member = tx
-                .members(game.id)?
-                .into_iter()
-                .any(|m| m.player_id == player_id && m.role != "player");
-            if member && held_before(game)? {
-                return Ok(true);
-            }
-        }
-        Ok(false)
     }
 
     /// CREATE with its options: `create` makes the game (nothing else may, so an option is
@@ -501,7 +521,10 @@ impl Session<'_> {
         }
         game.settings = settings.to_json();
         tx.save_game(&game)?;
-        for seat in [&mut self.joined, &mut self.master_of].into_iter().flatten() {
+        for seat in [&mut self.joined, &mut self.master_of]
+            .into_iter()
+            .flatten()
+        {
             if seat.id == game.id {
                 seat.settings = game.settings.clone();
             }
@@ -542,7 +565,11 @@ mod tests {
                 "Alice <alice@example.test>",
             ),
             (alice(None, true), Reader::Other, "alice@example.test"),
-            (alice(None, false), Reader::Other, "a player who gave no name"),
+            (
+                alice(None, false),
+                Reader::Other,
+                "a player who gave no name",
+            ),
             (alice(None, false), Reader::Master, "alice@example.test"),
         ];
         for (identity, reader, shown) in cases {
@@ -554,7 +581,11 @@ mod tests {
             "an anonymous player"
         );
         assert_eq!(
-            english(&name_for(&alice(Some("Alice"), false), true, Reader::Master)),
+            english(&name_for(
+                &alice(Some("Alice"), false),
+                true,
+                Reader::Master
+            )),
             "Alice <alice@example.test>"
         );
     }
@@ -578,7 +609,11 @@ mod tests {
     #[test]
     fn addresses_are_replaced_in_any_case_longest_first() {
         assert_eq!(
-            replace_ignoring_case("To Bob@Example.test and bob@example.test.", "bob@example.test", "Bob"),
+            replace_ignoring_case(
+                "To Bob@Example.test and bob@example.test.",
+                "bob@example.test",
+                "Bob"
+            ),
             "To Bob and Bob."
         );
         assert_eq!(replace_ignoring_case("Вена a@b", "a@b", "x"), "Вена x");

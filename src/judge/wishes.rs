@@ -65,7 +65,8 @@ impl Session<'_> {
         match setting {
             Setting::Address(address) => return self.set_address(tx, line, address.as_deref()),
             Setting::Language(language) => return self.set_language(tx, line, language),
-            Setting::ShowAddress(show) => return self.set_show_address(tx, line, *show),
+            Setting::ShowAddress(code) => return self.show_address(tx, line, code.as_deref()),
+            Setting::HideAddress => return self.hide_address(tx),
             _ => {}
         }
         let Some((mut game, member)) = self.seat(tx, line, msg!("master.this_set"))? else {

@@ -1,10 +1,10 @@
 //! What the judge may say about who a player is: the registered name, the address, and
-//! whether the player lets other players see the address (`SET SHOW ADDRESS`); and since
-//! when a member holds a seat, which tells a seat held before a letter from one it gave.
+//! whether the player lets other players see the address (`SET SHOW ADDRESS`), with the
+//! key its confirmation codes are made with.
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{Tx, time_text};
+use super::Tx;
 
 /// A player as others may be told of them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -57,22 +57,23 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Whether the player has been a member of the game since before `now` (a seat taken at
-    /// `now`, by the letter being read, is not).
-    pub fn member_before(
-        &self,
-        game_id: i64,
-        player_id: i64,
-        now: chrono::DateTime<chrono::Utc>,
-    ) -> rusqlite::Result<bool> {
-        let joined: Option<String> = self
-            .tx
+    /// The key the codes of `SET SHOW ADDRESS` are made with, once drawn.
+    pub fn address_key(&self) -> rusqlite::Result<Option<Vec<u8>>> {
+        self.tx
             .query_row(
-                "SELECT joined_at FROM members WHERE game_id = ?1 AND player_id = ?2",
-                params![game_id, player_id],
+                "SELECT value FROM secrets WHERE name = 'show-address'",
+                [],
                 |r| r.get(0),
             )
-            .optional()?;
-        Ok(joined.is_some_and(|at| at < time_text(now)))
+            .optional()
+    }
+
+    /// Keeps the key of `SET SHOW ADDRESS` codes (drawn on first use).
+    pub fn set_address_key(&self, key: &[u8]) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "INSERT INTO secrets (name, value) VALUES ('show-address', ?1)",
+            [key],
+        )?;
+        Ok(())
     }
 }

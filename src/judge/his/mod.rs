@@ -361,9 +361,7 @@ impl Session<'_> {
         let Some(game) = tx.game_by_name(name)?.filter(|g| g.variant == VARIANT) else {
             return Ok(None);
         };
-        Ok(self
-            .may_see_or_take(tx, &game, letter)?
-            .then_some(game))
+        Ok(self.may_see_or_take(tx, &game, letter)?.then_some(game))
     }
 
     /// CREATE ?game pw his: the sender referees it as its master; the 1517 board; the dice
