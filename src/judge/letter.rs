@@ -271,7 +271,7 @@ impl<'j> Session<'j> {
                 power: Some(letter),
                 game,
                 password,
-            } => match self.his_game(tx, game, Some(*letter))? {
+            } => match self.his_game(tx, game, Some((*letter, password)))? {
                 Some(row) => self.his_signon(tx, line, *letter, row, password)?,
                 None => self.signon(tx, line, *letter, game, password)?,
             },

@@ -223,7 +223,7 @@ impl Session<'_> {
         game: &str,
         password: &str,
     ) -> rusqlite::Result<()> {
-        let Some(row) = self.find_game_to_join(tx, line, game, Some(letter))? else {
+        let Some(row) = self.find_game_to_join(tx, line, game, Some((letter, password)))? else {
             return Ok(());
         };
         let variant = self

@@ -17,6 +17,7 @@
 //!   grey press or none: `anonymity`, `press_refusal`.
 
 use super::letter::Session;
+use super::password::password_matches;
 use super::settings::{GameSettings, PressKind};
 use crate::msg;
 use crate::report::Words;
@@ -341,23 +342,25 @@ impl Session<'_> {
             && (settings.allow.is_empty() || settings.allow.contains(&self.sender))
     }
 
-    /// The game named `name` for SIGNON: one the letter may see, or a private one it may
-    /// join (forming, without a power) or whose power `letter` it may take over (running,
-    /// the power without a player), its lists letting the sender in. Anything else is
-    /// answered as a game that does not exist.
+    /// The game named `name` for SIGNON: one the letter may see; or a private one it may
+    /// join (forming, `power` none) or sign on to as a power (`power`: its letter and the
+    /// password given): the power's player with the power's password (writing from
+    /// another address), or anyone the game's lists let in taking over a power without a
+    /// player. Anything else is answered as a game that does not exist.
     pub(super) fn find_game_to_join(
         &mut self,
         tx: &Tx,
         line: usize,
         name: &str,
-        power: Option<char>,
+        power: Option<(char, &str)>,
     ) -> rusqlite::Result<Option<GameRow>> {
         if let Some(game) = tx.game_by_name(name)? {
-            let joinable = self.may_enter(&game)
-                && match power {
-                    None => game.state == "forming",
-                    Some(letter) => self.power_is_open(tx, &game, letter)?,
-                };
+            let joinable = match power {
+                None => self.may_enter(&game) && game.state == "forming",
+                // Here I Stand games are signed on to through `his_game`.
+                Some(_) if game.variant == super::his::VARIANT => false,
+                Some((letter, password)) => self.may_sign_on(tx, &game, letter, password)?,
+            };
             if joinable || self.may_see(tx, &game)? {
                 return Ok(Some(game));
             }
@@ -366,25 +369,33 @@ impl Session<'_> {
         Ok(None)
     }
 
-    /// Whether the letter may see `game`, or (with a power's `letter`) take over that power,
-    /// which has no player, the game's lists letting the sender in.
-    pub(super) fn may_see_or_take(
+    /// Whether the letter may see `game`, or (signing on with a power's `letter` and a
+    /// `password`) sign on to that power: see `find_game_to_join`.
+    pub(super) fn may_see_or_sign_on(
         &self,
         tx: &Tx,
         game: &GameRow,
-        letter: Option<char>,
+        power: Option<(char, &str)>,
     ) -> rusqlite::Result<bool> {
         if self.may_see(tx, game)? {
             return Ok(true);
         }
-        match letter {
-            Some(letter) if self.may_enter(game) => self.power_is_open(tx, game, letter),
-            _ => Ok(false),
+        match power {
+            Some((letter, password)) => self.may_sign_on(tx, game, letter, password),
+            None => Ok(false),
         }
     }
 
-    /// Whether the power with `letter` in running `game` has no player to sign on as.
-    fn power_is_open(&self, tx: &Tx, game: &GameRow, letter: char) -> rusqlite::Result<bool> {
+    /// Whether a letter that may not see running `game` may still sign on as its power
+    /// `letter` with `password`: the power's player, with its password; or, the power
+    /// without a player, anyone the game's lists let in.
+    fn may_sign_on(
+        &self,
+        tx: &Tx,
+        game: &GameRow,
+        letter: char,
+        password: &str,
+    ) -> rusqlite::Result<bool> {
         if game.state != "active" {
             return Ok(false);
         }
@@ -402,10 +413,14 @@ impl Session<'_> {
         let Some(power) = power else {
             return Ok(false);
         };
-        Ok(!tx
+        let holder = tx
             .members(game.id)?
-            .iter()
-            .any(|m| m.power.as_deref() == Some(power.as_str())))
+            .into_iter()
+            .find(|m| m.power.as_deref() == Some(power.as_str()));
+        Ok(match holder {
+            Some(holder) => password_matches(password, &holder.password_hash),
+            None => self.may_enter(game),
+        })
     }
 
     /// The games the letter may see, in LIST's order.

@@ -122,6 +122,19 @@ fn a_stranger_cannot_observe_or_read_a_private_game() {
         "{report:#?}"
     );
     assert!(report.iter().all(|s| s.to != EVE), "{report:#?}");
+    // A player writing from another address signs on with the power's password, as in any
+    // game (the answer goes to the power's address).
+    let away = send(
+        &mut judge,
+        "bob@work.example",
+        "SIGNON Shush bobpw\nLIST hush",
+    );
+    let told_away = told(&away, BOB);
+    assert!(
+        told_away.contains("Signed on as South in game 'hush'"),
+        "{away:#?}"
+    );
+    assert!(!told_away.contains("no game called"), "{told_away}");
     // Its members still see and read all of it.
     let mine = send(
         &mut judge,

@@ -351,17 +351,18 @@ impl Judge {
 
 impl Session<'_> {
     /// The Here I Stand game called `name`, if that is what it is and the letter may see it
-    /// (or, signing on with a power's `letter`, take that power over: `judge::secrecy`).
+    /// (or, signing on with a power's letter and a password, sign on to that power:
+    /// `judge::secrecy`).
     pub(super) fn his_game(
         &self,
         tx: &Tx,
         name: &str,
-        letter: Option<char>,
+        power: Option<(char, &str)>,
     ) -> rusqlite::Result<Option<GameRow>> {
         let Some(game) = tx.game_by_name(name)?.filter(|g| g.variant == VARIANT) else {
             return Ok(None);
         };
-        Ok(self.may_see_or_take(tx, &game, letter)?.then_some(game))
+        Ok(self.may_see_or_sign_on(tx, &game, power)?.then_some(game))
     }
 
     /// CREATE ?game pw his: the sender referees it as its master; the 1517 board; the dice
