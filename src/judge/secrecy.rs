@@ -5,14 +5,15 @@
 //!   SUMMARY, OBSERVE, WHOIS's games, the web archive) only by its members and the addresses
 //!   it allows; anyone else gets the very answer a game that does not exist gets. Whoever
 //!   knows its name may still join it while it forms, or take over a power without a
-//!   player, unless it has an allow list (njudge's NOLIST): `Session::may_see`,
-//!   `Session::find_game_to_join`.
+//!   player, unless it has an allow list (njudge's NOLIST); a power's player signs on with
+//!   its password from any address: `Session::may_see`, `Session::find_game_to_join`.
 //! - A member is named by one function, `name_for`: the registered name; the address beside
-//!   it only if the player shows it (`SET SHOW ADDRESS`) or the reader is a master of the
-//!   game; nobody at all while a game that hides identities (anonymous, or without white
-//!   press) runs (`identities_hidden`). A message for many readers carries a version for
-//!   the masters and one for everyone else (`named`, `by_reader`), and `as_read_by` picks
-//!   the reader's; rendered without it, a message is the version for everyone else.
+//!   it only if the player shows it (`SET SHOW ADDRESS`, confirmed by a code mailed to the
+//!   address) or the reader is a master of the game; nobody at all while a game that hides
+//!   identities (anonymous, or without white press) runs (`identities_hidden`). A message
+//!   for many readers carries a version for the masters and one for everyone else (`named`,
+//!   `by_reader`), and `as_read_by` picks the reader's; rendered without it, a message is
+//!   the version for everyone else. `scrub` takes hidden addresses out of archived text.
 //! - An anonymous game (`CREATE ... ANONYMOUS`, `SET [NOT] ANONYMOUS` while it forms) has
 //!   grey press or none: `anonymity`, `press_refusal`.
 
@@ -293,6 +294,12 @@ pub fn anonymity(
     if game.state != "forming" {
         return Err(msg!("secrecy.anonymous_too_late", game = game.name));
     }
+    Ok(make_anonymous(settings, anonymous))
+}
+
+/// The settings of an anonymous game (white press turns grey), or of one that is not; the
+/// change, said.
+fn make_anonymous(settings: &mut GameSettings, anonymous: bool) -> Message {
     settings.anonymous = anonymous;
     if anonymous && settings.press == PressKind::White {
         settings.press = PressKind::Grey;
@@ -302,11 +309,11 @@ pub fn anonymity(
         PressKind::Grey => msg!("master.press_grey"),
         PressKind::None => msg!("master.press_none"),
     };
-    Ok(if anonymous {
+    if anonymous {
         msg!("secrecy.anonymous_on", press = press)
     } else {
         msg!("secrecy.anonymous_off", press = press)
-    })
+    }
 }
 
 impl Session<'_> {
@@ -531,7 +538,9 @@ impl Session<'_> {
             settings.public = false;
             self.say(msg!("secrecy.created_private", game = game.name));
         }
-        if anonymous && anonymity(&game, &mut settings, true).is_ok() {
+        // (A Here I Stand game runs from its creation: it is anonymous from the start too.)
+        if anonymous {
+            make_anonymous(&mut settings, true);
             self.say(msg!("secrecy.created_anonymous", game = game.name));
         }
         game.settings = settings.to_json();

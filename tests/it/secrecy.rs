@@ -695,17 +695,27 @@ fn a_masters_answer_copied_to_a_player_shows_no_one_and_no_orders() {
 fn a_stranger_cannot_see_a_private_here_i_stand_game() {
     let mut judge = Harness::new("secrecy-his");
     judge.set_time(at("2027-01-05T12:00:00Z"));
-    let created = send(&mut judge, GINA, "CREATE ?wien gpw his PRIVATE");
-    assert!(answer(&created, GINA).contains("Game 'wien' is private"));
+    let created = send(&mut judge, GINA, "CREATE ?wien gpw his PRIVATE ANONYMOUS");
+    let gina = answer(&created, GINA);
+    assert!(gina.contains("Game 'wien' is private"), "{gina}");
+    assert!(gina.contains("Game 'wien' is anonymous"), "{gina}");
     let hidden = send(&mut judge, EVE, "LIST wien\nSUMMARY wien");
     let nothing = send(&mut judge, EVE, "LIST nosuch\nSUMMARY nosuch");
     assert_eq!(
         answer(&hidden, EVE).replace("wien", "nosuch"),
         answer(&nothing, EVE)
     );
-    // Knowing its name, a player may still take a power nobody holds.
+    // Knowing its name, a player may still take a power nobody holds; the referee learns
+    // who, the other players do not.
     let joined = send(&mut judge, ALICE, "SIGNON Owien alicepw");
     assert!(answer(&joined, ALICE).contains("Ottoman"), "{joined:#?}");
+    assert!(told(&joined, GINA).contains(ALICE), "{joined:#?}");
+    let second = send(&mut judge, BOB, "SIGNON Hwien bobpw");
+    let alice = told(&second, ALICE);
+    assert!(
+        alice.contains("Hapsburg in game 'wien': an anonymous player"),
+        "{alice}"
+    );
     // But not one that is held.
     let held = send(&mut judge, EVE, "SIGNON Owien evepw");
     let none = send(&mut judge, EVE, "SIGNON Onosuch evepw");
