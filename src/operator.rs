@@ -13,6 +13,8 @@ use strategos::archive::{is_public, write_site};
 use strategos::config::Config;
 use strategos::diplomacy::power::PowerId;
 use strategos::diplomacy::turn::PhaseKind;
+use strategos::judge::secrecy::{Identity, Reader, name_for};
+use strategos::report::Words;
 use strategos::report::describe::unit_name;
 use strategos::store::{GameRow, Store, Tx, position_from_json, time_text};
 use strategos::variant::Variant;
@@ -264,16 +266,14 @@ fn show(tx: &Tx, variants: &[Variant], name: &str) -> Result<String, String> {
     let _ = writeln!(out, "Public: {}", if public { "yes" } else { "no" });
     let _ = writeln!(out, "Members:");
     for member in tx.members(game.id).map_err(db)? {
-        let player = tx.player(member.player_id).map_err(db)?;
+        let identity = Identity::of_player(tx, member.player_id).map_err(db)?;
         let power = member.power.as_deref().map_or("-".to_string(), |id| {
             variant
                 .and_then(|v| v.map.power_by_id(id).map(|p| v.map.power(p).name.clone()))
                 .unwrap_or_else(|| id.to_string())
         });
-        let shown = match player.name {
-            Some(n) => format!("{n} <{}>", member.email),
-            None => member.email.clone(),
-        };
+        // The keeper sees what a master sees.
+        let shown = Words::english().message(&name_for(&identity, false, Reader::Master));
         let _ = writeln!(out, "  {power}: {shown}, {}", member.role);
     }
     let Some(text) = &game.position else {

@@ -1,8 +1,8 @@
 //! The archive as a static web site, and the SUMMARY of a game.
 //!
 //! `write_site` writes `index.html` (every public game) and `<game>/index.html` per game:
-//! the players of each power over time, the supply centres by year (a table and an inline
-//! SVG chart) and every report in order. Plain HTML with a little inline CSS: no scripts,
+//! the players of each power over time (named as anyone may see them: `judge::secrecy`),
+//! the supply centres by year (a table and an inline SVG chart) and every report in order. Plain HTML with a little inline CSS: no scripts,
 //! no outside files, and no time of writing, so the same database always gives the same
 //! site. Every text from players or reports is escaped.
 //!
@@ -22,6 +22,7 @@ pub use html::{escape, unescape};
 pub use page::report_texts;
 pub use summary::{CentreRow, Holders, Span, Summary, summarise, summary_text};
 
+use crate::judge::secrecy::{Reader, scrub};
 use crate::store::{GameRow, Tx};
 use crate::variant::Variant;
 
@@ -39,8 +40,15 @@ pub fn write_site(tx: &Tx, variants: &[Variant], out: &Path) -> Result<usize, St
         }
         let variant = variants.iter().find(|v| v.id == game.variant);
         let variant_name = variant.map_or(game.variant.as_str(), |v| v.name.as_str());
-        let summary = summarise(tx, variant, &game).map_err(db)?;
-        let reports = tx.reports(game.id).map_err(db)?;
+        let summary = summarise(tx, variant, &game, Reader::Other).map_err(db)?;
+        // No address a stranger may not see, whatever the archive holds.
+        let words = crate::report::Words::english();
+        let mut reports = Vec::new();
+        for (when, title, text) in tx.reports(game.id).map_err(db)? {
+            let title = scrub(tx, words, &game, &title, Reader::Other).map_err(db)?;
+            let text = scrub(tx, words, &game, &text, Reader::Other).map_err(db)?;
+            reports.push((when, title, text));
+        }
         let html = page::game_page(&game, variant_name, &summary, &reports);
         write(&folder, &html)?;
         rows.push(IndexRow {

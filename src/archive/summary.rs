@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::turn::Turn;
+use crate::judge::secrecy::{Identity, Reader, identities_hidden, name_for};
+use crate::report::Words;
 use crate::store::{GameRow, PhaseRow, Tx, position_from_json};
 use crate::variant::Variant;
 
@@ -64,9 +66,15 @@ impl Holders {
     }
 }
 
-/// Reads a game's recorded phases into a `Summary`. Without its variant the positions
-/// cannot be read: the summary then has holders (labelled by phase titles) but no counts.
-pub fn summarise(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite::Result<Summary> {
+/// Reads a game's recorded phases into a `Summary`, its players named as `reader` may see
+/// them (`judge::secrecy::name_for`). Without its variant the positions cannot be read: the
+/// summary then has holders (labelled by phase titles) but no counts.
+pub fn summarise(
+    tx: &Tx,
+    variant: Option<&Variant>,
+    game: &GameRow,
+    reader: Reader,
+) -> rusqlite::Result<Summary> {
     let phases = tx.phases(game.id)?;
     let mut problems = Vec::new();
     if variant.is_none() {
@@ -75,7 +83,6 @@ pub fn summarise(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite
             game.variant
         ));
     }
-    let mut names: BTreeMap<String, String> = BTreeMap::new();
     let mut history = Vec::new();
     let mut years: Vec<(i32, Vec<u32>)> = Vec::new();
     for phase in &phases {
@@ -93,7 +100,40 @@ pub fn summarise(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite
         if let (Some(v), Some(p)) = (variant, &position) {
             count_year(&mut years, v, p);
         }
-        history.push((label, players_of(tx, phase, &mut names, &mut problems)?));
+        history.push((label, players_of(phase, &mut problems)));
+    }
+    // Who holds each power now: a takeover or a resignation since the phase began counts.
+    // An address that no one has any more, where the power's player now has another, was
+    // that player's before they moved (SET ADDRESS): their phases are theirs under either.
+    if let Some((label, last)) = history.last().cloned() {
+        let mut now = BTreeMap::new();
+        let mut moved: BTreeMap<String, String> = BTreeMap::new();
+        for member in tx
+            .members(game.id)?
+            .into_iter()
+            .filter(|m| m.role == "player")
+        {
+            let Some(power) = member.power else {
+                continue;
+            };
+            if let Some(then) = last.get(&power)
+                && *then != member.email
+                && tx.identity_by_email(then)?.is_none()
+            {
+                moved.insert(then.clone(), member.email.clone());
+            }
+            now.insert(power, member.email);
+        }
+        for (_, players) in history.iter_mut() {
+            for address in players.values_mut() {
+                if let Some(new) = moved.get(address) {
+                    *address = new.clone();
+                }
+            }
+        }
+        if history.last().is_some_and(|(_, players)| *players != now) {
+            history.push((label, now));
+        }
     }
     let powers: Vec<(String, String)> = match variant {
         Some(v) => v
@@ -112,6 +152,18 @@ pub fn summarise(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite
     };
     let running = game.state != "finished";
     let era = variant.map(|v| v.calendar.era.as_str()).unwrap_or("");
+    // Spans follow addresses (so two players without a name stay two), then are named.
+    let mut holders = holder_spans(&history, &powers, running);
+    let hidden = identities_hidden(game);
+    let mut names: BTreeMap<String, String> = BTreeMap::new();
+    for span in holders.iter_mut().flat_map(|h| h.spans.iter_mut()) {
+        if !names.contains_key(&span.player) {
+            let identity = Identity::of_address(tx, &span.player)?;
+            let shown = Words::english().message(&name_for(&identity, hidden, reader));
+            names.insert(span.player.clone(), shown);
+        }
+        span.player = names[&span.player].clone();
+    }
     Ok(Summary {
         phase: phases.last().map(|p| p.title.clone()),
         running,
@@ -127,7 +179,7 @@ pub fn summarise(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite
                     .collect(),
             })
             .collect(),
-        holders: holder_spans(&history, &powers, running),
+        holders,
         problems,
     })
 }
@@ -152,13 +204,8 @@ fn count_year(years: &mut Vec<(i32, Vec<u32>)>, variant: &Variant, position: &Po
     }
 }
 
-/// `{power id: player shown}` of a phase: the address, with the registered name if any.
-fn players_of(
-    tx: &Tx,
-    phase: &PhaseRow,
-    names: &mut BTreeMap<String, String>,
-    problems: &mut Vec<String>,
-) -> rusqlite::Result<BTreeMap<String, String>> {
+/// `{power id: player's address}` of a phase.
+fn players_of(phase: &PhaseRow, problems: &mut Vec<String>) -> BTreeMap<String, String> {
     let value: serde_json::Value = match serde_json::from_str(&phase.players) {
         Ok(v) => v,
         Err(e) => {
@@ -166,26 +213,15 @@ fn players_of(
                 "{}: the players are not readable: {e}.",
                 phase.title
             ));
-            return Ok(BTreeMap::new());
+            return BTreeMap::new();
         }
     };
-    let mut out = BTreeMap::new();
-    for (power, email) in value.as_object().into_iter().flatten() {
-        let Some(email) = email.as_str() else {
-            continue;
-        };
-        if !names.contains_key(email) {
-            let shown = match tx.player_by_email(email)?.and_then(|p| p.name) {
-                Some(name) if !name.trim().is_empty() => format!("{} <{email}>", name.trim()),
-                _ => email.to_string(),
-            };
-            names.insert(email.to_string(), shown);
-        }
-        if let Some(shown) = names.get(email) {
-            out.insert(power.clone(), shown.clone());
-        }
-    }
-    Ok(out)
+    value
+        .as_object()
+        .into_iter()
+        .flatten()
+        .filter_map(|(power, email)| Some((power.clone(), email.as_str()?.to_lowercase())))
+        .collect()
 }
 
 /// Runs of the same player at each power over `history` (`(label, {power: player})`, in
@@ -235,10 +271,15 @@ fn holder_spans(
     out
 }
 
-/// The SUMMARY letter: who held each power when, and the supply centres by year as a
-/// plain-text table.
-pub fn summary_text(tx: &Tx, variant: &Variant, game: &GameRow) -> rusqlite::Result<String> {
-    let summary = summarise(tx, Some(variant), game)?;
+/// The SUMMARY letter: who held each power when (named as `reader` may see them), and the
+/// supply centres by year as a plain-text table.
+pub fn summary_text(
+    tx: &Tx,
+    variant: &Variant,
+    game: &GameRow,
+    reader: Reader,
+) -> rusqlite::Result<String> {
+    let summary = summarise(tx, Some(variant), game, reader)?;
     let mut out = format!(
         "Summary of game '{}' ({}): {}",
         game.name, variant.name, game.state

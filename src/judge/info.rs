@@ -1,11 +1,13 @@
-//! What players may ask about games: LIST, HISTORY, and who still owes orders.
+//! What players may ask about games: LIST, HISTORY, SUMMARY, WHOIS, and who still owes
+//! orders; each answered only with what the asker may see (`secrecy`).
 
 use super::deadline_text_in;
 use super::letter::Session;
 use super::phase::phase_name_in;
+use super::secrecy::{self, Reader};
 use crate::letter::OutgoingLetter;
-use crate::report::Words;
 use crate::report::describe::unit_name_in;
+use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx};
 use crate::{msg, tr};
 
@@ -19,7 +21,7 @@ impl Session<'_> {
         let words = self.words();
         let Some(name) = game else {
             let mut lines = vec![tr!(words, "info.games")];
-            for row in tx.games()? {
+            for row in self.visible_games(tx)? {
                 lines.push(self.game_summary(tx, &row)?);
             }
             if lines.len() == 1 {
@@ -138,11 +140,8 @@ impl Session<'_> {
         for (when, title, text) in &reports {
             body.push_str(&format!("\n======== {title} ({when})\n\n{text}"));
         }
-        if super::settings::GameSettings::from_json(&row.settings).hides_identities()
-            && !self.is_master_of(&row)
-        {
-            body = hide_members(words, tx, &row, &body)?;
-        }
+        // Whatever the archive holds, no address the reader may not see.
+        body = secrecy::scrub(tx, words, &row, &body, self.reader_for(&row))?;
         self.caused.push(OutgoingLetter::fresh(
             &self.answer_to,
             tr!(words, "info.history_subject", game = row.name),
@@ -173,22 +172,47 @@ impl Session<'_> {
         let Some(variant) = self.judge.variant(&row.variant) else {
             return Ok(());
         };
-        let mut text = crate::archive::summary_text(tx, variant, &row)?;
-        if super::settings::GameSettings::from_json(&row.settings).hides_identities()
-            && !self.is_master_of(&row)
-        {
-            text = hide_members(self.words(), tx, &row, &text)?;
-        }
-        self.say_text(text.trim_end().to_string());
+        let text = |reader| -> rusqlite::Result<Message> {
+            let text = crate::archive::summary_text(tx, variant, &row, reader)?;
+            Ok(msg!("letter.text", text = text.trim_end()))
+        };
+        let public = text(Reader::Other)?;
+        self.say_by_reader(&row, public, text(Reader::Master)?);
         Ok(())
     }
 
-    /// WHOIS address: the player's name and the games they play or watch.
+    /// WHOIS address: the player's name and the games they play or watch. A player who
+    /// hides their address is found only by themselves and by the masters of their games
+    /// (signed on as such); to anyone else it is an address nobody registered.
     pub(super) fn whois(&mut self, tx: &Tx, who: &str) -> rusqlite::Result<()> {
-        let Some(player) = tx.player_by_email(who)? else {
-            self.say(msg!("info.nobody", address = who));
-            return Ok(());
+        let public = self.whois_as(tx, who, None)?;
+        match self.master_of.clone() {
+            Some(game) => {
+                let masters = self.whois_as(tx, who, Some(&game))?;
+                self.say_by_reader(&game, public, masters);
+            }
+            None => self.say(public),
+        }
+        Ok(())
+    }
+
+    /// The answer to WHOIS `who`, as read by a master of `master_of` (none: by anyone else).
+    fn whois_as(
+        &self,
+        tx: &Tx,
+        who: &str,
+        master_of: Option<&GameRow>,
+    ) -> rusqlite::Result<Message> {
+        let nobody = msg!("info.nobody", address = who);
+        let Some(player) = tx.identity_by_email(who)? else {
+            return Ok(nobody);
         };
+        let memberships = tx.memberships(player.player_id)?;
+        let masters = |game: &GameRow| master_of.is_some_and(|g| g.id == game.id);
+        let themselves = player.email == self.sender;
+        if !(themselves || player.show_address || memberships.iter().any(|(g, _)| masters(g))) {
+            return Ok(nobody);
+        }
         let mut lines = vec![format!(
             "{}{}",
             player.email,
@@ -198,10 +222,11 @@ impl Session<'_> {
                 .map(|n| format!(" ({n})"))
                 .unwrap_or_default()
         )];
-        for (game, member) in tx.memberships(player.id)? {
-            if super::settings::GameSettings::from_json(&game.settings).hides_identities()
-                && !self.is_master_of(&game)
-            {
+        for (game, member) in memberships {
+            let told = themselves
+                || masters(&game)
+                || (self.may_see(tx, &game)? && !secrecy::identities_hidden(&game));
+            if !told {
                 continue;
             }
             let what = match member.power {
@@ -215,8 +240,7 @@ impl Session<'_> {
                 what = what
             ));
         }
-        self.say_text(lines.join("\n"));
-        Ok(())
+        Ok(msg!("letter.text", text = lines.join("\n")))
     }
 
     /// Whether the letter's sender is signed on as a master of `game`.
@@ -243,21 +267,4 @@ pub(super) fn role_word(words: Words, role: &str) -> String {
         "player" => tr!(words, "role.player"),
         other => other.to_string(),
     }
-}
-
-/// `text` with every member's address (and registered name) of `game` replaced by "(hidden)".
-fn hide_members(words: Words, tx: &Tx, game: &GameRow, text: &str) -> rusqlite::Result<String> {
-    let hidden = tr!(words, "common.hidden");
-    let mut out = text.to_string();
-    for member in tx.members(game.id)? {
-        if let Some(name) = tx
-            .player(member.player_id)?
-            .name
-            .filter(|n| !n.trim().is_empty())
-        {
-            out = out.replace(&format!("{} <{}>", name.trim(), member.email), &hidden);
-        }
-        out = out.replace(&member.email, &hidden);
-    }
-    Ok(out)
 }

@@ -301,21 +301,35 @@ impl<'j> Session<'j> {
                 msg!("letter.errors_found_no_orders", count = session.errors)
             });
         }
-        let sections: Vec<String> = session
-            .sections
-            .iter()
-            .map(|section| match section {
-                Section::Message(message) => session.text(message),
-                Section::Text(text) => text.clone(),
-            })
-            .collect();
-        let body = judge.templates.render_in(
-        &session.language,
-        "reply.txt",
-        serde_json::json!({
-            "sections": sections, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
-        }),
-    );
+        // The answer's paragraphs as a master of `master_of` reads them (members are named for
+        // the reader).
+        let written = |master_of: Option<i64>| -> Vec<String> {
+            session
+                .sections
+                .iter()
+                .map(|section| match section {
+                    Section::Message(message) => session.text(message, master_of),
+                    Section::Text(text) => text.clone(),
+                })
+                .collect()
+        };
+        let reply = |sections: &[String]| {
+            judge.templates.render_in(
+                &session.language,
+                "reply.txt",
+                serde_json::json!({
+                    "sections": sections, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
+                }),
+            )
+        };
+        let sections = written(session.master_of.as_ref().map(|g| g.id));
+        let body = reply(&sections);
+        // What a player may read of it: the copies after BECOME.
+        let for_players = if session.acted_for.is_empty() {
+            Vec::new()
+        } else {
+            written(None)
+        };
         let mut references = letter.references.clone();
         references.push(letter.message_id.clone());
         let mut letters = vec![OutgoingLetter {
@@ -342,18 +356,12 @@ impl<'j> Session<'j> {
                 acted
                     .sections
                     .iter()
-                    .flat_map(|range| sections[range.clone()].iter().cloned()),
+                    .flat_map(|range| for_players[range.clone()].iter().cloned()),
             );
             if done.len() == 1 {
                 done.push(tr!(words, "master.became_nothing"));
             }
-            let body = judge.templates.render_in(
-            &session.language,
-            "reply.txt",
-            serde_json::json!({
-                "sections": done, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
-            }),
-        );
+            let body = reply(&done);
             letters.push(OutgoingLetter::fresh(
                 &player,
                 tr!(
@@ -382,9 +390,11 @@ impl<'j> Session<'j> {
         self.judge.templates.words(&self.language)
     }
 
-    /// A message in the answer's language.
-    pub(super) fn text(&self, message: &Message) -> String {
-        self.words().message(message)
+    /// A message in the answer's language, as a master of game `master_of` (none: anyone
+    /// else) reads it.
+    pub(super) fn text(&self, message: &Message, master_of: Option<i64>) -> String {
+        self.words()
+            .message(&super::secrecy::as_read_by(message, master_of))
     }
 
     /// An error: counted, and said.
@@ -451,7 +461,11 @@ impl<'j> Session<'j> {
                 password,
                 variant,
                 moderated,
-            } => self.create(tx, line, game, password, variant.as_deref(), *moderated)?,
+                private,
+                anonymous,
+            } => self.creating(tx, game, *private, *anonymous, |s| {
+                s.create(tx, line, game, password, variant.as_deref(), *moderated)
+            })?,
             CommandKind::Signon {
                 power: None,
                 game,
@@ -461,13 +475,13 @@ impl<'j> Session<'j> {
                 power: Some(letter),
                 game,
                 password,
-            } => match self.his_game(tx, game)? {
+            } => match self.his_game(tx, game, Some((*letter, password)))? {
                 Some(row) => self.his_signon(tx, line, *letter, row, password)?,
                 None => self.signon(tx, line, *letter, game, password)?,
             },
             CommandKind::Observe { game, password } => self.observe(tx, line, game, password)?,
-            CommandKind::List { game: Some(name) } if self.his_game(tx, name)?.is_some() => {
-                let row = self.his_game(tx, name)?.expect("checked");
+            CommandKind::List { game: Some(name) } if self.his_game(tx, name, None)?.is_some() => {
+                let row = self.his_game(tx, name, None)?.expect("checked");
                 self.his_list(&row);
             }
             CommandKind::List { game } => self.list(tx, line, game.as_deref())?,
@@ -518,7 +532,13 @@ impl<'j> Session<'j> {
         line: usize,
         name: &str,
     ) -> rusqlite::Result<Option<GameRow>> {
-        let found = tx.game_by_name(name)?;
+        let mut found = tx.game_by_name(name)?;
+        // A private game the letter may not see is answered as one that does not exist.
+        if let Some(game) = &found
+            && !self.may_see(tx, game)?
+        {
+            found = None;
+        }
         if found.is_none() {
             self.fail(line, msg!("letter.no_such_game", game = name));
         }

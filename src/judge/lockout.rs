@@ -202,10 +202,10 @@ impl Session<'_> {
                 power,
                 game,
                 password,
-            } => Some((*power, game.as_str(), password.as_str())),
+            } => Some((c.line, *power, game.as_str(), password.as_str())),
             _ => None,
         });
-        for (power, game, password) in signons.take(most) {
+        for (line, power, game, password) in signons.take(most) {
             let Some((seat, hash)) = self.seat_signed_on(tx, power, game)? else {
                 continue;
             };
@@ -218,11 +218,20 @@ impl Session<'_> {
             {
                 self.hold_letter(tx, &seat, email, letter)?;
             }
-            self.say(msg!(
-                "lockout.seat_locked",
-                until = self.when(until),
-                game = game
-            ));
+            // A private game the letter may not see stays a game that does not exist.
+            let visible = match tx.game_by_name(game)? {
+                Some(row) => self.may_see(tx, &row)?,
+                None => false,
+            };
+            if visible {
+                self.say(msg!(
+                    "lockout.seat_locked",
+                    until = self.when(until),
+                    game = game
+                ));
+            } else {
+                self.fail(line, msg!("letter.no_such_game", game = game));
+            }
             return Ok(true);
         }
         Ok(false)

@@ -6,6 +6,7 @@ use chrono::Duration;
 
 use super::letter::Session;
 use super::phase::{next_deadline, phase_message, phase_name, phase_name_in};
+use super::secrecy;
 use super::settings::{GameSettings, PressKind, Wishes};
 use super::{Judge, deadline_of};
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
@@ -111,13 +112,16 @@ impl Session<'_> {
             {
                 let language = self.judge.language_of(tx, game, &member)?;
                 let words = self.judge.templates.words(&language);
+                // Members are named as this member may read them (a master sees more).
+                let view = secrecy::master_view(game, &member);
+                let text = |message: &Message| words.message(&secrecy::as_read_by(message, view));
                 let subject = match of_game.as_slice() {
-                    [(_, subject, _)] => words.message(subject),
+                    [(_, subject, _)] => text(subject),
                     _ => tr!(words, "master.announcements", game = game.name),
                 };
                 let body = of_game
                     .iter()
-                    .map(|(_, _, t)| words.message(t).trim_end().to_string())
+                    .map(|(_, _, t)| text(t).trim_end().to_string())
                     .collect::<Vec<_>>()
                     .join("\n\n")
                     + "\n";
@@ -221,6 +225,10 @@ impl Session<'_> {
                 )
             }
             Setting::Press(mode) => {
+                if let Some(refusal) = secrecy::press_refusal(&game, &settings, press(mode)) {
+                    self.fail(line, refusal);
+                    return Ok(());
+                }
                 settings.press = press(mode);
                 msg!("master.set_press", press = press_word(settings.press))
             }
@@ -266,14 +274,24 @@ impl Session<'_> {
                     msg!("master.set_private")
                 }
             }
+            // The address is for the masters' eyes only.
             Setting::Allow(address) => {
                 settings.allow.push(address.to_lowercase());
-                msg!("master.set_allow", address = address)
+                let masters = msg!("master.set_allow", address = address);
+                secrecy::by_reader(game.id, msg!("secrecy.allow_someone"), masters)
             }
             Setting::Deny(address) => {
                 settings.deny.push(address.to_lowercase());
-                msg!("master.set_deny", address = address)
+                let masters = msg!("master.set_deny", address = address);
+                secrecy::by_reader(game.id, msg!("secrecy.deny_someone"), masters)
             }
+            Setting::Anonymous(on) => match secrecy::anonymity(&game, &mut settings, *on) {
+                Ok(change) => change,
+                Err(refusal) => {
+                    self.fail(line, refusal);
+                    return Ok(());
+                }
+            },
             Setting::Dias(on) => {
                 settings.dias = *on;
                 if *on {
@@ -406,7 +424,14 @@ impl Session<'_> {
                 describe_order_in(words, map, &position, s.power, &s.order)
             ));
         }
-        self.say_text(lines.join("\n"));
+        // Every power's orders: not for the copy a BECOMEd power's player gets.
+        let prediction = msg!("letter.text", text = lines.join("\n"));
+        if self.is_master_of(&game) {
+            let public = msg!("secrecy.for_masters_only");
+            self.say(secrecy::by_reader(game.id, public, prediction));
+        } else {
+            self.say(prediction);
+        }
         Ok(())
     }
 
@@ -650,7 +675,7 @@ impl Session<'_> {
             ),
             None => msg!(
                 "master.ejected_member",
-                address = member.email,
+                member = self.member_named(tx, &game, member.player_id)?,
                 game = game.name
             ),
         };
@@ -699,7 +724,8 @@ impl Session<'_> {
         settings.moderated = true;
         game.settings = settings.to_json();
         tx.save_game(&game)?;
-        let text = msg!("master.promoted", address = member.email, game = game.name);
+        let named = self.member_named(tx, &game, member.player_id)?;
+        let text = msg!("master.promoted", member = named, game = game.name);
         self.say(text.clone());
         self.announce(
             tx,

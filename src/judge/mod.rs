@@ -12,6 +12,7 @@
 //! - `confirm.rs`: what waits for a token mailed to an address (CONFIRM), and carrying it out.
 //! - `proof.rs`: whether a letter carries a seat's password (read past the hourly limit).
 //! - `settings.rs`: game settings, members' wishes, deadlines from clock, days and zone.
+//! - `secrecy.rs`: who may see a game, and how a member is named to each reader.
 
 mod confirm;
 pub mod credit;
@@ -28,6 +29,7 @@ mod play;
 mod press;
 mod proof;
 mod seats;
+pub mod secrecy;
 pub mod settings;
 mod wishes;
 

@@ -138,25 +138,26 @@ impl Judge {
         game.reminded = false;
         tx.save_game(game)?;
         self.record_phase(tx, game, variant, &position, now)?;
-        let hidden = GameSettings::from_json(&game.settings).hides_identities();
+        // Each player as the others (and the archive) may see them.
+        let hidden = super::secrecy::identities_hidden(game);
+        let mut names = Vec::new();
+        for m in &members {
+            let identity = super::secrecy::Identity::of_player(tx, m.player_id)?;
+            names.push(super::secrecy::name_for(
+                &identity,
+                hidden,
+                super::secrecy::Reader::Other,
+            ));
+        }
         // The lines of the start notice in one language: the powers with their players, and
         // the units.
         let lists = |words: Words| -> (Vec<String>, Vec<String>) {
-            let hidden_word = tr!(words, "common.hidden");
             let powers = members
                 .iter()
-                .filter_map(|m| {
-                    Judge::power_of(map, &m.power).map(|p| {
-                        format!(
-                            "{}: {}",
-                            map.power(p).name,
-                            if hidden {
-                                hidden_word.as_str()
-                            } else {
-                                m.email.as_str()
-                            }
-                        )
-                    })
+                .zip(&names)
+                .filter_map(|(m, name)| {
+                    Judge::power_of(map, &m.power)
+                        .map(|p| format!("{}: {}", map.power(p).name, words.message(name)))
                 })
                 .collect();
             let units = position

@@ -211,7 +211,7 @@ impl Session<'_> {
         game: &str,
         password: &str,
     ) -> rusqlite::Result<()> {
-        let Some(row) = self.find_game(tx, line, game)? else {
+        let Some(row) = self.find_game_to_join(tx, line, game, None)? else {
             return Ok(());
         };
         let sender = tx.player_by_email(&self.sender)?;
@@ -336,7 +336,7 @@ impl Session<'_> {
         game: &str,
         password: &str,
     ) -> rusqlite::Result<()> {
-        let Some(row) = self.find_game(tx, line, game)? else {
+        let Some(row) = self.find_game_to_join(tx, line, game, Some((letter, password)))? else {
             return Ok(());
         };
         let variant = self
@@ -617,22 +617,13 @@ impl Session<'_> {
             }
         }
         tx.save_game(&row)?;
-        let text = if settings.hides_identities() {
-            msg!(
-                "seats.taken_over_hidden",
-                power = power.name,
-                game = row.name,
-                deadline = super::deadline_of(&row)
-            )
-        } else {
-            msg!(
-                "seats.taken_over",
-                player = self.sender,
-                power = power.name,
-                game = row.name,
-                deadline = super::deadline_of(&row)
-            )
-        };
+        let text = msg!(
+            "seats.taken_over",
+            player = self.member_named(tx, &row, player.id)?,
+            power = power.name,
+            game = row.name,
+            deadline = super::deadline_of(&row)
+        );
         // The newcomer's answer says what the others are told: the phase and its deadline.
         self.say(match phase {
             Some(phase) => msg!(

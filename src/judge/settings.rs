@@ -76,8 +76,12 @@ pub struct GameSettings {
     /// A power silent past the grace falls into civil disorder (its units hold); otherwise
     /// the game waits and the power is offered for takeover.
     pub civil_disorder: bool,
-    /// Listed by LIST for everyone.
+    /// Seen by everyone; a private game (`SET PRIVATE`) is seen only by its members and
+    /// the addresses it allows (`judge::secrecy`).
     pub public: bool,
+    /// An anonymous (gunboat) game: who plays it stays hidden from all but its masters
+    /// until it ends; its press is grey or none.
+    pub anonymous: bool,
     /// When not empty, only these addresses may join.
     pub allow: Vec<String>,
     /// These addresses may not join.
@@ -110,6 +114,7 @@ impl Default for GameSettings {
             master_sees_press: false,
             civil_disorder: true,
             public: true,
+            anonymous: false,
             allow: Vec::new(),
             deny: Vec::new(),
             dias: true,
@@ -142,10 +147,11 @@ impl GameSettings {
         }
     }
 
-    /// Whether players' identities stay hidden from one another: games without white press
-    /// (grey press, or none: gunboat) never tell who plays which power.
+    /// Whether the game's kind hides its players' identities while it runs: an anonymous
+    /// game, or one without white press (grey press, or none). `judge::secrecy` adds the
+    /// rest of the rule: once the game is over, they are shown.
     pub fn hides_identities(&self) -> bool {
-        self.press != PressKind::White
+        self.anonymous || self.press != PressKind::White
     }
 
     /// The current phase has a new deadline (a rollback, a takeover, an extension, a

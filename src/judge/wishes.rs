@@ -69,6 +69,8 @@ impl Session<'_> {
                 return self.set_address(tx, line, address.as_deref(), password.as_deref());
             }
             Setting::Language(language) => return self.set_language(tx, line, language),
+            Setting::ShowAddress(code) => return self.show_address(tx, line, code.as_deref()),
+            Setting::HideAddress => return self.hide_address(tx),
             _ => {}
         }
         let Some((mut game, member)) = self.seat(tx, line, msg!("master.this_set"))? else {

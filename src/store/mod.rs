@@ -5,6 +5,7 @@
 //! the letters it causes commit together or not at all.
 
 mod games;
+mod identities;
 mod mail;
 mod position;
 mod trust;
@@ -13,6 +14,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction};
 
 pub use games::{GameRow, MemberRow, PhaseRow, PlayerRow};
+pub use identities::IdentityRow;
 pub use mail::{MessageState, OutboxRow, QueuedLetter, RawState, StoredMessage};
 pub use position::{position_from_json, position_to_json};
 pub use trust::{FailureRow, RequestRow};

@@ -13,10 +13,10 @@
 //!   ADDRESS, [NO]WAIT, [NO]ABSENCE (HOLIDAY, VACATION), [NO]DRAW, [NO]CONC[EDE], PREFERENCE,
 //!   LANGUAGE, MOVE|RETREAT|ADJUST deadlines, ZONE, WHITE|GREY|NO PRESS, [NO] PARTIAL,
 //!   OBSERVER, ALL|NORMAL PRESS, [NO] NMR|CD, PUBLIC|PRIVATE|[NO] LIST, ALLOW|DENY [PLAYER],
-//!   [NO] DIAS, [UN]MODERATED, MAX ABSENCE, GAME LANGUAGE). `SET` with a setting we do not
-//!   know is an error, not order text.
-//! - `CREATE ?game password [variant] [MODERATED]`, the `?` optional, `MODERATED` anywhere
-//!   after the password: `Create`.
+//!   [NO] DIAS, [UN]MODERATED, MAX ABSENCE, GAME LANGUAGE, SHOW|HIDE ADDRESS, [NOT]
+//!   ANONYMOUS). `SET` with a setting we do not know is an error, not order text.
+//! - `CREATE ?game password [variant] [MODERATED] [PRIVATE] [ANONYMOUS]`, the `?` optional,
+//!   the options anywhere after the password: `Create`.
 //! - `SIGNON Fgame password` (power letter glued to the game), `SIGNON F game password` (a
 //!   lone letter first), `SIGNON ?game password` (join a forming game); words after the
 //!   password are not read (warning); HELLO and LOGIN are synonyms: `Signon`.
@@ -80,12 +80,16 @@ pub enum CommandKind {
     },
     /// `SET PASSWORD new`.
     SetPassword { password: String },
-    /// `CREATE ?game password [variant] [MODERATED]`.
+    /// `CREATE ?game password [variant] [MODERATED] [PRIVATE] [ANONYMOUS]`.
     Create {
         game: String,
         password: String,
         variant: Option<String>,
         moderated: bool,
+        /// `PRIVATE`: the game is private from the start (`SET PRIVATE`).
+        private: bool,
+        /// `ANONYMOUS`: the players' identities stay hidden until the game ends.
+        anonymous: bool,
     },
     /// `SIGNON Fgame password` (power `F`), `SIGNON ?game password` (no power yet).
     Signon {
@@ -391,14 +395,22 @@ pub fn render(command: &Command) -> String {
             game,
             variant,
             moderated,
+            private,
+            anonymous,
             ..
         } => {
             let mut text = format!("CREATE ?{game} {MASK}");
             if let Some(variant) = variant {
                 text.push_str(&format!(" {variant}"));
             }
-            if *moderated {
-                text.push_str(" MODERATED");
+            for (on, word) in [
+                (moderated, " MODERATED"),
+                (private, " PRIVATE"),
+                (anonymous, " ANONYMOUS"),
+            ] {
+                if *on {
+                    text.push_str(word);
+                }
             }
             text
         }

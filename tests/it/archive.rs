@@ -8,6 +8,7 @@ use std::process::{Command, Output};
 
 use chrono::{DateTime, Utc};
 use strategos::archive::{summary_text, write_site};
+use strategos::judge::secrecy::Reader;
 
 use crate::judge_harness::{Harness, TempDir, mail, test_variants};
 
@@ -166,17 +167,19 @@ fn the_site_shows_every_game_its_reports_centres_and_players_escaped() {
     );
     assert!(page.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""));
     assert_eq!(page.matches("<polyline").count(), 2);
-    // Who held each power; Bob's name is shown, never as markup.
+    // Who held each power, by registered name and never an address no one chose to show;
+    // Bob's name is shown, never as markup.
     assert!(
-        page.contains("<li>North: alice@example.test (Spring 240 BC – Winter 239 BC)</li>"),
+        page.contains("<li>North: a player who gave no name (Spring 240 BC – Winter 239 BC)</li>"),
         "{page}"
     );
     assert!(
         page.contains(
-            "<li>South: &lt;b&gt;Bob&lt;/b&gt; &amp; co &lt;bob@example.test&gt; (Spring 240 BC – Winter 239 BC)</li>"
+            "<li>South: &lt;b&gt;Bob&lt;/b&gt; &amp; co (Spring 240 BC – Winter 239 BC)</li>"
         ),
         "{page}"
     );
+    assert!(!page.contains("@example.test"), "{page}");
     for html in [&index, &page] {
         assert!(!html.contains("<b>"));
         assert!(!html.contains("<script"));
@@ -199,22 +202,36 @@ fn the_summary_gives_holders_and_centres_by_year() {
     let tiny = variants.iter().find(|v| v.id == "tiny").unwrap();
     let tx = judge.daemon.store.begin().unwrap();
     let duel = tx.game_by_name("duel").unwrap().unwrap();
-    assert_eq!(
-        summary_text(&tx, tiny, &duel).unwrap(),
-        "Summary of game 'duel' (Tiny): finished, Winter 239 BC adjustments.\n\
-         \n\
-         Who held each power:\n\
-         \x20 North: alice@example.test (Spring 240 BC – Winter 239 BC)\n\
-         \x20 South: <b>Bob</b> & co <bob@example.test> (Spring 240 BC – Winter 239 BC)\n\
-         \n\
-         Supply centres at the end of each year:\n\
+    let table = "Supply centres at the end of each year:\n\
          \x20        240 BC  239 BC\n\
          \x20 North       1       0\n\
-         \x20 South       2       3\n"
+         \x20 South       2       3\n";
+    // A master sees the addresses; anyone else the registered names only.
+    assert_eq!(
+        summary_text(&tx, tiny, &duel, Reader::Master).unwrap(),
+        format!(
+            "Summary of game 'duel' (Tiny): finished, Winter 239 BC adjustments.\n\
+             \n\
+             Who held each power:\n\
+             \x20 North: alice@example.test (Spring 240 BC – Winter 239 BC)\n\
+             \x20 South: <b>Bob</b> & co <bob@example.test> (Spring 240 BC – Winter 239 BC)\n\
+             \n{table}"
+        )
+    );
+    assert_eq!(
+        summary_text(&tx, tiny, &duel, Reader::Other).unwrap(),
+        format!(
+            "Summary of game 'duel' (Tiny): finished, Winter 239 BC adjustments.\n\
+             \n\
+             Who held each power:\n\
+             \x20 North: a player who gave no name (Spring 240 BC – Winter 239 BC)\n\
+             \x20 South: <b>Bob</b> & co (Spring 240 BC – Winter 239 BC)\n\
+             \n{table}"
+        )
     );
     let waiting = tx.game_by_name("waiting").unwrap().unwrap();
     assert_eq!(
-        summary_text(&tx, tiny, &waiting).unwrap(),
+        summary_text(&tx, tiny, &waiting, Reader::Other).unwrap(),
         "Summary of game 'waiting' (Tiny): forming.\n\nWho held each power:\n  no one yet: the game has not started.\n"
     );
 }

@@ -287,7 +287,12 @@ fn summary(letters: &[IncomingLetter]) -> String {
         .iter()
         .map(|l| {
             let to: Vec<&str> = l.to.iter().map(|a| a.email.as_str()).collect();
-            format!("to {} {:?}", to.join(","), l.subject)
+            // STRATEGOS_ATTACK_BODIES=1 shows whole letters, to see why a check failed.
+            if std::env::var("STRATEGOS_ATTACK_BODIES").as_deref() == Ok("1") {
+                format!("to {} {:?}:\n{}", to.join(","), l.subject, l.body)
+            } else {
+                format!("to {} {:?}", to.join(","), l.subject)
+            }
         })
         .collect::<Vec<_>>()
         .join("; ")

@@ -32,6 +32,9 @@
 //! - `judge_harness`: a judge on temporary files with a settable clock, for those tests.
 //! - `whole_game`: a standard game of two years through the real IMAP and SMTP servers.
 //! - `archive`: a duel by mail written as a web site, summed up, and shown by `game`/`archive`.
+//! - `secrecy`: secrets kept, as attacks repelled: private games unseen by strangers, no
+//!   address shown unless its player chose, anonymous games, grey press never signed
+//!   (docs/security.md, "Secrecy").
 //! - `dice`: `strategos verify-dice` on archives made here: verified, tampered dice, purposes,
 //!   roll numbers and seeds found, the seed not yet revealed, unreadable input.
 
@@ -61,5 +64,6 @@ mod orders;
 mod outage;
 mod random;
 mod rulebook;
+mod secrecy;
 mod variants;
 mod whole_game;

@@ -350,9 +350,19 @@ impl Judge {
 }
 
 impl Session<'_> {
-    /// The Here I Stand game called `name`, if that is what it is.
-    pub(super) fn his_game(&self, tx: &Tx, name: &str) -> rusqlite::Result<Option<GameRow>> {
-        Ok(tx.game_by_name(name)?.filter(|g| g.variant == VARIANT))
+    /// The Here I Stand game called `name`, if that is what it is and the letter may see it
+    /// (or, signing on with a power's letter and a password, sign on to that power:
+    /// `judge::secrecy`).
+    pub(super) fn his_game(
+        &mut self,
+        tx: &Tx,
+        name: &str,
+        power: Option<(char, &str)>,
+    ) -> rusqlite::Result<Option<GameRow>> {
+        let Some(game) = tx.game_by_name(name)?.filter(|g| g.variant == VARIANT) else {
+            return Ok(None);
+        };
+        Ok(self.may_see_or_sign_on(tx, &game, power)?.then_some(game))
     }
 
     /// CREATE ?game pw his: the sender referees it as its master; the 1517 board; the dice
@@ -532,7 +542,7 @@ impl Session<'_> {
                 "his.joined_notice",
                 game = row.name,
                 power = name(power),
-                player = self.sender
+                player = self.member_named(tx, &row, player.id)?
             ),
         )?;
         self.signed_on = Some((row, power.id().to_string()));

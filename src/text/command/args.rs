@@ -124,11 +124,12 @@ impl Args<'_> {
         }
     }
 
-    /// `CREATE ?game password [variant] [MODERATED]`; the `?` may be left out, or written
-    /// apart; the word `MODERATED` may stand anywhere after the password.
+    /// `CREATE ?game password [variant] [MODERATED] [PRIVATE] [ANONYMOUS]`; the `?` may be
+    /// left out, or written apart; the options may stand anywhere after the password.
     pub(super) fn create(&mut self, args: &[Word]) -> Option<CommandKind> {
         const USAGE: &str =
             "CREATE needs a game name and a password, like: CREATE ?mygame secret standard";
+        const OPTIONS: [&str; 3] = ["moderated", "private", "anonymous"];
         let (game_word, game_text, rest) = match args {
             [mark, game, rest @ ..] if mark.text == "?" => (game, game.text, rest),
             [game, rest @ ..] => (game, game.text.strip_prefix('?').unwrap_or(game.text), rest),
@@ -139,12 +140,12 @@ impl Args<'_> {
         };
         let game = self.game(game_word, game_text);
         let password = self.password(password_word);
-        let moderated = after
-            .iter()
-            .any(|w| w.text.eq_ignore_ascii_case("moderated"));
+        let option = |name: &str| after.iter().any(|w| w.text.eq_ignore_ascii_case(name));
+        let (moderated, private, anonymous) =
+            (option("moderated"), option("private"), option("anonymous"));
         let after: Vec<Word> = after
             .iter()
-            .filter(|w| !w.text.eq_ignore_ascii_case("moderated"))
+            .filter(|w| !OPTIONS.iter().any(|o| w.text.eq_ignore_ascii_case(o)))
             .copied()
             .collect();
         let variant = match after.first() {
@@ -157,6 +158,8 @@ impl Args<'_> {
             password: password?,
             variant,
             moderated,
+            private,
+            anonymous,
         })
     }
 

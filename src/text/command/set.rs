@@ -84,6 +84,15 @@ pub enum Setting {
     Moderated(bool),
     /// `SET MAX ABSENCE days`, 0 to 31 (njudge's limit; 0: no absences).
     MaxAbsence(u32),
+    /// `SET SHOW ADDRESS [code]`: other players may see this player's address beside the
+    /// name. Without the code the judge mails one to the address; with it, it is done.
+    /// The code is letters and digits, lower-case.
+    ShowAddress(Option<String>),
+    /// `SET HIDE ADDRESS`: only the masters of a game see this player's address.
+    HideAddress,
+    /// `SET ANONYMOUS` (true: the players' identities stay hidden until the game ends),
+    /// `SET NOT ANONYMOUS`, `SET NO ANONYMOUS` (false).
+    Anonymous(bool),
 }
 
 /// Which phases a deadline setting is for.
@@ -130,6 +139,7 @@ enum Name {
     Preference,
     Language,
     GameLanguage,
+    ShowAddress,
     Deadline(PhaseSetting),
     Zone,
     Observer,
@@ -142,7 +152,7 @@ use Name::Flag;
 
 /// Each setting's phrases, `SET` included (spaces between the words optional). No phrase
 /// spells a beginning of another's words, so the order does not matter.
-const SETTINGS: [(&[&str], Name); 58] = [
+const SETTINGS: [(&[&str], Name); 63] = [
     (&["SET", "ADDRESS"], Name::Address),
     (&["SET", "WAIT"], Flag(Setting::Wait(true))),
     (&["SET", "NO", "WAIT"], Flag(Setting::Wait(false))),
@@ -225,6 +235,14 @@ const SETTINGS: [(&[&str], Name); 58] = [
     (&["SET", "MODERATED"], Flag(Setting::Moderated(true))),
     (&["SET", "UNMODERATED"], Flag(Setting::Moderated(false))),
     (&["SET", "MAX", "ABSENCE"], Name::MaxAbsence),
+    (&["SET", "SHOW", "ADDRESS"], Name::ShowAddress),
+    (&["SET", "HIDE", "ADDRESS"], Flag(Setting::HideAddress)),
+    (&["SET", "ANONYMOUS"], Flag(Setting::Anonymous(true))),
+    (
+        &["SET", "NOT", "ANONYMOUS"],
+        Flag(Setting::Anonymous(false)),
+    ),
+    (&["SET", "NO", "ANONYMOUS"], Flag(Setting::Anonymous(false))),
 ];
 
 /// The setting the line's words spell, and how many words its phrase takes.
@@ -300,6 +318,7 @@ impl Args<'_> {
             Name::GameLanguage => Setting::GameLanguage(
                 self.language(args, "SET GAME LANGUAGE takes en (English) or ru (русский)")?,
             ),
+            Name::ShowAddress => self.show_address(args)?,
             Name::Deadline(kind) => self.deadline(kind, args)?,
             Name::Zone => self.zone(args)?,
             Name::Observer => self.observer(args)?,
@@ -419,6 +438,24 @@ impl Args<'_> {
             }
         };
         Some(code.to_string())
+    }
+
+    /// `SET SHOW ADDRESS [code]`.
+    fn show_address(&mut self, args: &[Word]) -> Option<Setting> {
+        const USAGE: &str = "SET SHOW ADDRESS takes nothing, or the code the judge mailed you, like: SET SHOW ADDRESS 3f9a0c71d2";
+        match args {
+            [] => Some(Setting::ShowAddress(None)),
+            [code]
+                if (1..=32).contains(&code.text.len())
+                    && code.text.chars().all(|c| c.is_ascii_alphanumeric()) =>
+            {
+                Some(Setting::ShowAddress(Some(code.text.to_ascii_lowercase())))
+            }
+            [word] | [_, word, ..] => {
+                self.report(Severity::Error, word.column, USAGE);
+                None
+            }
+        }
     }
 
     /// `SET MOVE|RETREAT|ADJUST` and its options.
@@ -665,6 +702,10 @@ pub(super) fn render(setting: &Setting) -> String {
         Setting::Dias(on) => yes_no(*on, "DIAS", "NO DIAS"),
         Setting::Moderated(on) => yes_no(*on, "MODERATED", "UNMODERATED"),
         Setting::MaxAbsence(days) => format!("SET MAX ABSENCE {days}"),
+        Setting::ShowAddress(None) => "SET SHOW ADDRESS".into(),
+        Setting::ShowAddress(Some(code)) => format!("SET SHOW ADDRESS {code}"),
+        Setting::HideAddress => "SET HIDE ADDRESS".into(),
+        Setting::Anonymous(on) => yes_no(*on, "ANONYMOUS", "NOT ANONYMOUS"),
     }
 }
 
@@ -683,6 +724,8 @@ impl Setting {
                 | Setting::NoConcede
                 | Setting::Preference(_)
                 | Setting::Language(_)
+                | Setting::ShowAddress(_)
+                | Setting::HideAddress
         )
     }
 }

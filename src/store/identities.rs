@@ -1,0 +1,79 @@
+//! What the judge may say about who a player is: the registered name, the address, and
+//! whether the player lets other players see the address (`SET SHOW ADDRESS`), with the
+//! key its confirmation codes are made with.
+
+use rusqlite::{OptionalExtension, params};
+
+use super::Tx;
+
+/// A player as others may be told of them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IdentityRow {
+    pub player_id: i64,
+    pub email: String,
+    pub name: Option<String>,
+    /// The player lets other players see the address (masters always can).
+    pub show_address: bool,
+}
+
+fn identity_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<IdentityRow> {
+    Ok(IdentityRow {
+        player_id: r.get(0)?,
+        email: r.get(1)?,
+        name: r.get(2)?,
+        show_address: r.get(3)?,
+    })
+}
+
+impl Tx<'_> {
+    /// The identity of the player with this id, if there is one.
+    pub fn identity(&self, player_id: i64) -> rusqlite::Result<Option<IdentityRow>> {
+        self.tx
+            .query_row(
+                "SELECT id, email, name, show_address FROM players WHERE id = ?1",
+                [player_id],
+                identity_row,
+            )
+            .optional()
+    }
+
+    /// The identity of the player registered at this address, if there is one.
+    pub fn identity_by_email(&self, email: &str) -> rusqlite::Result<Option<IdentityRow>> {
+        self.tx
+            .query_row(
+                "SELECT id, email, name, show_address FROM players WHERE email = ?1",
+                [email.to_lowercase()],
+                identity_row,
+            )
+            .optional()
+    }
+
+    /// Records whether a player shows their address to other players.
+    pub fn set_show_address(&self, player_id: i64, show: bool) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE players SET show_address = ?2 WHERE id = ?1",
+            params![player_id, show],
+        )?;
+        Ok(())
+    }
+
+    /// The key the codes of `SET SHOW ADDRESS` are made with, once drawn.
+    pub fn address_key(&self) -> rusqlite::Result<Option<Vec<u8>>> {
+        self.tx
+            .query_row(
+                "SELECT value FROM secrets WHERE name = 'show-address'",
+                [],
+                |r| r.get(0),
+            )
+            .optional()
+    }
+
+    /// Keeps the key of `SET SHOW ADDRESS` codes (drawn on first use).
+    pub fn set_address_key(&self, key: &[u8]) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "INSERT INTO secrets (name, value) VALUES ('show-address', ?1)",
+            [key],
+        )?;
+        Ok(())
+    }
+}
