@@ -1,5 +1,7 @@
 //! The judge under stress of a small kind: a crash between handling and sending, mail
-//! that is broken or hostile, automatic mail, floods, and a failing outbox.
+//! that is broken or hostile, automatic mail, floods (and the passwords that still get a
+//! letter read past the limit), robots answered again and again, reused Message-IDs, what is
+//! kept of raw letters, and a failing outbox.
 
 use chrono::{DateTime, Duration, Utc};
 use strategos::mail::send::RecordingTransport;

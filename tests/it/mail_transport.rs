@@ -500,6 +500,21 @@ fn smtp_unknown_user_is_permanent() {
     );
 }
 
+/// A real SMTP server (Postfix) takes a recipient with a quoted local part as lettre writes
+/// it (a foreign domain: it lands in the test servers' catch-all).
+#[test]
+fn smtp_takes_a_quoted_local_part() {
+    let Some(servers) = servers("smtp_takes_a_quoted_local_part") else {
+        return;
+    };
+    let quoted = "\"ann smith\"@quoted.test";
+    let raw = letter(&servers.address("judge"), quoted, &tag("quoted"));
+    SmtpTransport::new(&servers.smtp(Security::None))
+        .unwrap()
+        .send(&servers.address("judge"), &to(quoted), &raw)
+        .expect("Postfix takes the quoted recipient");
+}
+
 /// Without the test CA the servers' certificates are refused, by SMTP and by IMAP.
 #[test]
 fn tls_without_the_test_ca_is_refused() {

@@ -24,7 +24,9 @@
 //! - `flow`: whole mail exchanges as data (`tests/data/flow/`): letters in, transcript out.
 //! - `messages`: the message catalogs: Russian matches English key for key, every key the code
 //!   uses exists with its values, report words in Russian, catalogs replaced from a folder.
-//! - `judge`: the judge through a crash, broken and automatic mail, floods, a failing outbox.
+//! - `judge`: the judge through a crash, broken and automatic mail, floods (and the seat
+//!   passwords read past the limit), identical answers backing off, letters deduplicated by
+//!   Message-ID, sender and body, raw letters redacted and purged, a failing outbox.
 //! - `his_game`: a Here I Stand move played by mail, and its dice checked by `verify-dice`.
 //! - `hostile`: hostile input (oversized parts, endless bodies, header injection) and bounded
 //!   fuzzing of every reader from a corpus (`tests/data/fuzz/`, `STRATEGOS_FUZZ_ROUNDS`).
