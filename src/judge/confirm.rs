@@ -39,6 +39,10 @@ pub(super) enum Waiting {
     Move { player: i64, from: String },
 }
 
+/// Letters from one address that may wait for its confirmation at once; past them, a letter
+/// needing confirmation is answered without a token (identical answers then back off).
+const MOST_WAITING: usize = 3;
+
 /// The letters and digits tokens are written in (RFC 4648 base32, lower-case).
 const ALPHABET: &[u8; 32] = b"abcdefghijklmnopqrstuvwxyz234567";
 
@@ -102,12 +106,23 @@ impl Session<'_> {
 
     /// The whole letter waits for its sender's address to send the token back; the answer
     /// says what waits and shows the line to send.
+    /// Returns false (and says why) when the address has too many letters waiting already:
+    /// a forger cannot have the judge mail an address token after token.
     pub(super) fn hold_for_sender(
         &mut self,
         tx: &Tx,
         letter: &IncomingLetter,
         waiting: Vec<Message>,
-    ) -> rusqlite::Result<()> {
+    ) -> rusqlite::Result<bool> {
+        let waiting_already = tx.pending_requests(&self.sender, "letter", self.now)?;
+        if waiting_already >= MOST_WAITING {
+            self.say(msg!(
+                "confirm.too_many",
+                address = self.sender,
+                count = waiting_already
+            ));
+            return Ok(false);
+        }
         let held = Waiting::Letter {
             sender: self.sender.clone(),
             subject: letter.subject.clone(),
@@ -127,7 +142,7 @@ impl Session<'_> {
             token = request.token,
             expires = self.when(request.expires_at)
         ));
-        Ok(())
+        Ok(true)
     }
 
     /// A time as the answer's reader reads it (UTC).

@@ -190,10 +190,11 @@ fn handle_inner(
     for seat in &failed {
         held.wrong_password(tx, seat)?;
     }
-    held.hold_for_sender(tx, letter, waiting)?;
+    let requested = held.hold_for_sender(tx, letter, waiting)?;
     let mut handled = held.answer(tx, letter, &[], &[])?;
-    // A request was made: not an answer to a letter that did nothing.
-    handled.effective = true;
+    // A request was made: not an answer to a letter that did nothing (with too many waiting
+    // already, nothing was done, and identical answers back off).
+    handled.effective = requested;
     Ok(handled)
 }
 

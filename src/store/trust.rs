@@ -154,6 +154,20 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// How many requests of `kind` wait for a token from `address` at `now`.
+    pub fn pending_requests(
+        &self,
+        address: &str,
+        kind: &str,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<usize> {
+        self.tx.query_row(
+            "SELECT COUNT(*) FROM requests WHERE address = ?1 AND kind = ?2 AND state = 'pending' AND expires_at > ?3",
+            params![address.to_lowercase(), kind, time_text(now)],
+            |r| r.get::<_, i64>(0).map(|n| n as usize),
+        )
+    }
+
     /// Requests past their time are expired and forget what they held (a held letter's body).
     pub fn expire_requests(&self, now: DateTime<Utc>) -> rusqlite::Result<usize> {
         self.tx.execute(
