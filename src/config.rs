@@ -155,6 +155,14 @@ pub struct LimitsConfig {
     pub confirm_hours: u32,
     /// Hours at most a deadline waits for a letter held for a locked seat to be confirmed.
     pub held_wait_hours: u32,
+    /// Commands read from one letter (a block of order lines is one); the rest are not read.
+    pub commands_per_letter: u32,
+    /// Games one address may create in 24 hours.
+    pub games_created_per_day: u32,
+    /// The largest letter the judge writes, in bytes of body; past it the rest is summed up.
+    pub answer_bytes: usize,
+    /// Letters one letter may cause to other people (announcements, press, reports...).
+    pub letters_to_others_per_letter: u32,
     /// Days a quarantined letter (one that could not be read) is kept whole for the keeper;
     /// then its body is removed and its headers kept.
     pub keep_quarantined_days: u32,
@@ -257,6 +265,10 @@ impl Default for LimitsConfig {
             lock_minutes: 60,
             confirm_hours: 72,
             held_wait_hours: 24,
+            commands_per_letter: 100,
+            games_created_per_day: 3,
+            answer_bytes: 512 * 1024,
+            letters_to_others_per_letter: 200,
             keep_quarantined_days: 30,
         }
     }
@@ -373,6 +385,12 @@ impl Config {
                 "password_failures_per_letter and password_failures_per_hour must be at least 1"
                     .into(),
             ));
+        }
+        if self.limits.commands_per_letter == 0 {
+            return Err(("limits.commands_per_letter", "must be at least 1".into()));
+        }
+        if self.limits.answer_bytes < 4096 {
+            return Err(("limits.answer_bytes", "must be at least 4096".into()));
         }
         if self.limits.confirm_hours == 0 {
             return Err(("limits.confirm_hours", "must be at least 1".into()));

@@ -61,6 +61,10 @@ pub(super) struct Session<'j> {
     pub(super) failures: u32,
     /// Passwords not checked because the letter had its share of wrong ones.
     pub(super) unchecked: u32,
+    /// Commands past the letter's limit, not read.
+    pub(super) unread: usize,
+    /// Help files already sent in this letter (each is sent once).
+    pub(super) helped: Vec<String>,
     /// What in this letter waits for the sender's address to confirm (then the whole letter
     /// waits for it).
     pub(super) pending: Vec<Message>,
@@ -86,6 +90,30 @@ pub(super) struct ActedFor {
 pub(super) enum Section {
     Message(Message),
     Text(String),
+}
+
+/// Cuts `body` to at most `most` bytes at a line's end, saying how many lines were left out.
+fn cut_to(words: Words, body: &mut String, most: usize) {
+    if body.len() <= most {
+        return;
+    }
+    // Room for the closing sentence.
+    let keep = most.saturating_sub(200);
+    let mut end = body[..keep.min(body.len())]
+        .rfind('\n')
+        .map_or(0, |at| at + 1);
+    while !body.is_char_boundary(end) {
+        end -= 1;
+    }
+    let left_out = body[end..].lines().count();
+    body.truncate(end);
+    body.push_str(&tr!(
+        words,
+        "limits.lines_not_shown",
+        count = left_out,
+        most = most
+    ));
+    body.push('\n');
 }
 
 /// Whether a command is a power's own (orders, press, its SETs, its password, credit,
@@ -162,8 +190,13 @@ fn handle_inner(
         return Ok(Handled::default());
     }
     let sender = from.email.to_lowercase();
-    let (commands, diagnostics) = parse_commands(&letter.body);
+    let (mut commands, diagnostics) = parse_commands(&letter.body);
+    // At most so many commands a letter: the rest are not read (and said so).
+    let most = judge.config.limits.commands_per_letter as usize;
+    let unread = commands.len().saturating_sub(most);
+    commands.truncate(most);
     let mut session = Session::new(judge, tx, now, sender, master_of, confirmed)?;
+    session.unread = unread;
     if session.stopped_by_lock(tx, &commands, letter)? {
         // Nothing of the letter was done (whether it was held is not told).
         let mut handled = session.answer(tx, letter, &commands, &[])?;
@@ -234,6 +267,8 @@ impl<'j> Session<'j> {
             account_proven: None,
             failures: 0,
             unchecked: 0,
+            unread: 0,
+            helped: Vec::new(),
             pending: Vec::new(),
             failed_seats: Vec::new(),
             confirmed,
@@ -261,6 +296,13 @@ impl<'j> Session<'j> {
         for command in commands {
             self.run(tx, command)?;
         }
+        if self.unread > 0 {
+            self.say(msg!(
+                "limits.commands",
+                most = self.judge.config.limits.commands_per_letter,
+                count = self.unread
+            ));
+        }
         self.start_filled(tx)?;
         if self.unchecked > 1 {
             self.say(msg!("lockout.unchecked", count = self.unchecked));
@@ -278,6 +320,30 @@ impl<'j> Session<'j> {
     ) -> rusqlite::Result<Handled> {
         let session = &mut self;
         let judge = session.judge;
+        let limits = &judge.config.limits;
+        // Every letter caused to others: the BECOME copies, the announcements, the rest.
+        session.send_notices(tx)?;
+        let mut others = session.copies();
+        others.append(&mut session.caused);
+        // At most so many letters to other people; the answer says what was not sent.
+        let (mut to_others, mut not_sent) = (0, 0);
+        let own = [session.sender.clone(), session.answer_to.clone()];
+        others.retain(|l| {
+            if l.to.iter().all(|a| own.contains(&a.email.to_lowercase())) {
+                return true;
+            }
+            to_others += 1;
+            let keep = to_others <= limits.letters_to_others_per_letter as usize;
+            not_sent += usize::from(!keep);
+            keep
+        });
+        if not_sent > 0 {
+            session.say(msg!(
+                "limits.letters_to_others",
+                most = limits.letters_to_others_per_letter,
+                count = not_sent
+            ));
+        }
         let mut subject = reply_subject(&letter.subject);
         if session.errors > 0 {
             subject.push_str(" [Error Flag]");
@@ -302,35 +368,8 @@ impl<'j> Session<'j> {
                 msg!("letter.errors_found_no_orders", count = session.errors)
             });
         }
-        // The answer's paragraphs as a master of `master_of` reads them (members are named for
-        // the reader).
-        let written = |master_of: Option<i64>| -> Vec<String> {
-            session
-                .sections
-                .iter()
-                .map(|section| match section {
-                    Section::Message(message) => session.text(message, master_of),
-                    Section::Text(text) => text.clone(),
-                })
-                .collect()
-        };
-        let reply = |sections: &[String]| {
-            judge.templates.render_in(
-                &session.language,
-                "reply.txt",
-                serde_json::json!({
-                    "sections": sections, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
-                }),
-            )
-        };
-        let sections = written(session.master_of.as_ref().map(|g| g.id));
-        let body = reply(&sections);
-        // What a player may read of it: the copies after BECOME.
-        let for_players = if session.acted_for.is_empty() {
-            Vec::new()
-        } else {
-            written(None)
-        };
+        let sections = session.written(session.master_of.as_ref().map(|g| g.id));
+        let body = session.reply(&sections);
         let mut references = letter.references.clone();
         references.push(letter.message_id.clone());
         let mut letters = vec![OutgoingLetter {
@@ -340,13 +379,59 @@ impl<'j> Session<'j> {
             in_reply_to: Some(letter.message_id.clone()),
             references,
         }];
-        // A player whose power the master BECAME gets a copy of what was done for that power,
-        // and of nothing else the letter did (NJ:data/master warns that njudge's copy shows all).
-        for acted in std::mem::take(&mut session.acted_for) {
+        letters.append(&mut others);
+        // No letter the judge writes is larger than the limit; the rest is summed up.
+        let words = session.words();
+        for letter in &mut letters {
+            cut_to(words, &mut letter.body, limits.answer_bytes);
+        }
+        // Whether anything was done: identical answers to letters that did nothing back off.
+        let effective = session.errors == 0
+            && commands
+                .iter()
+                .any(|c| !matches!(c.kind, CommandKind::Signoff));
+        Ok(Handled { letters, effective })
+    }
+
+    /// The answer's paragraphs as a master of `master_of` reads them (members are named for
+    /// the reader).
+    fn written(&self, master_of: Option<i64>) -> Vec<String> {
+        self.sections
+            .iter()
+            .map(|section| match section {
+                Section::Message(message) => self.text(message, master_of),
+                Section::Text(text) => text.clone(),
+            })
+            .collect()
+    }
+
+    /// A letter of the judge's from its paragraphs.
+    fn reply(&self, sections: &[String]) -> String {
+        let judge = self.judge;
+        judge.templates.render_in(
+            &self.language,
+            "reply.txt",
+            serde_json::json!({
+                "sections": sections, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,
+            }),
+        )
+    }
+
+    /// The copies for the players whose powers the master BECAME: what was done for that
+    /// power, as a player reads it, and nothing else the letter did (NJ:data/master warns that
+    /// njudge's copy shows all).
+    fn copies(&mut self) -> Vec<OutgoingLetter> {
+        let acted_for = std::mem::take(&mut self.acted_for);
+        if acted_for.is_empty() {
+            return Vec::new();
+        }
+        let for_players = self.written(None);
+        let words = self.words();
+        let mut copies = Vec::new();
+        for acted in acted_for {
             let Some(player) = acted.player else {
                 continue;
             };
-            let words = session.words();
             let mut done = vec![tr!(
                 words,
                 "master.became_copy",
@@ -362,26 +447,15 @@ impl<'j> Session<'j> {
             if done.len() == 1 {
                 done.push(tr!(words, "master.became_nothing"));
             }
-            let body = reply(&done);
-            letters.push(OutgoingLetter::fresh(
-                &player,
-                tr!(
-                    words,
-                    "master.became_copy_subject",
-                    game = acted.game,
-                    power = acted.power
-                ),
-                body,
-            ));
+            let subject = tr!(
+                words,
+                "master.became_copy_subject",
+                game = acted.game,
+                power = acted.power
+            );
+            copies.push(OutgoingLetter::fresh(&player, subject, self.reply(&done)));
         }
-        session.send_notices(tx)?;
-        letters.append(&mut session.caused);
-        // Whether anything was done: identical answers to letters that did nothing back off.
-        let effective = session.errors == 0
-            && commands
-                .iter()
-                .any(|c| !matches!(c.kind, CommandKind::Signoff));
-        Ok(Handled { letters, effective })
+        copies
     }
 }
 
@@ -547,6 +621,13 @@ impl<'j> Session<'j> {
     }
 
     fn help(&mut self, topic: Option<&str>) {
+        // One copy of each help file a letter: asking again says where it is.
+        let asked = topic.unwrap_or("help").to_lowercase();
+        if self.helped.contains(&asked) {
+            self.say(msg!("limits.help_again"));
+            return;
+        }
+        self.helped.push(asked);
         let info = topic.and_then(|t| self.judge.variant(t.trim_start_matches("info-")));
         if let Some(variant) = info {
             let file = format!("info-{}.txt", variant.id);

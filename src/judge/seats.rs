@@ -126,6 +126,15 @@ impl Session<'_> {
             self.fail(line, msg!("seats.game_exists", game = game));
             return Ok(false);
         }
+        // So many games an address may create a day.
+        let most = self.judge.config.limits.games_created_per_day;
+        if let Some(player) = tx.player_by_email(&self.sender)?
+            && tx.games_created_by(player.id, self.now - chrono::Duration::days(1))?
+                >= most as usize
+        {
+            self.fail(line, msg!("limits.games_per_day", most = most));
+            return Ok(false);
+        }
         Ok(true)
     }
 

@@ -169,6 +169,15 @@ impl Tx<'_> {
         Ok(text.as_deref().and_then(parse_time))
     }
 
+    /// How many games `player` created since `since`.
+    pub fn games_created_by(&self, player: i64, since: DateTime<Utc>) -> rusqlite::Result<usize> {
+        self.tx.query_row(
+            "SELECT COUNT(*) FROM games WHERE created_by = ?1 AND created_at >= ?2",
+            params![player, time_text(since)],
+            |r| r.get::<_, i64>(0).map(|n| n as usize),
+        )
+    }
+
     #[allow(clippy::too_many_arguments)]
     pub fn create_game(
         &self,

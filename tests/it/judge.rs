@@ -792,3 +792,63 @@ fn the_daemon_refreshes_the_archive_when_configured() {
     assert!(page.contains("Spring 240 BC movement results"), "{page}");
     std::fs::remove_dir_all(&folder).unwrap();
 }
+
+/// One letter causes at most `limits.letters_to_others_per_letter` letters to other people,
+/// and no letter the judge writes is larger than `limits.answer_bytes`: the answer says what
+/// was left out.
+#[test]
+fn one_letter_causes_and_writes_only_so_much() {
+    let mut config = test_config();
+    config.limits.letters_to_others_per_letter = 5;
+    config.limits.answer_bytes = 4096;
+    let mut judge = Harness::with_config("bounded", config);
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.vouch(&["ann@example.test", "bob@example.test"]);
+    judge.deliver(&mail(
+        "ann@example.test",
+        "g",
+        "b1@x",
+        "CREATE ?talk annpw tiny\nSET PREFERENCE N\n",
+    ));
+    judge.deliver(&mail(
+        "bob@example.test",
+        "g",
+        "b2@x",
+        "SIGNON ?talk bobpw\n",
+    ));
+    judge.take_sent();
+    let press: String = (1..=8)
+        .map(|n| format!("PRESS TO S\nmessage {n}\nENDPRESS\n"))
+        .collect();
+    judge.deliver(&mail(
+        "ann@example.test",
+        "press",
+        "b3@x",
+        &format!("SIGNON Ntalk annpw\n{press}"),
+    ));
+    let sent = judge.take_sent();
+    let to_bob = sent
+        .iter()
+        .filter(|l| l.to[0].email == "bob@example.test")
+        .count();
+    assert_eq!(to_bob, 5, "five of the eight press letters go");
+    let answer = &sent[0];
+    assert!(
+        answer
+            .body
+            .contains("3 more letters this letter would have caused to other people were not sent"),
+        "{}",
+        answer.body
+    );
+    // A long answer is cut at a line's end, and says how much is not shown.
+    judge.deliver(&mail(
+        "ann@example.test",
+        "help",
+        "b4@x",
+        "GET his\nGET master\nGET set\n",
+    ));
+    let sent = judge.take_sent();
+    let body = &sent[0].body;
+    assert!(body.len() <= 4096 + 200, "{} bytes", body.len());
+    assert!(body.contains("more lines not shown"), "{body}");
+}
