@@ -116,13 +116,21 @@ pub fn describe_order_in(
             tr!(words, "order.build", kind = kind, place = place(map, *at))
         );
     }
-    let subject = match position.unit_in(map, at.province).or_else(|| {
+    // In a retreat phase the unit ordered is the one dislodged from the province, not the
+    // attacker that now stands in it.
+    let dislodged = || {
         position
             .dislodged
             .iter()
             .map(|d| &d.unit)
             .find(|u| map.province_of(u.region) == at.province)
-    }) {
+    };
+    let found = if position.turn.kind == crate::diplomacy::turn::PhaseKind::Retreat {
+        dislodged().or_else(|| position.unit_in(map, at.province))
+    } else {
+        position.unit_in(map, at.province).or_else(dislodged)
+    };
+    let subject = match found {
         Some(u) => unit_name_in(words, map, u),
         None => named_unit(words, map, position, *unit, *at, power, false),
     };
@@ -264,5 +272,43 @@ pub fn either_in(words: Words, map: &Map, regions: &[RegionId]) -> String {
         [] => String::new(),
         [one] => one.clone(),
         [rest @ .., last] => tr!(words, "list.or", rest = rest.join(", "), last = last),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diplomacy::turn::PhaseKind;
+    use crate::diplomacy::unit::UnitKind;
+
+    /// A retreat order names the dislodged unit, not the attacker now in its province: the
+    /// Turkish army in Bulgaria, dislodged by a Russian fleet that moved to its east coast.
+    #[test]
+    fn a_retreat_names_the_dislodged_unit() {
+        let variants = crate::variant::embedded().unwrap();
+        let standard = variants.iter().find(|v| v.id == "standard").unwrap();
+        let map = &standard.map;
+        let mut position = standard.start.clone();
+        position.turn.kind = PhaseKind::Retreat;
+        let bul = map.province_by_id("bul").unwrap();
+        let turkey = map.power_by_id("turkey").unwrap();
+        let russia = map.power_by_id("russia").unwrap();
+        position.units.push(crate::diplomacy::unit::Unit {
+            power: russia,
+            kind: UnitKind::Fleet,
+            region: map.coast_region(bul, "ec").unwrap(),
+        });
+        position.dislodged.push(crate::diplomacy::position::Dislodgement {
+            unit: crate::diplomacy::unit::Unit {
+                power: turkey,
+                kind: UnitKind::Army,
+                region: map.regions_for(bul, UnitKind::Army)[0],
+            },
+            attacker_from: map.province_by_id("rum").unwrap(),
+            by_convoy: false,
+        });
+        let (order, _) = crate::text::order::parse_order(map, PhaseKind::Retreat, "A Bul R Gre");
+        let text = describe_order(map, &position, turkey, &order.unwrap());
+        assert_eq!(text, "Army Bulgaria -> Greece.");
     }
 }
