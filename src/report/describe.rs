@@ -298,15 +298,17 @@ mod tests {
             kind: UnitKind::Fleet,
             region: map.coast_region(bul, "ec").unwrap(),
         });
-        position.dislodged.push(crate::diplomacy::position::Dislodgement {
-            unit: crate::diplomacy::unit::Unit {
-                power: turkey,
-                kind: UnitKind::Army,
-                region: map.regions_for(bul, UnitKind::Army)[0],
-            },
-            attacker_from: map.province_by_id("rum").unwrap(),
-            by_convoy: false,
-        });
+        position
+            .dislodged
+            .push(crate::diplomacy::position::Dislodgement {
+                unit: crate::diplomacy::unit::Unit {
+                    power: turkey,
+                    kind: UnitKind::Army,
+                    region: map.regions_for(bul, UnitKind::Army)[0],
+                },
+                attacker_from: map.province_by_id("rum").unwrap(),
+                by_convoy: false,
+            });
         let (order, _) = crate::text::order::parse_order(map, PhaseKind::Retreat, "A Bul R Gre");
         let text = describe_order(map, &position, turkey, &order.unwrap());
         assert_eq!(text, "Army Bulgaria -> Greece.");

@@ -196,3 +196,40 @@ fn a_limit_on_fleet_builds() {
     let resolution = adjudicate(map, &Rules::edition_2000(), &winter, &submitted);
     assert!(resolution.outcomes.iter().all(|o| *o == Outcome::Built));
 }
+
+/// A dislodged unit with nowhere to go is destroyed in the movement results, and when no
+/// dislodged unit has a choice there is no retreat phase (as njudge does; a history holding
+/// such a phase does not import into jDip).
+#[test]
+fn a_unit_with_no_retreat_brings_no_retreat_phase() {
+    use strategos::diplomacy::unit::{Unit, UnitKind};
+    let variant = standard();
+    let map = &variant.map;
+    let unit = |power: &str, kind: UnitKind, province: &str| Unit {
+        power: map.power_by_id(power).unwrap(),
+        kind,
+        region: map.regions_for(map.province_by_id(province).unwrap(), kind)[0],
+    };
+    // A French army in Portugal, attacked from Spain with support from the Mid-Atlantic: its
+    // only neighbours are Spain, where the attack came from, and a sea.
+    let mut spring = Position::empty(map, variant.start.turn);
+    spring.owners = variant.start.owners.clone();
+    spring.units = vec![
+        unit("france", UnitKind::Army, "por"),
+        unit("england", UnitKind::Army, "spa"),
+        unit("england", UnitKind::Fleet, "mao"),
+    ];
+    let (fall, results) = play(
+        &spring,
+        "france: A Por H
+         england: A Spa-Por, F Mao S A Spa-Por",
+    );
+    assert_eq!(results, ["fails", "succeeds", "succeeds"]);
+    assert_eq!(
+        (fall.turn.season, fall.turn.kind),
+        (Season::Fall, PhaseKind::Movement),
+        "no retreat phase"
+    );
+    assert!(fall.dislodged.is_empty());
+    assert_eq!(fall.units.len(), 2, "the French army is gone");
+}

@@ -50,12 +50,23 @@ fn random_phases_adjudicate_to_legal_boards() {
                 );
             }
         }
-        // Retreat every dislodged unit to its first option: the board stays legal.
+        // A dislodged unit with no retreat is destroyed at once: only the others wait.
+        assert_eq!(
+            movement.after.dislodged.len(),
+            movement
+                .dislodged
+                .iter()
+                .filter(|d| !d.retreats.is_empty())
+                .count(),
+            "round {round}: a unit with no retreat waits for a retreat phase"
+        );
+        // Retreat every dislodged unit that may to its first option: the board stays legal.
         let mut retreat_position = movement.after.clone();
         retreat_position.turn.kind = PhaseKind::Retreat;
         let retreats: Vec<Submitted> = movement
             .dislodged
             .iter()
+            .filter(|d| !d.retreats.is_empty())
             .map(|d| {
                 let at = strategos::diplomacy::order::Location::province(
                     map.province_of(d.dislodgement.unit.region),

@@ -239,7 +239,13 @@ impl Board<'_> {
                 dislodgement: d,
             })
             .collect::<Vec<_>>();
-        after.dislodged = options.iter().map(|o| o.dislodgement).collect();
+        // A dislodged unit with nowhere to go is destroyed now (as njudge does, in the
+        // movement results): only units with a choice wait for a retreat phase.
+        after.dislodged = options
+            .iter()
+            .filter(|o| !o.retreats.is_empty())
+            .map(|o| o.dislodgement)
+            .collect();
         after.contested = contested;
         (after, options)
     }
