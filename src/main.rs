@@ -71,6 +71,12 @@ enum Command {
         #[arg(long, default_value = "var/archive")]
         out: PathBuf,
     },
+    /// Copy the database to a new file, consistently, while the judge may be running (restore:
+    /// stop the judge, put the copy in place of paths.database, start it).
+    Backup {
+        /// The file to write the copy to; it must not exist yet.
+        file: PathBuf,
+    },
     /// Look at the games of the configured database (read-only).
     Game {
         #[command(subcommand)]
@@ -112,6 +118,7 @@ fn main() -> ExitCode {
         Command::Deliver { now } => judge_command(config, now.as_deref(), Mode::Deliver),
         Command::Variants { paths } => check_variants(&paths),
         Command::Archive { out } => operator::finish(operator::archive(&config, &out)),
+        Command::Backup { file } => operator::finish(operator::backup(&config, &file)),
         Command::Game { command } => operator::finish(operator::game(&config, &command)),
         Command::VerifyDice { archive } => verify_dice(&archive),
     }

@@ -79,6 +79,29 @@ fn db(e: rusqlite::Error) -> String {
     format!("cannot read the database: {e}")
 }
 
+/// `strategos backup FILE`: a consistent copy of the database, safe while the judge runs.
+pub fn backup(config: &Config, file: &Path) -> Result<String, String> {
+    if file.exists() {
+        return Err(format!(
+            "{} exists already; give a new file for the copy",
+            file.display()
+        ));
+    }
+    let store = open(config)?;
+    store
+        .back_up(file)
+        .map_err(|e| format!("cannot write the copy {}: {e}", file.display()))?;
+    let copy = Store::open(file).map_err(|e| format!("cannot read the copy back: {e}"))?;
+    if !copy.is_intact().unwrap_or(false) {
+        return Err(format!("the copy {} is not intact", file.display()));
+    }
+    Ok(format!(
+        "the database {} is copied to {} (checked intact)\n",
+        config.paths.database.display(),
+        file.display()
+    ))
+}
+
 /// `strategos archive [--out DIR]`: the site written into `out`.
 pub fn archive(config: &Config, out: &Path) -> Result<String, String> {
     let variants = variants(config)?;

@@ -346,3 +346,60 @@ fn an_operator_pauses_a_game_from_the_command_line() {
         "the keeper gets the answer"
     );
 }
+
+/// `strategos backup FILE`: a consistent copy of the database while the judge has it open
+/// (its store holds a connection, as a running judge does); never over an existing file.
+#[test]
+fn a_backup_is_a_whole_copy_taken_while_the_judge_runs() {
+    use crate::judge_harness::{Harness, mail};
+    let mut judge = Harness::new("backup");
+    judge.set_time(
+        chrono::DateTime::parse_from_rfc3339("2027-01-05T12:00:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc),
+    );
+    judge.vouch(&["alice@example.test"]);
+    judge.deliver(&mail(
+        "alice@example.test",
+        "g",
+        "bk1@x",
+        "CREATE ?kept apw tiny\n",
+    ));
+    let db = judge.dir.0.join("judge.db");
+    let config = judge.dir.0.join("config.toml");
+    std::fs::write(
+        &config,
+        format!("[paths]\ndatabase = \"{}\"\n", db.display()),
+    )
+    .unwrap();
+    let copy = judge.dir.0.join("copy.db");
+    let args = [
+        "--config",
+        config.to_str().unwrap(),
+        "backup",
+        copy.to_str().unwrap(),
+    ];
+    // A letter is handled while the judge's connection stays open.
+    let out = strategos(&args, None);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("checked intact"));
+    let mut restored = strategos::store::Store::open(&copy).unwrap();
+    let tx = restored.begin().unwrap();
+    assert!(
+        tx.game_by_name("kept").unwrap().is_some(),
+        "the game is in the copy"
+    );
+    drop(tx);
+    // The judge goes on with its own file.
+    judge.deliver(&mail("alice@example.test", "g", "bk2@x", "LIST kept\n"));
+    assert!(!judge.take_sent().is_empty());
+    // A second backup over the first is refused.
+    let out = strategos(&args, None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("exists already"));
+}
