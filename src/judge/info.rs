@@ -53,6 +53,34 @@ impl Session<'_> {
                     unit_name_in(words, map, unit)
                 ));
             }
+            // In a retreat phase, the units to retreat and where each may go.
+            if !position.dislodged.is_empty() {
+                lines.push(tr!(words, "info.dislodged"));
+                let mut occupied = vec![false; map.n_provinces()];
+                for unit in &position.units {
+                    occupied[map.province_of(unit.region).index()] = true;
+                }
+                for d in &position.dislodged {
+                    let options = crate::diplomacy::adjudicate::aftermath::retreat_options(
+                        map,
+                        &variant.rules,
+                        d,
+                        &occupied,
+                        &position.contested,
+                    );
+                    lines.push(format!(
+                        "  {}",
+                        super::phase::dislodged_line(
+                            words,
+                            map,
+                            &crate::diplomacy::adjudicate::RetreatOptions {
+                                dislodgement: *d,
+                                retreats: options,
+                            }
+                        )
+                    ));
+                }
+            }
             lines.push(tr!(words, "info.centres"));
             for (i, power) in map.powers.iter().enumerate() {
                 let id = crate::diplomacy::power::PowerId(i as u8);

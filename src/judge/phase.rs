@@ -507,7 +507,7 @@ impl Judge {
 }
 
 /// `The Austrian Army Bohemia (dislodged from Silesia) can retreat to Galicia or Vienna.`
-fn dislodged_line(words: Words, map: &Map, d: &RetreatOptions) -> String {
+pub(super) fn dislodged_line(words: Words, map: &Map, d: &RetreatOptions) -> String {
     let unit = &d.dislodgement.unit;
     let adjective = &map.power(unit.power).adjective;
     let name = unit_name_in(words, map, unit);

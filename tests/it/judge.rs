@@ -852,3 +852,63 @@ fn one_letter_causes_and_writes_only_so_much() {
     assert!(body.len() <= 4096 + 200, "{} bytes", body.len());
     assert!(body.contains("more lines not shown"), "{body}");
 }
+
+/// LIST in a retreat phase shows each dislodged unit and where it may go.
+#[test]
+fn list_in_a_retreat_phase_shows_the_retreats() {
+    use strategos::diplomacy::position::Dislodgement;
+    use strategos::diplomacy::turn::PhaseKind;
+    use strategos::diplomacy::unit::{Unit, UnitKind};
+    use strategos::store::{position_from_json, position_to_json};
+    let mut judge = Harness::new("list-retreat");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.vouch(&["ann@example.test", "bob@example.test"]);
+    judge.deliver(&mail(
+        "ann@example.test",
+        "g",
+        "lr1@x",
+        "CREATE ?back annpw tiny\nSET PREFERENCE N\n",
+    ));
+    judge.deliver(&mail(
+        "bob@example.test",
+        "g",
+        "lr2@x",
+        "SIGNON ?back bobpw\n",
+    ));
+    // The game as if South's army had just taken Northland from North's fleet.
+    {
+        let variants = crate::judge_harness::test_variants();
+        let map = &variants.iter().find(|v| v.id == "tiny").unwrap().map;
+        let tx = judge.daemon.store.begin().unwrap();
+        let mut game = tx.game_by_name("back").unwrap().unwrap();
+        let mut position = position_from_json(map, game.position.as_deref().unwrap()).unwrap();
+        let nor = map.province_by_id("nor").unwrap();
+        let sou = map.province_by_id("sou").unwrap();
+        position.turn.kind = PhaseKind::Retreat;
+        let fleet = position.units.remove(0);
+        assert_eq!(fleet.kind, UnitKind::Fleet);
+        position.units = vec![Unit {
+            power: map.power_by_id("south").unwrap(),
+            kind: UnitKind::Army,
+            region: map.regions_for(nor, UnitKind::Army)[0],
+        }];
+        position.dislodged = vec![Dislodgement {
+            unit: fleet,
+            attacker_from: sou,
+            by_convoy: false,
+        }];
+        game.position = Some(position_to_json(map, &position));
+        tx.save_game(&game).unwrap();
+        tx.commit().unwrap();
+    }
+    judge.take_sent();
+    judge.deliver(&mail("bob@example.test", "g", "lr3@x", "LIST back\n"));
+    let sent = judge.take_sent();
+    assert!(
+        sent[0]
+            .body
+            .contains("Dislodged, to retreat:\n  The North Fleet Northland (dislodged from Southland) can retreat to Middle Sea."),
+        "{}",
+        sent[0].body
+    );
+}
