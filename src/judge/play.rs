@@ -27,13 +27,21 @@ impl Session<'_> {
             return self.his_lines(tx, row, None, text, line);
         }
         let Some((row, power_id)) = self.signed_on.clone() else {
-            self.fail(
-                line,
-                msg!(
-                    "play.not_a_command",
-                    text = text.lines().next().unwrap_or("").trim()
-                ),
-            );
+            // Each line that is no command gets its own error, with the command it may have
+            // been meant for.
+            for (i, written) in text.lines().enumerate() {
+                let written = written.trim();
+                if written.is_empty() {
+                    continue;
+                }
+                let shown: String = written.chars().take(60).collect();
+                let first = written.split_whitespace().next().unwrap_or("");
+                let message = match crate::text::command::nearest_command(first) {
+                    Some(command) => msg!("play.did_you_mean", text = shown, command = command),
+                    None => msg!("play.not_a_command", text = shown),
+                };
+                self.fail(line + i, message);
+            }
             return Ok(());
         };
         let Some((variant, position)) = self

@@ -251,6 +251,49 @@ enum Keyword {
     Press(PressKind),
 }
 
+/// The command nearest to `word` (an unknown line's first word), for "did you mean": a
+/// keyword within two letters' edits of it, if `word` is a word of three letters or more.
+pub fn nearest_command(word: &str) -> Option<String> {
+    let word = word.to_uppercase();
+    if word.chars().count() < 3 || !word.chars().all(|c| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    KEYWORDS
+        .iter()
+        .map(|(phrase, _)| phrase.concat())
+        .filter(|keyword| keyword != &word)
+        .map(|keyword| (edits(&word, &keyword), keyword))
+        .filter(|(d, _)| *d <= 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, keyword)| keyword)
+}
+
+/// The edit distance between two words, a swap of two neighbouring letters counting as one
+/// edit (optimal string alignment), as typing slips are.
+fn edits(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(d[i - 2][j - 2] + 1);
+            }
+            d[i][j] = best;
+        }
+    }
+    d[a.len()][b.len()]
+}
+
 /// The keyword the line starts with, and how many words it takes; a setting glued to `SET`
 /// (`SETNOWAIT`) is `Set` too.
 fn keyword(words: &[Word]) -> Option<(Keyword, usize)> {

@@ -257,6 +257,75 @@ pub(super) fn starts_setting(words: &[Word]) -> bool {
     find(words).is_some()
 }
 
+/// Words of the classic judges' settings (njudge's `data/index`, DPjudge), shown when they
+/// follow an unknown setting's first word.
+const SETTING_WORDS: &[&str] = &[
+    "NO",
+    "NOT",
+    "MINOR",
+    "PRESS",
+    "LATE",
+    "QUIET",
+    "MUST",
+    "ORDER",
+    "BROADCAST",
+    "CENTERS",
+    "CENTRES",
+    "CENTER",
+    "CENTRE",
+    "STRICT",
+    "WAIT",
+    "MANUAL",
+    "START",
+    "PROCESS",
+    "DELAY",
+    "GRACE",
+    "DEADLINE",
+    "VARIANT",
+    "ALL",
+    "ANY",
+    "DISBAND",
+    "LIST",
+    "RESUME",
+    "PROXY",
+    "WATCH",
+    "OBSERVER",
+    "OBSERVERS",
+    "FAKE",
+    "DEFAULT",
+    "PARTIAL",
+    "WHITE",
+    "GREY",
+    "GRAY",
+    "DRAW",
+    "CONCESSIONS",
+    "SECRET",
+    "BUILDS",
+    "TRANSFORM",
+    "PUBLIC",
+    "PRIVATE",
+    "COMMENT",
+    "NOLIST",
+    "NONMR",
+    "NMR",
+    "CD",
+    "RELIABILITY",
+    "DEDICATION",
+    "LEVEL",
+    "RATED",
+    "UNRATED",
+    "NOVICE",
+    "DUPLEX",
+    "BLIND",
+    "GUNBOAT",
+    "HONG",
+    "KONG",
+    "SUMMER",
+    "TOUCH",
+    "PLAYERS",
+    "REPLACE",
+];
+
 impl Args<'_> {
     /// A `SET` line, its words from `SET` on.
     pub(super) fn set(&mut self, words: &[Word]) -> Option<CommandKind> {
@@ -344,14 +413,25 @@ impl Args<'_> {
         let Some(word) = words.get(1) else {
             return self.usage("SET needs a setting, like: SET WAIT; send HELP SET for the list");
         };
-        let message = if word.text.chars().all(|c| c.is_alphabetic()) {
-            format!(
-                "I do not know the setting 'SET {}'; send HELP SET",
-                shown(word.text)
-            )
-        } else {
-            "I do not know that setting; send HELP SET".to_string()
-        };
+        let message =
+            if word.text.chars().all(|c| c.is_alphabetic()) {
+                // The setting as written: its first word, then the words that follow while they
+                // are words of the classic judges' settings (SET NO MINOR PRESS is named whole);
+                // never a word that could be a password.
+                let phrase: Vec<String> =
+                    std::iter::once(word)
+                        .chain(words[2..].iter().take(3).take_while(|w| {
+                            SETTING_WORDS.contains(&w.text.to_uppercase().as_str())
+                        }))
+                        .map(|w| shown(w.text))
+                        .collect();
+                format!(
+                    "I do not know the setting 'SET {}'; send HELP SET",
+                    phrase.join(" ")
+                )
+            } else {
+                "I do not know that setting; send HELP SET".to_string()
+            };
         self.report(Severity::Error, word.column, message);
         None
     }
