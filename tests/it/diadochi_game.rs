@@ -229,6 +229,14 @@ fn three_years_of_diadochi_by_mail() {
 
     // Winter 240 BC: builds, with Carthage's third fleet over the limit.
     table.orders("carthage", "Build F Car\nBuild F Gad\nBuild F Nca");
+    assert!(
+        table.answer.contains(
+            "Note: line 4: F NCA B will not be carried out as your orders stand: no power builds \
+             more than 2 fleets in one winter, and the fleet builds before it use them up (rule 9)."
+        ),
+        "the third fleet is warned of when sent: {}",
+        table.answer
+    );
     table.orders("egypt", "Build A Ale");
     table.orders("macedonia", "Build A Pel");
     table.orders("syria", "Waive");
