@@ -447,3 +447,21 @@ fn an_eliminated_power_neither_shares_nor_votes_a_draw() {
     );
     assert_eq!(table.game_state(), "finished");
 }
+
+#[test]
+fn list_shows_supply_beside_centres() {
+    let mut table = Table::start("diadochi-list");
+    table.send("p9@example.test", "LIST anc");
+    assert!(
+        table
+            .answer
+            .contains("Supply centres:\n  Carthage: supply 4, centres 3\n"),
+        "{}",
+        table.answer
+    );
+    assert!(
+        table.answer.contains("  Rome: supply 4, centres 2\n"),
+        "{}",
+        table.answer
+    );
+}
