@@ -351,6 +351,46 @@ fn victory_waits_for_the_end_of_the_year() {
     let autumn = table.report("Autumn 240 BC movement");
     assert!(autumn.contains("Rome has won the game."), "{autumn}");
     assert_eq!(table.game_state(), "finished");
+
+    // What players see counts what victory counts: the supply, with the centres beside it.
+    table.send("p9@example.test", "SUMMARY anc");
+    assert!(
+        table.answer.contains(
+            "Supply at the end of each year, with the supply centres owned in brackets:\n\
+             \x20             240 BC\n\
+             \x20 Carthage     1 (1)\n\
+             \x20 Egypt        1 (1)\n\
+             \x20 Macedonia    1 (1)\n\
+             \x20 Rome       25 (18)\n\
+             \x20 Syria        1 (1)\n"
+        ),
+        "{}",
+        table.answer
+    );
+    let config = table.judge.dir.0.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[paths]\ndatabase = \"{}\"\n",
+            table.judge.dir.0.join("judge.db").display()
+        ),
+    )
+    .unwrap();
+    let show = std::process::Command::new(env!("CARGO_BIN_EXE_strategos"))
+        .arg("--config")
+        .arg(&config)
+        .args(["game", "show", "anc"])
+        .output()
+        .unwrap();
+    let show = String::from_utf8_lossy(&show.stdout);
+    assert!(
+        show.contains("Phase: Winter 240 BC adjustments\n"),
+        "the game ends on the board of the year's reckoning: {show}"
+    );
+    assert!(
+        show.contains("  Rome: supply 25, centres 18 (Alexandria, "),
+        "{show}"
+    );
 }
 
 #[test]
