@@ -264,3 +264,23 @@ fn every_case_names_and_quotes_its_rule() {
         );
     }
 }
+
+#[test]
+fn the_info_file_gives_every_rule_of_the_card_in_both_languages() {
+    let templates = strategos::report::Templates::built_in();
+    for language in ["en", "ru"] {
+        let text = templates.render_in(language, "info-diadochi-v.txt", serde_json::json!({}));
+        for n in 1..=12 {
+            let number = format!("{n:>2}. ");
+            assert!(
+                text.lines().any(|l| l.starts_with(&number)),
+                "{language}: no rule {n} in the info file"
+            );
+        }
+        // Rome's value to another owner is a ruling, with its source.
+        assert!(
+            text.contains("ac03"),
+            "{language}: the source of Rome's value"
+        );
+    }
+}
