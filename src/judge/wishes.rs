@@ -335,9 +335,11 @@ impl Session<'_> {
                 None => Wishes::default(),
             };
             votes.push(wishes.draw.map(|powers| {
+                // Only survivors share a draw: a power named that is out of the game is not.
                 let mut named: Vec<PowerId> = powers
                     .iter()
                     .filter_map(|p| super::credit::power_named(map, p))
+                    .filter(|p| survivors.contains(p))
                     .collect();
                 if named.is_empty() || settings.dias {
                     named = survivors.clone();

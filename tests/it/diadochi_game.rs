@@ -474,9 +474,20 @@ fn an_eliminated_power_neither_shares_nor_votes_a_draw() {
         ],
         &["cor"],
     );
+    // A game where draws may leave survivors out (NO DIAS): every survivor names the same
+    // powers, Macedonia among them, and Macedonia shares nothing.
+    {
+        let tx = table.judge.daemon.store.begin().unwrap();
+        let mut game = tx.game_by_name("anc").unwrap().unwrap();
+        let mut settings: serde_json::Value = serde_json::from_str(&game.settings).unwrap();
+        settings["dias"] = serde_json::Value::Bool(false);
+        game.settings = settings.to_string();
+        tx.save_game(&game).unwrap();
+        tx.commit().unwrap();
+    }
     for power in ["rome", "egypt", "carthage", "syria"] {
         assert_eq!(table.game_state(), "active", "{power} has not voted yet");
-        table.orders(power, "SET DRAW");
+        table.orders(power, "SET DRAW carthage egypt macedonia rome syria");
     }
     assert!(
         table
