@@ -12,6 +12,7 @@ use clap::Subcommand;
 use strategos::archive::{is_public, write_site};
 use strategos::config::Config;
 use strategos::diplomacy::power::PowerId;
+use strategos::diplomacy::progress::VictoryCounting;
 use strategos::diplomacy::turn::PhaseKind;
 use strategos::judge::secrecy::{Identity, Reader, name_for};
 use strategos::report::Words;
@@ -340,11 +341,18 @@ fn show(tx: &Tx, variants: &[Variant], name: &str) -> Result<String, String> {
             .filter(|(i, owner)| **owner == Some(power) && map.provinces[*i].centre.is_some())
             .map(|(i, _)| map.provinces[i].name.as_str())
             .collect();
+        // Where victory counts supply (Diadochi V), the supply first, the centres beside it.
+        let tally = position.tally(map, power);
+        let count = match variant.victory_counting {
+            VictoryCounting::Centres => tally.centres.to_string(),
+            VictoryCounting::Supply => {
+                format!("supply {}, centres {}", tally.supply, tally.centres)
+            }
+        };
         let _ = writeln!(
             out,
-            "  {}: {}{}",
+            "  {}: {count}{}",
             map.power(power).name,
-            position.centres_of(map, power),
             if centres.is_empty() {
                 String::new()
             } else {

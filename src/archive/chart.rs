@@ -1,5 +1,6 @@
-//! A small line chart of supply centres by year, as inline SVG: one line per power, years
-//! along the bottom, counts up the side, a legend at the right. No scripts, no fonts to
+//! A small line chart of supply centres (or, where victory counts it, supply) by year, as
+//! inline SVG: one line per power, years along the bottom, counts up the side, a legend at
+//! the right. No scripts, no fonts to
 //! fetch; the same numbers always give the same text.
 
 use super::html::escape;
@@ -26,7 +27,7 @@ pub fn centre_chart(summary: &Summary) -> Option<String> {
     let top_count = summary
         .centres
         .iter()
-        .flat_map(|r| r.counts.iter().copied())
+        .flat_map(|r| summary.counted(r).iter().copied())
         .max()
         .unwrap_or(0)
         .max(1);
@@ -43,11 +44,15 @@ pub fn centre_chart(summary: &Summary) -> Option<String> {
         }
     };
     let y = |count: u32| TOP + plot_h * (1.0 - f64::from(count) / f64::from(top));
+    let title = match summary.by_supply {
+        false => "Supply centres by year",
+        true => "Supply by year",
+    };
     let mut svg = format!(
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{HEIGHT}\" \
-         viewBox=\"0 0 {WIDTH} {HEIGHT}\" role=\"img\" aria-label=\"Supply centres by year\" \
+         viewBox=\"0 0 {WIDTH} {HEIGHT}\" role=\"img\" aria-label=\"{title}\" \
          font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n\
-         <title>Supply centres by year</title>\n"
+         <title>{title}</title>\n"
     );
     // The count axis: a faint line and a label at each tick.
     let mut count = 0;
@@ -76,8 +81,8 @@ pub fn centre_chart(summary: &Summary) -> Option<String> {
     }
     for (p, row) in summary.centres.iter().enumerate() {
         let colour = COLOURS[p % COLOURS.len()];
-        let points: Vec<String> = row
-            .counts
+        let counts = summary.counted(row);
+        let points: Vec<String> = counts
             .iter()
             .enumerate()
             .map(|(i, c)| format!("{:.1},{:.1}", x(i), y(*c)))
@@ -86,7 +91,7 @@ pub fn centre_chart(summary: &Summary) -> Option<String> {
             svg.push_str(&format!(
                 "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{colour}\"/>\n",
                 x(0),
-                y(row.counts.first().copied().unwrap_or(0))
+                y(counts.first().copied().unwrap_or(0))
             ));
         } else {
             svg.push_str(&format!(
@@ -132,8 +137,10 @@ mod tests {
                 .map(|(p, c)| CentreRow {
                     power: p.to_string(),
                     counts: c.to_vec(),
+                    supply: c.iter().map(|n| n + 1).collect(),
                 })
                 .collect(),
+            by_supply: false,
             holders: Vec::new(),
             problems: Vec::new(),
         }
@@ -151,6 +158,30 @@ mod tests {
         assert!(chart.contains("&lt;b&gt;"));
         assert!(!chart.contains("<b>"));
         assert!(!chart.contains("<script"));
+    }
+
+    #[test]
+    fn where_victory_counts_supply_the_lines_are_supply() {
+        let centres = summary(&["1901", "1902"], &[("Rome", &[2, 5])]);
+        let supply = Summary {
+            by_supply: true,
+            ..centres.clone()
+        };
+        let (by_centres, by_supply) = (
+            centre_chart(&centres).unwrap(),
+            centre_chart(&supply).unwrap(),
+        );
+        assert!(by_centres.contains("<title>Supply centres by year</title>"));
+        assert!(by_supply.contains("<title>Supply by year</title>"));
+        // Centres 2 then 5 on a scale of 5; supply 3 then 6 on a scale of 6.
+        assert!(
+            by_centres.contains("points=\"40.0,140.4 500.0,12.0\""),
+            "{by_centres}"
+        );
+        assert!(
+            by_supply.contains("points=\"40.0,119.0 500.0,12.0\""),
+            "{by_supply}"
+        );
     }
 
     #[test]

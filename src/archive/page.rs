@@ -78,8 +78,11 @@ fn centres(summary: &Summary) -> String {
             "<tr><th scope=\"row\">{}</th>",
             escape(&row.power)
         ));
-        for count in &row.counts {
-            out.push_str(&format!("<td class=\"count\">{count}</td>"));
+        for i in 0..row.counts.len() {
+            out.push_str(&format!(
+                "<td class=\"count\">{}</td>",
+                summary.cell(row, i)
+            ));
         }
         out.push_str("</tr>\n");
     }

@@ -1,11 +1,13 @@
 //! What a game's history adds up to: who held each power when, and each power's supply
-//! centres year by year. The game's page and the SUMMARY letter are both made from this.
+//! centres (and, where victory counts it, supply) year by year. The game's page and the
+//! SUMMARY letter are both made from this.
 
 use std::collections::BTreeMap;
 
-use crate::diplomacy::position::Position;
+use crate::diplomacy::position::{Position, Tally};
 use crate::diplomacy::power::PowerId;
-use crate::diplomacy::turn::Turn;
+use crate::diplomacy::progress::VictoryCounting;
+use crate::diplomacy::turn::{Season, Turn};
 use crate::judge::secrecy::{Identity, Reader, identities_hidden, name_for};
 use crate::report::Words;
 use crate::store::{GameRow, PhaseRow, Tx, position_from_json};
@@ -22,6 +24,9 @@ pub struct Summary {
     pub years: Vec<String>,
     /// One row per power of the variant, in the variant's order; a count per year.
     pub centres: Vec<CentreRow>,
+    /// Victory counts supply (Diadochi V), not centres: the table shows each year's supply
+    /// with the centres beside it, and the chart the supply.
+    pub by_supply: bool,
     /// Who held each power, for powers that ever had a player.
     pub holders: Vec<Holders>,
     /// Stored data that could not be read (and was left out), one sentence each.
@@ -32,7 +37,31 @@ pub struct Summary {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CentreRow {
     pub power: String,
+    /// Centres owned.
     pub counts: Vec<u32>,
+    /// The supply they gave (`Position::supply_of`), as many.
+    pub supply: Vec<u32>,
+}
+
+impl Summary {
+    /// What a row counts toward victory, year by year: supply or centres.
+    pub fn counted<'a>(&self, row: &'a CentreRow) -> &'a [u32] {
+        if self.by_supply {
+            &row.supply
+        } else {
+            &row.counts
+        }
+    }
+
+    /// A row's figure for year `i`: `3`, or where victory counts supply `25 (18)`, the
+    /// supply and the centres in brackets.
+    pub fn cell(&self, row: &CentreRow, i: usize) -> String {
+        let centres = row.counts.get(i).copied().unwrap_or(0);
+        match self.by_supply {
+            false => centres.to_string(),
+            true => format!("{} ({centres})", row.supply.get(i).copied().unwrap_or(0)),
+        }
+    }
 }
 
 /// The players of one power, in turn.
@@ -84,7 +113,8 @@ pub fn summarise(
         ));
     }
     let mut history = Vec::new();
-    let mut years: Vec<(i32, Vec<u32>)> = Vec::new();
+    let mut years: Vec<(i32, Vec<Tally>)> = Vec::new();
+    let mut previous: Option<Turn> = None;
     for phase in &phases {
         let position = variant.and_then(|v| match position_from_json(&v.map, &phase.position) {
             Ok(p) => Some(p),
@@ -98,7 +128,8 @@ pub fn summarise(
             _ => phase.title.clone(),
         };
         if let (Some(v), Some(p)) = (variant, &position) {
-            count_year(&mut years, v, p);
+            count_year(&mut years, v, p, previous);
+            previous = Some(p.turn);
         }
         history.push((label, players_of(phase, &mut problems)));
     }
@@ -171,37 +202,50 @@ pub fn summarise(
         centres: powers
             .iter()
             .enumerate()
-            .map(|(i, (_, name))| CentreRow {
-                power: name.clone(),
-                counts: years
-                    .iter()
-                    .map(|(_, c)| c.get(i).copied().unwrap_or(0))
-                    .collect(),
+            .map(|(i, (_, name))| {
+                let tally = |(_, c): &(i32, Vec<Tally>)| c.get(i).copied().unwrap_or_default();
+                CentreRow {
+                    power: name.clone(),
+                    counts: years.iter().map(|y| tally(y).centres).collect(),
+                    supply: years.iter().map(|y| tally(y).supply).collect(),
+                }
             })
             .collect(),
+        by_supply: variant.is_some_and(|v| v.victory_counting == VictoryCounting::Supply),
         holders,
         problems,
     })
 }
 
-/// Keeps `position`'s centre counts as those of its year.
+/// Keeps `position`'s counts as those of its year (`previous`: the turn recorded before it).
 ///
-/// A year's column is the last position recorded in that year: centres change hands only
-/// when a fall turn ends, and the position after it (the winter adjustments, or the next
-/// spring when no adjustments were due) is the last one of its year or the first of the
-/// next, which holds the same owners. So a finished year shows the centres after its fall,
-/// the year in progress the centres it started with, and a game that ended with a victory
-/// in the fall shows the winning count, because its final position is recorded too.
-fn count_year(years: &mut Vec<(i32, Vec<u32>)>, variant: &Variant, position: &Position) {
+/// A year's column is the board of its reckoning (`progress::advance`), the board the
+/// winter adjustments are counted from, when the autumn is over: the year's winter position
+/// when adjustments were due, or else the first position recorded after the autumn (the
+/// next spring, the same board, since nothing was built or removed); a game won at a
+/// reckoning ends on that board, so it is recorded too. A year in progress shows its latest
+/// position, the counts as they would be if the year ended now.
+fn count_year(
+    years: &mut Vec<(i32, Vec<Tally>)>,
+    variant: &Variant,
+    position: &Position,
+    previous: Option<Turn>,
+) {
     let map = &variant.map;
-    let counts = (0..map.powers.len())
-        .map(|p| position.centres_of(map, PowerId(p as u8)))
+    let counts: Vec<Tally> = (0..map.powers.len())
+        .map(|p| position.tally(map, PowerId(p as u8)))
         .collect();
-    let Turn { year, .. } = position.turn;
-    match years.iter_mut().find(|(y, _)| *y == year) {
-        Some(entry) => entry.1 = counts,
-        None => years.push((year, counts)),
+    let mut set = |year: i32| match years.iter_mut().find(|(y, _)| *y == year) {
+        Some(entry) => entry.1 = counts.clone(),
+        None => years.push((year, counts.clone())),
+    };
+    if let Some(before) = previous
+        && before.year != position.turn.year
+        && before.season != Season::Winter
+    {
+        set(before.year);
     }
+    set(position.turn.year);
 }
 
 /// `{power id: player's address}` of a phase.
@@ -306,11 +350,13 @@ pub fn summary_text(
 
 /// What the centre table shows, as a heading.
 pub fn centres_heading(summary: &Summary) -> String {
+    let what = match summary.by_supply {
+        false => "Supply centres at the end of each year",
+        true => "Supply at the end of each year, with the supply centres owned in brackets",
+    };
     match summary.years.last() {
-        Some(last) if summary.running => {
-            format!("Supply centres at the end of each year ({last}: so far)")
-        }
-        _ => "Supply centres at the end of each year".to_string(),
+        Some(last) if summary.running => format!("{what} ({last}: so far)"),
+        _ => what.to_string(),
     }
 }
 
@@ -325,7 +371,16 @@ fn centre_table(summary: &Summary) -> String {
     let widths: Vec<usize> = summary
         .years
         .iter()
-        .map(|y| y.chars().count().max(3))
+        .enumerate()
+        .map(|(i, y)| {
+            let widest = summary
+                .centres
+                .iter()
+                .map(|r| summary.cell(r, i).chars().count())
+                .max()
+                .unwrap_or(0);
+            y.chars().count().max(3).max(widest)
+        })
         .collect();
     let mut out = format!("  {:name_width$}", "");
     for (year, width) in summary.years.iter().zip(&widths) {
@@ -334,8 +389,8 @@ fn centre_table(summary: &Summary) -> String {
     out.push('\n');
     for row in &summary.centres {
         out.push_str(&format!("  {:name_width$}", row.power));
-        for (count, width) in row.counts.iter().zip(&widths) {
-            out.push_str(&format!("  {count:>width$}"));
+        for (i, width) in widths.iter().enumerate() {
+            out.push_str(&format!("  {:>width$}", summary.cell(row, i)));
         }
         out.push('\n');
     }
@@ -404,12 +459,15 @@ mod tests {
                 CentreRow {
                     power: "North".into(),
                     counts: vec![1, 1],
+                    supply: vec![1, 1],
                 },
                 CentreRow {
                     power: "South".into(),
                     counts: vec![2, 12],
+                    supply: vec![3, 14],
                 },
             ],
+            by_supply: false,
             holders: Vec::new(),
             problems: Vec::new(),
         };
@@ -420,6 +478,20 @@ mod tests {
         assert_eq!(
             centres_heading(&summary),
             "Supply centres at the end of each year (239 BC: so far)"
+        );
+        // Where victory counts supply, the supply leads and the centres follow.
+        let by_supply = Summary {
+            by_supply: true,
+            running: false,
+            ..summary
+        };
+        assert_eq!(
+            centre_table(&by_supply),
+            "         240 BC   239 BC\n  North   1 (1)    1 (1)\n  South   3 (2)  14 (12)\n"
+        );
+        assert_eq!(
+            centres_heading(&by_supply),
+            "Supply at the end of each year, with the supply centres owned in brackets"
         );
     }
 }

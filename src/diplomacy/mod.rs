@@ -4,6 +4,7 @@
 //! each order did what it did. It never fails: illegal orders become outcomes.
 
 pub mod adjudicate;
+pub mod credit;
 pub mod map;
 pub mod order;
 pub mod position;

@@ -33,6 +33,22 @@ pub struct Credit {
     pub amount: u32,
 }
 
+/// Why a centre with an owner supplies nothing now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unsupplied {
+    /// Destroyed and not yet restored (Diadochi V rule 6: it becomes useless).
+    Destroyed,
+    /// A rebellion centre without its owner's unit in it (Diadochi V rule 5).
+    NoGarrison,
+}
+
+/// What a power has: the centres it owns and the supply they give.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    pub centres: u32,
+    pub supply: u32,
+}
+
 /// The state of the board at the start of a phase.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Position {
@@ -86,49 +102,71 @@ impl Position {
     }
 
     /// Supply a power draws from its own centres: each centre's value to it, nothing from a
-    /// destroyed centre, and a rebellion centre only while the power has a unit there.
+    /// destroyed centre, and a rebellion centre only while the power has a unit there
+    /// (Diadochi V rules 3, 5 and 6). Credit is not in it (`credit::in_force`).
     pub fn supply_of(&self, map: &Map, power: PowerId) -> u32 {
-        self.owners
-            .iter()
-            .enumerate()
-            .filter(|(_, owner)| **owner == Some(power))
-            .map(|(i, _)| ProvinceId(i as u16))
-            .filter(|p| !self.destroyed.contains(p))
-            .filter_map(|p| map.province(p).centre.as_ref().map(|c| (p, c)))
-            .filter(|(p, c)| {
-                !c.needs_garrison
-                    || self
-                        .units
-                        .iter()
-                        .any(|u| u.power == power && map.province_of(u.region) == *p)
-            })
-            .map(|(_, c)| u32::from(c.value_to(power)))
+        self.supplying_centres(map, power)
+            .into_iter()
+            .filter_map(|p| map.province(p).centre.as_ref())
+            .map(|c| u32::from(c.value_to(power)))
             .sum()
     }
 
-    /// Supply lent to `power` less supply it has lent.
-    pub fn credit_balance(&self, power: PowerId) -> (u32, u32) {
-        let lent_to: u32 = self
-            .credits
-            .iter()
-            .filter(|c| c.borrower == power)
-            .map(|c| c.amount)
-            .sum();
-        let lent_by: u32 = self
-            .credits
-            .iter()
-            .filter(|c| c.lender == power)
-            .map(|c| c.amount)
-            .sum();
-        (lent_to, lent_by)
+    /// The centres of `power` that supply it now: owned, not destroyed, and garrisoned by
+    /// its own unit if they are rebellion centres. At the start of winter this is what
+    /// counts for the year (`progress::advance`).
+    pub fn supplying_centres(&self, map: &Map, power: PowerId) -> Vec<ProvinceId> {
+        self.owned_centres(map, power)
+            .into_iter()
+            .filter(|p| self.why_not_supplying(map, *p).is_none())
+            .collect()
     }
 
-    /// Number of supply centres a power owns (for victory: one per centre).
-    pub fn centres_of(&self, map: &Map, power: PowerId) -> u32 {
+    /// Why a centre owned by someone supplies its owner nothing now, if it supplies nothing.
+    pub fn why_not_supplying(&self, map: &Map, province: ProvinceId) -> Option<Unsupplied> {
+        let owner = self.owners[province.index()]?;
+        let centre = map.province(province).centre.as_ref()?;
+        if self.destroyed.contains(&province) {
+            return Some(Unsupplied::Destroyed);
+        }
+        let garrisoned = self
+            .units
+            .iter()
+            .any(|u| u.power == owner && map.province_of(u.region) == province);
+        if centre.needs_garrison && !garrisoned {
+            return Some(Unsupplied::NoGarrison);
+        }
+        None
+    }
+
+    /// The supply centres `power` owns, whatever their state, in the map's order.
+    pub fn owned_centres(&self, map: &Map, power: PowerId) -> Vec<ProvinceId> {
         self.owners
             .iter()
             .enumerate()
             .filter(|(i, owner)| **owner == Some(power) && map.provinces[*i].centre.is_some())
-            .count() as u32
+            .map(|(i, _)| ProvinceId(i as u16))
+            .collect()
+    }
+
+    /// Whether `power` is still in the game: it has a unit, or a centre that supplies it.
+    /// A power with neither can never build again (a destroyed centre takes no builds, and an
+    /// ungarrisoned rebellion centre counts for nothing), so it is eliminated.
+    pub fn survives(&self, map: &Map, power: PowerId) -> bool {
+        self.units.iter().any(|u| u.power == power)
+            || !self.supplying_centres(map, power).is_empty()
+    }
+
+    /// Number of supply centres a power owns, whatever their state (the classic count).
+    pub fn centres_of(&self, map: &Map, power: PowerId) -> u32 {
+        self.owned_centres(map, power).len() as u32
+    }
+
+    /// A power's count: centres owned and the supply they give now.
+    pub fn tally(&self, map: &Map, power: PowerId) -> Tally {
+        Tally {
+            centres: self.centres_of(map, power),
+            supply: self.supply_of(map, power),
+        }
     }
 }

@@ -6,10 +6,12 @@
 use serde_json::{Map as JsonMap, Value, json};
 
 use crate::diplomacy::adjudicate::{Outcome, Submitted, adjudicate};
+use crate::diplomacy::credit::{self, Lapse};
 use crate::diplomacy::map::{Map, ProvinceId};
 use crate::diplomacy::order::Order;
 use crate::diplomacy::position::{Credit, Dislodgement, Position, Restoration};
 use crate::diplomacy::power::PowerId;
+use crate::diplomacy::progress::{advance, survivors};
 use crate::diplomacy::rules::{Rules, SwitchValue};
 use crate::diplomacy::turn::{PhaseKind, Season, Turn};
 use crate::diplomacy::unit::{Unit, UnitKind};
@@ -73,7 +75,8 @@ fn run_case(case: &Value, variants: &[Variant], options: &Options) -> Result<Val
         .unwrap_or_else(|| variant.rules.clone());
     let rules = read_rules(case.get("rules"), default)?;
     let turn = read_turn(case.get("phase"))?;
-    let position = read_position(case, variant, turn)?;
+    let mut position = read_position(case, variant, turn)?;
+    let credit_results = run_credit_orders(case.get("credit_orders"), map, &rules, &mut position)?;
     let orders = read_orders(case.get("orders"), map, turn.kind)?;
     let submitted: Vec<Submitted> = orders
         .iter()
@@ -149,6 +152,50 @@ fn run_case(case: &Value, variants: &[Variant], options: &Options) -> Result<Val
             .collect();
         result.insert("destroyed_after".into(), Value::Array(destroyed));
     }
+    if !credit_results.is_empty() {
+        result.insert("credit_orders".into(), Value::Array(credit_results));
+    }
+    if rules.supply_credit && turn.kind == PhaseKind::Adjustment {
+        let ledger = credit::ledger(map, &position);
+        result.insert("credits".into(), credits_json(map, &ledger.in_force));
+        result.insert("credits_lapsed".into(), lapses_json(map, &ledger.lapsed));
+    }
+    let progress = advance(
+        map,
+        &variant.calendar,
+        &variant.victory(),
+        &position,
+        &resolution,
+    );
+    let powers = |list: Vec<PowerId>| -> Value {
+        Value::Array(list.iter().map(|p| json!(map.power(*p).id)).collect())
+    };
+    result.insert("survivors".into(), powers(survivors(map, &progress.next)));
+    if let Some(year) = &progress.year_end {
+        let by_power = |f: &dyn Fn(usize) -> u32| -> Value {
+            Value::Object(
+                map.powers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (p.id.clone(), json!(f(i))))
+                    .collect(),
+            )
+        };
+        let standing = &year.standing;
+        result.insert(
+            "year_end".into(),
+            json!({
+                "supply": by_power(&|i| standing.tallies[i].supply),
+                "centres": by_power(&|i| standing.tallies[i].centres),
+                "winner": standing.winner.map(|p| map.power(p).id.clone()),
+                "eliminated": powers(standing.eliminated.clone()),
+                "credits": credits_json(map, &year.board.credits),
+                "credits_lapsed": lapses_json(map, &year.lapsed),
+            }),
+        );
+    } else {
+        result.insert("year_end".into(), Value::Null);
+    }
     if turn.kind == PhaseKind::Adjustment {
         let owed = crate::diplomacy::adjudicate::adjustment::adjustments(map, &position);
         let adjustments: JsonMap<String, Value> = map
@@ -161,6 +208,79 @@ fn run_case(case: &Value, variants: &[Variant], options: &Options) -> Result<Val
         result.insert("adjustments".into(), Value::Object(adjustments));
     }
     Ok(Value::Object(result))
+}
+
+fn credits_json(map: &Map, credits: &[Credit]) -> Value {
+    Value::Array(
+        credits
+            .iter()
+            .map(|c| {
+                json!({"lender": map.power(c.lender).id, "borrower": map.power(c.borrower).id,
+                    "amount": c.amount})
+            })
+            .collect(),
+    )
+}
+
+fn lapses_json(map: &Map, lapsed: &[Lapse]) -> Value {
+    Value::Array(
+        lapsed
+            .iter()
+            .map(|l| {
+                json!({"lender": map.power(l.lender).id, "borrower": map.power(l.borrower).id,
+                    "amount": l.amount, "reason": l.reason.word()})
+            })
+            .collect(),
+    )
+}
+
+/// Diadochi V's credit commands, carried out in order on the position before the phase is
+/// adjudicated (as the judge carries them out when they arrive): `{"power": "syria",
+/// "action": "pass", "amount": 1, "to": "macedonia"}`, with `grant`, `pass`, `end` or
+/// `ask`. Each comes back with `result` (`succeeds` or `refused`) and a `reason` word.
+fn run_credit_orders(
+    value: Option<&Value>,
+    map: &Map,
+    rules: &Rules,
+    position: &mut Position,
+) -> Result<Vec<Value>, String> {
+    let mut out = Vec::new();
+    for (i, c) in list(value, "credit_orders")?.iter().enumerate() {
+        let what = format!("credit_orders[{i}]");
+        let power = read_power(map, c.get("power"), &what)?;
+        let to = c
+            .get("to")
+            .and_then(Value::as_str)
+            .ok_or_else(|| format!("{what}: 'to' must be a string"))?;
+        let other = map
+            .power_by_id(to)
+            .ok_or_else(|| format!("{what}: unknown power '{to}'"))?;
+        let amount = c
+            .get("amount")
+            .and_then(Value::as_u64)
+            .unwrap_or(0)
+            .min(1000) as u32;
+        let action = c.get("action").and_then(Value::as_str).unwrap_or("");
+        let done = match action {
+            "grant" => credit::grant(map, rules, position, power, other, amount),
+            "pass" => credit::pass(map, rules, position, power, other, amount),
+            "end" => credit::end(rules, position, power, other).map(|_| ()),
+            "ask" => credit::ask(map, rules, position, power, other, amount),
+            _ => return Err(format!("{what}: 'action' must be grant, pass, end or ask")),
+        };
+        let mut entry = c.as_object().cloned().unwrap_or_default();
+        match done {
+            Ok(()) => {
+                entry.insert("result".into(), json!("succeeds"));
+            }
+            Err(why) => {
+                entry.insert("result".into(), json!("refused"));
+                entry.insert("reason".into(), json!(why.word()));
+            }
+        }
+        out.push(Value::Object(entry));
+    }
+    Ok(out)
 }
 
 fn unit_json(map: &Map, unit: &Unit) -> Value {

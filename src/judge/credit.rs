@@ -1,8 +1,9 @@
 //! Supply credit between powers by mail (Diadochi V rule 8): granting, passing on, ending
 //! and asking. Credit changes the position of the game; it counts at the next adjustment.
 
+use crate::diplomacy::credit::{self, Lapse, LapseReason, Refusal};
 use crate::diplomacy::map::Map;
-use crate::diplomacy::position::{Credit, Position};
+use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx, position_to_json};
@@ -56,18 +57,19 @@ pub fn change_credit(
         other,
     } = order;
     let map = &variant.map;
-    if !variant.rules.supply_credit {
+    let rules = &variant.rules;
+    if !rules.supply_credit {
         return Ok(Err(msg!("credit.none_in_variant", variant = variant.name)));
     }
-    let Some(other) = power_named(map, other).filter(|o| *o != power) else {
+    let Some(other) = power_named(map, other) else {
         return Ok(Err(msg!("credit.not_a_power", power = other)));
     };
     let (me, them) = (map.power(power).name.clone(), map.power(other).name.clone());
-    let owns_a_centre = |p: PowerId| position.centres_of(map, p) > 0;
+    let refused = |why: Refusal| refusal(variant, why, power, other, amount);
     let change = match action {
         CreditAction::Ask => {
-            if !owns_a_centre(power) {
-                return Ok(Err(msg!("credit.ask_needs_centre")));
+            if let Err(why) = credit::ask(map, rules, &position, power, other, amount) {
+                return Ok(Err(refused(why)));
             }
             return Ok(Ok(CreditChange {
                 said: msg!("credit.asked", other = them, amount = amount),
@@ -86,21 +88,9 @@ pub fn change_credit(
             }));
         }
         CreditAction::Grant => {
-            if !owns_a_centre(other) {
-                return Ok(Err(msg!("credit.no_centre", other = them)));
+            if let Err(why) = credit::grant(map, rules, &mut position, power, other, amount) {
+                return Ok(Err(refused(why)));
             }
-            let (_, lent) = position.credit_balance(power);
-            let supply = position.supply_of(map, power);
-            if lent + amount > supply {
-                return Ok(Err(msg!(
-                    "credit.cannot_lend",
-                    power = me,
-                    supply = supply,
-                    lent = lent,
-                    amount = amount
-                )));
-            }
-            add(&mut position, power, other, amount);
             CreditChange {
                 said: msg!("credit.lends", power = me, amount = amount, other = them),
                 notice: Some((
@@ -116,32 +106,8 @@ pub fn change_credit(
             }
         }
         CreditAction::Pass => {
-            if !owns_a_centre(other) {
-                return Ok(Err(msg!("credit.no_centre", other = them)));
-            }
-            let (received, _) = position.credit_balance(power);
-            if amount > received {
-                return Ok(Err(msg!(
-                    "credit.cannot_pass",
-                    power = me,
-                    received = received,
-                    amount = amount
-                )));
-            }
-            let mut left = amount;
-            let mut moved = Vec::new();
-            for credit in position.credits.iter_mut().filter(|c| c.borrower == power) {
-                let take = credit.amount.min(left);
-                credit.amount -= take;
-                left -= take;
-                moved.push((credit.lender, take));
-                if left == 0 {
-                    break;
-                }
-            }
-            position.credits.retain(|c| c.amount > 0);
-            for (lender, n) in moved.into_iter().filter(|(_, n)| *n > 0) {
-                add(&mut position, lender, other, n);
+            if let Err(why) = credit::pass(map, rules, &mut position, power, other, amount) {
+                return Ok(Err(refused(why)));
             }
             CreditChange {
                 said: msg!("credit.passes", power = me, amount = amount, other = them),
@@ -158,12 +124,8 @@ pub fn change_credit(
             }
         }
         CreditAction::End => {
-            let before = position.credits.len();
-            position
-                .credits
-                .retain(|c| !(c.lender == power && c.borrower == other));
-            if position.credits.len() == before {
-                return Ok(Err(msg!("credit.no_credit", power = me, other = them)));
+            if let Err(why) = credit::end(rules, &mut position, power, other) {
+                return Ok(Err(refused(why)));
             }
             CreditChange {
                 said: msg!("credit.ends", power = me, other = them),
@@ -180,18 +142,37 @@ pub fn change_credit(
     Ok(Ok(change))
 }
 
-fn add(position: &mut Position, lender: PowerId, borrower: PowerId, amount: u32) {
-    match position
-        .credits
-        .iter_mut()
-        .find(|c| c.lender == lender && c.borrower == borrower)
-    {
-        Some(c) => c.amount += amount,
-        None => position.credits.push(Credit {
-            lender,
-            borrower,
-            amount,
-        }),
+/// Why a credit command of `power` naming `other` was refused (rule 8), for the player.
+fn refusal(
+    variant: &Variant,
+    why: Refusal,
+    power: PowerId,
+    other: PowerId,
+    amount: u32,
+) -> Message {
+    let map = &variant.map;
+    let (me, them) = (&map.power(power).name, &map.power(other).name);
+    match why {
+        Refusal::NotInVariant => msg!("credit.none_in_variant", variant = variant.name),
+        Refusal::SamePower => msg!("credit.same_power", power = me),
+        Refusal::NoAmount => msg!("credit.no_amount"),
+        Refusal::NoCentre { power: p } if p == power => msg!("credit.ask_needs_centre"),
+        Refusal::NoCentre { .. } => msg!("credit.no_centre", other = them),
+        Refusal::BeyondSupply { supply, lent } => msg!(
+            "credit.cannot_lend",
+            power = me,
+            supply = supply,
+            lent = lent,
+            amount = amount
+        ),
+        Refusal::BeyondReceived { received } => msg!(
+            "credit.cannot_pass",
+            power = me,
+            other = them,
+            received = received,
+            amount = amount
+        ),
+        Refusal::NoCredit => msg!("credit.no_credit", power = me, other = them),
     }
 }
 
@@ -208,6 +189,41 @@ pub fn credit_lines(words: Words, map: &Map, position: &Position) -> Vec<String>
                 amount = c.amount,
                 other = map.power(c.borrower).name
             )
+        })
+        .collect()
+}
+
+/// One sentence for each credit that lapsed, with its reason (rule 8), for reports.
+pub fn lapse_lines(words: Words, map: &Map, lapsed: &[Lapse]) -> Vec<String> {
+    lapsed
+        .iter()
+        .map(|l| {
+            let (lender, borrower) = (&map.power(l.lender).name, &map.power(l.borrower).name);
+            match l.reason {
+                LapseReason::SamePower => {
+                    tr!(
+                        words,
+                        "credit.lapse_same_power",
+                        power = lender,
+                        amount = l.amount
+                    )
+                }
+                LapseReason::NoCentre => tr!(
+                    words,
+                    "credit.lapse_no_centre",
+                    power = lender,
+                    other = borrower,
+                    amount = l.amount
+                ),
+                LapseReason::LenderShort { supply } => tr!(
+                    words,
+                    "credit.lapse_lender_short",
+                    power = lender,
+                    other = borrower,
+                    amount = l.amount,
+                    supply = supply
+                ),
+            }
         })
         .collect()
 }

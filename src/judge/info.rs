@@ -5,6 +5,7 @@ use super::deadline_text_in;
 use super::letter::Session;
 use super::phase::phase_name_in;
 use super::secrecy::{self, Reader};
+use crate::diplomacy::progress::VictoryCounting;
 use crate::letter::OutgoingLetter;
 use crate::report::describe::unit_name_in;
 use crate::report::{Message, Words};
@@ -83,12 +84,18 @@ impl Session<'_> {
             }
             lines.push(tr!(words, "info.centres"));
             for (i, power) in map.powers.iter().enumerate() {
-                let id = crate::diplomacy::power::PowerId(i as u8);
-                lines.push(format!(
-                    "  {}: {}",
-                    power.name,
-                    position.centres_of(map, id)
-                ));
+                let tally = position.tally(map, crate::diplomacy::power::PowerId(i as u8));
+                // Where victory counts supply, the supply first and the centres beside it.
+                lines.push(match variant.victory_counting {
+                    VictoryCounting::Centres => format!("  {}: {}", power.name, tally.centres),
+                    VictoryCounting::Supply => tr!(
+                        words,
+                        "info.supply",
+                        power = power.name,
+                        supply = tally.supply,
+                        centres = tally.centres
+                    ),
+                });
             }
         }
         self.say_text(lines.join("\n"));

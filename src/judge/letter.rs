@@ -628,7 +628,9 @@ impl<'j> Session<'j> {
             return;
         }
         self.helped.push(asked);
-        let info = topic.and_then(|t| self.judge.variant(t.trim_start_matches("info-")));
+        // `GET info <variant>` reads as topic `info-<variant>`; `GET info <file>` is the file.
+        let topic = topic.map(|t| t.strip_prefix("info-").unwrap_or(t));
+        let info = topic.and_then(|t| self.judge.variant(t));
         if let Some(variant) = info {
             let file = format!("info-{}.txt", variant.id);
             let text = if self.judge.templates.has(&self.language, &file) {

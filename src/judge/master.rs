@@ -554,7 +554,7 @@ impl Session<'_> {
         let everyone = match self.judge.game_position(&game) {
             Some((variant, position)) => {
                 let mut all = true;
-                for p in super::wishes::survivors(&variant.map, &position) {
+                for p in crate::diplomacy::progress::survivors(&variant.map, &position) {
                     let id = &variant.map.power(p).id;
                     let voted = match members.iter().find(|m| m.power.as_deref() == Some(id)) {
                         Some(m) => {

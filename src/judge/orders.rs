@@ -2,7 +2,7 @@
 //! force (the last order to a unit replaces the earlier one), and judged complete or not.
 
 use crate::diplomacy::adjudicate::adjustment::adjustments;
-use crate::diplomacy::adjudicate::{Outcome, Submitted, adjudicate};
+use crate::diplomacy::adjudicate::{Allowance, Outcome, Submitted, adjudicate};
 use crate::diplomacy::map::{Map, ProvinceId};
 use crate::diplomacy::order::{Action, Order};
 use crate::diplomacy::position::Position;
@@ -10,7 +10,7 @@ use crate::diplomacy::power::PowerId;
 use crate::diplomacy::rules::Rules;
 use crate::diplomacy::turn::PhaseKind;
 use crate::report::Words;
-use crate::report::describe::explain;
+use crate::report::describe::{explain, explain_allowance};
 use crate::text::Severity;
 use crate::text::order::{parse_orders, render};
 use crate::tr;
@@ -23,6 +23,9 @@ pub struct Submission {
     pub errors: Vec<String>,
     /// Orders understood from this letter, canonical texts.
     pub understood: Vec<String>,
+    /// Orders kept that will not be carried out as the orders stand (a build beyond the
+    /// allowance, a third fleet in one winter), one sentence each with its line.
+    pub warnings: Vec<String>,
 }
 
 /// The orders stored for a power, read back (they were stored canonical, so they read).
@@ -71,6 +74,7 @@ pub fn submit(
         .collect();
     let mut understood = Vec::new();
     let mut fresh = Vec::new();
+    let mut lines = Vec::new();
     for p in parsed {
         let line = p.line + first_line - 1;
         match problem(map, rules, position, power, &p.order) {
@@ -88,15 +92,65 @@ pub fn submit(
             None => {
                 understood.push(render(map, &p.order));
                 fresh.push(p.order);
+                lines.push(line);
             }
         }
     }
+    let warnings = not_allowed(map, rules, position, power, &fresh)
+        .into_iter()
+        .map(|(i, allowance)| {
+            tr!(
+                words,
+                "letter.line",
+                line = lines[i],
+                message = tr!(
+                    words,
+                    "orders.not_allowed",
+                    order = render(map, &fresh[i]),
+                    why = explain_allowance(words, rules, allowance)
+                )
+            )
+        })
+        .collect();
     let orders = merge(map, position.turn.kind, in_force, fresh);
     Submission {
         orders,
         errors,
         understood,
+        warnings,
     }
+}
+
+/// Adjustment orders that the adjudicator, given them all together as they will be, would
+/// not carry out although each is legal alone (DATC 4.D.4: the first builds count; Diadochi
+/// V rule 9: no more than two fleets a winter): their indices and why. In an adjustment
+/// phase a letter's orders replace the earlier ones whole, so they are all there is.
+fn not_allowed(
+    map: &Map,
+    rules: &Rules,
+    position: &Position,
+    power: PowerId,
+    orders: &[Order],
+) -> Vec<(usize, Allowance)> {
+    if position.turn.kind != PhaseKind::Adjustment {
+        return Vec::new();
+    }
+    let submitted: Vec<Submitted> = orders
+        .iter()
+        .map(|order| Submitted {
+            power,
+            order: order.clone(),
+        })
+        .collect();
+    adjudicate(map, rules, position, &submitted)
+        .outcomes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| match o {
+            Outcome::NotAllowed(why) => Some((i, *why)),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Why an order could not be carried out on this board, if it could not.

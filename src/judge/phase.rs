@@ -4,17 +4,19 @@
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use super::credit::credit_lines;
+use super::credit::{credit_lines, lapse_lines};
 use super::orders::{is_complete, powers_owing, stored_orders};
 use super::settings::{GameSettings, Wishes, deadline_after};
 use super::{Judge, deadline_text_in};
 use crate::diplomacy::adjudicate::{Outcome, RetreatOptions, Submitted, adjudicate};
+use crate::diplomacy::credit::{Balance, balance};
 use crate::diplomacy::map::Map;
 use crate::diplomacy::order::{Action, Location, Order, UnitOrder};
 use crate::diplomacy::position::Position;
+use crate::diplomacy::position::Unsupplied;
 use crate::diplomacy::power::PowerId;
-use crate::diplomacy::progress::{next_position, standing};
-use crate::diplomacy::turn::{PhaseKind, Season};
+use crate::diplomacy::progress::{Progress, YearEnd, advance, eliminated};
+use crate::diplomacy::turn::PhaseKind;
 use crate::letter::OutgoingLetter;
 use crate::report::describe::{describe_order_in, either_in, note_in, unit_name_in};
 use crate::report::{Message, Words};
@@ -303,16 +305,18 @@ impl Judge {
             }
         }
         let resolution = adjudicate(map, &variant.rules, &position, &submitted);
-        let next = next_position(map, &variant.calendar, &position, &resolution);
-        let standing = standing(
+        let Progress { next, year_end } = advance(
             map,
-            &next,
-            variant.victory_centres,
-            variant.victory_counting,
+            &variant.calendar,
+            &variant.victory(),
+            &position,
+            &resolution,
         );
-        let ownership_changed =
-            position.turn.season == Season::Fall && next.turn.season != Season::Fall;
-        let winner = standing.winner.map(|p| map.power(p).name.clone());
+        let eliminated = eliminated(map, &next);
+        let standing = year_end.as_ref().map(|y| &y.standing);
+        let winner = standing
+            .and_then(|s| s.winner)
+            .map(|p| map.power(p).name.clone());
         game.phase_serial += 1;
         game.position = Some(position_to_json(map, &next));
         game.reminded = false;
@@ -349,11 +353,10 @@ impl Judge {
                 .iter()
                 .map(|d| dislodged_line(words, map, d))
                 .collect();
-            let (ownership, adjustments) = if ownership_changed {
-                ownership_lines(words, map, &next)
-            } else {
-                (Vec::new(), Vec::new())
-            };
+            let year = year_end
+                .as_ref()
+                .map(|y| year_end_lines(words, map, y))
+                .unwrap_or_default();
             let restoring: Vec<String> = next
                 .restoring
                 .iter()
@@ -367,7 +370,7 @@ impl Judge {
                     )
                 })
                 .collect();
-            let credits = if ownership_changed
+            let credits = if year_end.is_some()
                 || position.turn.kind == PhaseKind::Adjustment
                 || next.turn.kind == PhaseKind::Adjustment
             {
@@ -380,10 +383,11 @@ impl Judge {
             let context = serde_json::json!({
                 "game": game_now.name, "phase": phase, "orders": lines,
                 "missing": missing.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
-                "dislodged": dislodged, "ownership": ownership, "adjustments": adjustments,
+                "dislodged": dislodged, "ownership": year.ownership, "adjustments": year.adjustments,
+                "cities": year.cities, "ungarrisoned": year.ungarrisoned, "lapsed": year.lapsed,
                 "destroyed": next.destroyed.iter().map(|p| map.province(*p).name.clone()).collect::<Vec<_>>(),
                 "restoring": restoring, "credits": credits,
-                "eliminated": standing.eliminated.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
+                "eliminated": eliminated.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
                 "winner": winner, "next_phase": phase_name_in(words, variant, &next),
                 "deadline": deadline_text_in(words, game_now),
             });
@@ -532,22 +536,38 @@ pub(super) fn dislodged_line(words: Words, map: &Map, d: &RetreatOptions) -> Str
     }
 }
 
-/// Supply centres per power, and the builds or removals each power now has.
-fn ownership_lines(words: Words, map: &Map, position: &Position) -> (Vec<String>, Vec<String>) {
-    let owed = crate::diplomacy::adjudicate::adjustment::adjustments(map, position);
-    let mut ownership = Vec::new();
-    let mut adjustments = Vec::new();
+/// The lines of a year's reckoning, in one language.
+#[derive(Default)]
+struct YearLines {
+    /// `Syria: Antioch, Armenia, Seleucia.`
+    ownership: Vec<String>,
+    /// `Egypt: supply 3, borrowed 1, units 3: builds 1.`
+    adjustments: Vec<String>,
+    /// Who controls each build-only city.
+    cities: Vec<String>,
+    /// Owned rebellion centres without their garrison, and why they do not count.
+    ungarrisoned: Vec<String>,
+    /// Credit that lapsed at the reckoning, and why.
+    lapsed: Vec<String>,
+}
+
+/// Supply centres per power, the builds or removals each power now has (with the credit in
+/// force), who controls the build-only cities, the rebellion centres that do not count for
+/// want of a garrison, and the credit that lapsed: all from the board of the year's
+/// reckoning.
+fn year_end_lines(words: Words, map: &Map, year: &YearEnd) -> YearLines {
+    let board = &year.board;
+    let owed = crate::diplomacy::adjudicate::adjustment::adjustments(map, board);
+    let mut lines = YearLines::default();
     for (p, owed) in owed.iter().enumerate() {
         let power = PowerId(p as u8);
-        let mut centres: Vec<&str> = position
-            .owners
-            .iter()
-            .enumerate()
-            .filter(|(i, o)| **o == Some(power) && map.provinces[*i].centre.is_some())
-            .map(|(i, _)| map.provinces[i].name.as_str())
+        let mut centres: Vec<&str> = board
+            .owned_centres(map, power)
+            .into_iter()
+            .map(|c| map.province(c).name.as_str())
             .collect();
         centres.sort();
-        let units = position.units.iter().filter(|u| u.power == power).count();
+        let units = board.units.iter().filter(|u| u.power == power).count();
         if centres.is_empty() && units == 0 {
             continue;
         }
@@ -557,7 +577,7 @@ fn ownership_lines(words: Words, map: &Map, position: &Position) -> (Vec<String>
         } else {
             centres.join(", ")
         };
-        ownership.push(tr!(
+        lines.ownership.push(tr!(
             words,
             "report.ownership",
             power = name,
@@ -568,16 +588,62 @@ fn ownership_lines(words: Words, map: &Map, position: &Position) -> (Vec<String>
             n if n < 0 => tr!(words, "report.removes", count = -n),
             _ => tr!(words, "report.no_change"),
         };
-        adjustments.push(tr!(
-            words,
-            "report.adjustment",
-            power = name,
-            supply = position.supply_of(map, power),
-            units = units,
-            change = change
-        ));
+        let supply = board.supply_of(map, power);
+        let Balance { borrowed, lent } = balance(&board.credits, power);
+        let mut credit = Vec::new();
+        if borrowed > 0 {
+            credit.push(tr!(words, "report.borrowed", amount = borrowed));
+        }
+        if lent > 0 {
+            credit.push(tr!(words, "report.lent", amount = lent));
+        }
+        lines.adjustments.push(if credit.is_empty() {
+            tr!(
+                words,
+                "report.adjustment",
+                power = name,
+                supply = supply,
+                units = units,
+                change = change
+            )
+        } else {
+            tr!(
+                words,
+                "report.adjustment_credit",
+                power = name,
+                supply = supply,
+                credit = credit.join(", "),
+                units = units,
+                change = change
+            )
+        });
     }
-    (ownership, adjustments)
+    for (i, province) in map.provinces.iter().enumerate() {
+        let id = crate::diplomacy::map::ProvinceId(i as u16);
+        if province.build_site && province.centre.is_none() {
+            lines.cities.push(match board.owners[i] {
+                Some(owner) => tr!(
+                    words,
+                    "report.city",
+                    city = province.name,
+                    power = map.power(owner).name
+                ),
+                None => tr!(words, "report.city_free", city = province.name),
+            });
+        }
+        if let (Some(owner), Some(Unsupplied::NoGarrison)) =
+            (board.owners[i], board.why_not_supplying(map, id))
+        {
+            lines.ungarrisoned.push(tr!(
+                words,
+                "report.ungarrisoned",
+                province = province.name,
+                power = map.power(owner).name
+            ));
+        }
+    }
+    lines.lapsed = lapse_lines(words, map, &year.lapsed);
+    lines
 }
 
 /// Results lines for units that had no order: they held, were disbanded or removed.

@@ -75,6 +75,9 @@ impl Session<'_> {
         for e in submission.errors {
             self.error(msg!("letter.text", text = e));
         }
+        for w in submission.warnings {
+            self.say(msg!("letter.note", warning = w));
+        }
         tx.set_orders(
             row.id,
             row.phase_serial,

@@ -320,7 +320,7 @@ impl Session<'_> {
             return Ok(());
         };
         let map = &variant.map;
-        let survivors = survivors(map, &position);
+        let survivors = crate::diplomacy::progress::survivors(map, &position);
         let settings = GameSettings::from_json(&game.settings);
         let members = tx.members(game.id)?;
         let mut votes = Vec::new();
@@ -335,9 +335,11 @@ impl Session<'_> {
                 None => Wishes::default(),
             };
             votes.push(wishes.draw.map(|powers| {
+                // Only survivors share a draw: a power named that is out of the game is not.
                 let mut named: Vec<PowerId> = powers
                     .iter()
                     .filter_map(|p| super::credit::power_named(map, p))
+                    .filter(|p| survivors.contains(p))
                     .collect();
                 if named.is_empty() || settings.dias {
                     named = survivors.clone();
@@ -454,19 +456,6 @@ pub(super) fn beyond_absences(
         }
     }
     Ok(deadline)
-}
-
-/// The powers still in the game: with a unit or a centre.
-pub(super) fn survivors(
-    map: &crate::diplomacy::map::Map,
-    position: &crate::diplomacy::position::Position,
-) -> Vec<PowerId> {
-    (0..map.powers.len())
-        .map(|p| PowerId(p as u8))
-        .filter(|p| {
-            position.units.iter().any(|u| u.power == *p) || position.centres_of(map, *p) > 0
-        })
-        .collect()
 }
 
 pub(super) fn clear_phase_wishes(tx: &Tx, game_id: i64) -> rusqlite::Result<()> {

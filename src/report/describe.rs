@@ -10,6 +10,7 @@ use crate::diplomacy::map::{Map, RegionId};
 use crate::diplomacy::order::{Action, Location, Order, UnitOrder};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
+use crate::diplomacy::rules::Rules;
 use crate::diplomacy::unit::{Unit, UnitKind};
 use crate::tr;
 
@@ -257,6 +258,21 @@ pub fn explain(words: Words, why: Illegal) -> String {
         Illegal::Indestructible => tr!(words, "illegal.indestructible"),
         Illegal::AlreadyDestroyed => tr!(words, "illegal.already_destroyed"),
         Illegal::NotDestroyed => tr!(words, "illegal.not_destroyed"),
+    }
+}
+
+/// Why a well-formed adjustment order will not be carried out, in the reader's words.
+pub fn explain_allowance(words: Words, rules: &Rules, why: Allowance) -> String {
+    match why {
+        Allowance::NoBuildsLeft => tr!(words, "allowance.no_builds_left"),
+        Allowance::NoRemovalsLeft => tr!(words, "allowance.no_removals_left"),
+        Allowance::FleetLimit => tr!(
+            words,
+            "allowance.fleet_limit",
+            max = rules.max_fleet_builds.unwrap_or(0)
+        ),
+        Allowance::SiteTaken => tr!(words, "allowance.site_taken"),
+        Allowance::AlreadyRemoved => tr!(words, "allowance.already_removed"),
     }
 }
 

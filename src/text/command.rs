@@ -419,7 +419,10 @@ const MASK: &str = "******";
 pub fn render(command: &Command) -> String {
     match &command.kind {
         CommandKind::Help { topic: None } => "HELP".into(),
-        CommandKind::Help { topic: Some(topic) } => format!("GET {topic}"),
+        CommandKind::Help { topic: Some(topic) } => match topic.strip_prefix("info-") {
+            Some(variant) => format!("GET info {variant}"),
+            None => format!("GET {topic}"),
+        },
         CommandKind::Register { name, password } => {
             let mut form = vec!["REGISTER".to_string()];
             if let Some(name) = name {

@@ -33,6 +33,16 @@ pub struct Variant {
     pub start: Position,
 }
 
+impl Variant {
+    /// The condition of victory: `victory_centres` counted as `victory_counting` says.
+    pub fn victory(&self) -> crate::diplomacy::progress::Victory {
+        crate::diplomacy::progress::Victory {
+            threshold: self.victory_centres,
+            counting: self.victory_counting,
+        }
+    }
+}
+
 /// The variant files compiled into the binary: `(id, file name, text)`.
 pub const EMBEDDED: &[(&str, &str, &str)] = &[
     (

@@ -106,6 +106,65 @@ pub fn compare(entry: &Value, expect: &Value) -> Vec<String> {
             result["destroyed_after"]
         ));
     }
+    if let Some(want) = expect.get("year_end") {
+        let got = &result["year_end"];
+        match want.as_object() {
+            None if *want != *got => diffs.push(format!("year end: expected {want}, got {got}")),
+            None => {}
+            Some(fields) => {
+                // Each field named; of a field by power, each power named.
+                for (key, value) in fields {
+                    let pairs: Vec<(String, &Value, &Value)> = match value.as_object() {
+                        Some(by_power) => by_power
+                            .iter()
+                            .map(|(p, v)| (format!("{key}.{p}"), v, &got[key][p]))
+                            .collect(),
+                        None => vec![(key.clone(), value, &got[key])],
+                    };
+                    for (name, want, got) in pairs {
+                        if sorted_if_list(want) != sorted_if_list(got) {
+                            diffs.push(format!("year end {name}: expected {want}, got {got}"));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    if let Some(want) = expect.get("credit_orders") {
+        let got = result["credit_orders"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let want = want.as_array().cloned().unwrap_or_default();
+        if got.len() != want.len() {
+            diffs.push(format!(
+                "{} credit results for {} expected",
+                got.len(),
+                want.len()
+            ));
+        }
+        for (w, g) in want.iter().zip(&got) {
+            if w["result"] != g["result"] || w.get("reason").is_some_and(|r| *r != g["reason"]) {
+                diffs.push(format!(
+                    "credit {} {} to {}: expected {} {}, got {} {}",
+                    w["power"],
+                    w["action"],
+                    w["to"],
+                    w["result"],
+                    w["reason"],
+                    g["result"],
+                    g["reason"]
+                ));
+            }
+        }
+    }
+    for key in ["credits", "credits_lapsed", "survivors"] {
+        if let Some(want) = expect.get(key)
+            && sorted(want) != sorted(&result[key])
+        {
+            diffs.push(format!("{key}: expected {want}, got {}", result[key]));
+        }
+    }
     if let Some(want) = expect.get("adjustments")
         && *want != result["adjustments"]
     {
@@ -115,6 +174,14 @@ pub fn compare(entry: &Value, expect: &Value) -> Vec<String> {
         ));
     }
     diffs
+}
+
+/// A list compared whatever its order; anything else as it is.
+fn sorted_if_list(v: &Value) -> Value {
+    match v {
+        Value::Array(_) => Value::from(sorted(v)),
+        other => other.clone(),
+    }
 }
 
 fn sorted(v: &Value) -> Vec<String> {

@@ -156,8 +156,8 @@ fn rule_8_credit() {
         borrower: rome,
         amount: 3,
     });
-    let s = standing(map, &position, v.victory_centres, v.victory_counting);
-    assert_eq!(s.centres[rome.index()], 4);
+    let s = standing(map, &position, &v.victory());
+    assert_eq!(s.counted[rome.index()], 4);
 }
 
 #[test]
@@ -224,17 +224,18 @@ fn rule_12_twenty_five_supply_wins() {
     for id in &held {
         position.owners[map.province_by_id(id).unwrap().index()] = Some(rome);
     }
-    let s = standing(map, &position, v.victory_centres, v.victory_counting);
-    assert_eq!(s.centres[rome.index()], 25);
+    let s = standing(map, &position, &v.victory());
+    assert_eq!(s.counted[rome.index()], 25);
     assert_eq!(s.winner, Some(rome));
     // One centre fewer is not enough.
     position.owners[map.province_by_id(held[held.len() - 1]).unwrap().index()] = None;
-    let s = standing(map, &position, v.victory_centres, v.victory_counting);
+    let s = standing(map, &position, &v.victory());
     assert_eq!(s.winner, None);
 }
 
 #[test]
-fn every_case_names_its_rule() {
+fn every_case_names_and_quotes_its_rule() {
+    let mut quotes: std::collections::BTreeMap<u64, &Value> = Default::default();
     for case in data("diadochi/rules.json").as_array().unwrap() {
         let n = case["rule"].as_u64().unwrap();
         assert!((1..=12).contains(&n));
@@ -243,6 +244,43 @@ fn every_case_names_its_rule() {
                 .as_str()
                 .unwrap()
                 .starts_with(&format!("rule {n}:"))
+        );
+        // The card's text, in Russian as printed and in English, opening with its number.
+        let card = &case["card"];
+        for language in ["ru", "en"] {
+            assert!(
+                card[language]
+                    .as_str()
+                    .is_some_and(|t| t.starts_with(&format!("{n}. ")) && t.len() > 20),
+                "{}: card.{language}",
+                case["id"]
+            );
+        }
+        let first = quotes.entry(n).or_insert(card);
+        assert_eq!(
+            *first, card,
+            "{}: every case of rule {n} quotes it alike",
+            case["id"]
+        );
+    }
+}
+
+#[test]
+fn the_info_file_gives_every_rule_of_the_card_in_both_languages() {
+    let templates = strategos::report::Templates::built_in();
+    for language in ["en", "ru"] {
+        let text = templates.render_in(language, "info-diadochi-v.txt", serde_json::json!({}));
+        for n in 1..=12 {
+            let number = format!("{n:>2}. ");
+            assert!(
+                text.lines().any(|l| l.starts_with(&number)),
+                "{language}: no rule {n} in the info file"
+            );
+        }
+        // Rome's value to another owner is a ruling, with its source.
+        assert!(
+            text.contains("ac03"),
+            "{language}: the source of Rome's value"
         );
     }
 }

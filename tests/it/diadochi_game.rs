@@ -6,7 +6,10 @@
 use std::collections::HashMap;
 
 use chrono::{DateTime, Duration, Utc};
+use strategos::diplomacy::unit::{Unit, UnitKind};
 use strategos::letter::IncomingLetter;
+use strategos::store::{position_from_json, position_to_json};
+use strategos::variant;
 
 use crate::judge_harness::{Harness, mail};
 
@@ -17,6 +20,8 @@ struct Table {
     seats: HashMap<String, (String, char)>,
     serial: usize,
     reports: Vec<IncomingLetter>,
+    /// The judge's answer to the last letter sent.
+    answer: String,
 }
 
 impl Table {
@@ -32,6 +37,14 @@ impl Table {
                 body,
             ),
         );
+        self.answer = self
+            .judge
+            .peek_sent()
+            .iter()
+            .rev()
+            .find(|l| l.to[0].email == from && l.subject.starts_with("Re:"))
+            .map(|l| l.body.clone())
+            .unwrap_or_default();
         self.keep_reports();
     }
 
@@ -71,31 +84,91 @@ impl Table {
     }
 }
 
+impl Table {
+    /// Game `anc` of Diadochi V with its five players, in Spring 240 BC.
+    fn start(tag: &str) -> Table {
+        let mut table = Table {
+            judge: Harness::new(tag),
+            now: DateTime::parse_from_rfc3339("2027-01-04T09:00:00Z")
+                .unwrap()
+                .with_timezone(&Utc),
+            seats: HashMap::new(),
+            serial: 0,
+            reports: Vec::new(),
+            answer: String::new(),
+        };
+        table.send("p1@example.test", "CREATE ?anc p1 diadochi-v");
+        for i in 2..=5 {
+            table.send(&format!("p{i}@example.test"), &format!("SIGNON ?anc p{i}"));
+        }
+        // Who plays what, from the start notices the harness kept back.
+        let tx = table.judge.daemon.store.begin().unwrap();
+        let game = tx.game_by_name("anc").unwrap().unwrap();
+        for member in tx.members(game.id).unwrap() {
+            let power = member.power.unwrap();
+            let letter = power.chars().next().unwrap().to_ascii_uppercase();
+            table.seats.insert(power, (member.email, letter));
+        }
+        drop(tx);
+        assert_eq!(table.seats.len(), 5);
+        table
+    }
+
+    /// Sets the board of the game's current phase, as a game that came to it would have it:
+    /// `units` as `power kind province` (`rome A dal`), `owners` as `power province...`.
+    fn set_board(&mut self, units: &[&str], owners: &[&str], destroyed: &[&str]) {
+        let variant = variant::embedded()
+            .unwrap()
+            .into_iter()
+            .find(|v| v.id == "diadochi-v")
+            .unwrap();
+        let map = &variant.map;
+        let tx = self.judge.daemon.store.begin().unwrap();
+        let mut game = tx.game_by_name("anc").unwrap().unwrap();
+        let mut position = position_from_json(map, game.position.as_deref().unwrap()).unwrap();
+        position.units = units
+            .iter()
+            .map(|u| {
+                let words: Vec<&str> = u.split_whitespace().collect();
+                let kind = if words[1] == "F" {
+                    UnitKind::Fleet
+                } else {
+                    UnitKind::Army
+                };
+                let province = map.province_by_id(words[2]).unwrap();
+                Unit {
+                    power: map.power_by_id(words[0]).unwrap(),
+                    kind,
+                    region: map.regions_for(province, kind)[0],
+                }
+            })
+            .collect();
+        position.owners = vec![None; map.n_provinces()];
+        for line in owners {
+            let mut words = line.split_whitespace();
+            let power = map.power_by_id(words.next().unwrap()).unwrap();
+            for id in words {
+                position.owners[map.province_by_id(id).unwrap().index()] = Some(power);
+            }
+        }
+        position.destroyed = destroyed
+            .iter()
+            .map(|id| map.province_by_id(id).unwrap())
+            .collect();
+        game.position = Some(position_to_json(map, &position));
+        tx.save_game(&game).unwrap();
+        tx.commit().unwrap();
+    }
+
+    fn game_state(&mut self) -> String {
+        let tx = self.judge.daemon.store.begin().unwrap();
+        tx.game_by_name("anc").unwrap().unwrap().state
+    }
+}
+
 #[test]
 fn three_years_of_diadochi_by_mail() {
-    let mut table = Table {
-        judge: Harness::new("diadochi"),
-        now: DateTime::parse_from_rfc3339("2027-01-04T09:00:00Z")
-            .unwrap()
-            .with_timezone(&Utc),
-        seats: HashMap::new(),
-        serial: 0,
-        reports: Vec::new(),
-    };
-    table.send("p1@example.test", "CREATE ?anc p1 diadochi-v");
-    for i in 2..=5 {
-        table.send(&format!("p{i}@example.test"), &format!("SIGNON ?anc p{i}"));
-    }
-    // Who plays what, from the start notices the harness kept back.
-    let tx = table.judge.daemon.store.begin().unwrap();
-    let game = tx.game_by_name("anc").unwrap().unwrap();
-    for member in tx.members(game.id).unwrap() {
-        let power = member.power.unwrap();
-        let letter = power.chars().next().unwrap().to_ascii_uppercase();
-        table.seats.insert(power, (member.email, letter));
-    }
-    drop(tx);
-    assert_eq!(table.seats.len(), 5);
+    let mut table = Table::start("diadochi");
 
     // Spring 240 BC.
     table.orders(
@@ -139,16 +212,31 @@ fn three_years_of_diadochi_by_mail() {
         "Armenia, garrisoned, counts: {autumn}"
     );
     assert!(
-        autumn.contains("Rome: supply 4, units 4: no change."),
+        autumn.contains("Rome: supply 4, lent 1, units 4: no change."),
         "the lender keeps its units: {autumn}"
     );
     assert!(
-        autumn.contains("Egypt: supply 3, units 3: builds 1."),
+        autumn.contains("Egypt: supply 3, borrowed 1, units 3: builds 1."),
         "the borrower builds on credit: {autumn}"
+    );
+    assert!(
+        autumn.contains(
+            "Build-only cities (they supply no one; whoever controls one may build there): \
+             Athens (no one), Jerusalem (no one), Sidon (no one)."
+        ),
+        "{autumn}"
     );
 
     // Winter 240 BC: builds, with Carthage's third fleet over the limit.
     table.orders("carthage", "Build F Car\nBuild F Gad\nBuild F Nca");
+    assert!(
+        table.answer.contains(
+            "Note: line 4: F NCA B will not be carried out as your orders stand: no power builds \
+             more than 2 fleets in one winter, and the fleet builds before it use them up (rule 9)."
+        ),
+        "the third fleet is warned of when sent: {}",
+        table.answer
+    );
     table.orders("egypt", "Build A Ale");
     table.orders("macedonia", "Build A Pel");
     table.orders("syria", "Waive");
@@ -190,6 +278,13 @@ fn three_years_of_diadochi_by_mail() {
         "{autumn}"
     );
     assert!(
+        autumn.contains(
+            "Armenia (Syria) supplies nothing this year: no unit of Syria stands in it this \
+             winter, and a rebellion centre counts only while garrisoned (rule 5)."
+        ),
+        "{autumn}"
+    );
+    assert!(
         autumn.contains("Macedonia: supply 5, units 4: builds 1."),
         "Corinth supplies again: {autumn}"
     );
@@ -209,4 +304,215 @@ fn three_years_of_diadochi_by_mail() {
             .contains("Autumn 238 BC movement")
     );
     table.report("Autumn 238 BC movement");
+}
+
+/// Rome's 24 supply: Rome (3), five double centres and ten single ones, with Illyria, a
+/// rebellion centre, Roman but ungarrisoned.
+const ROME_24: &str =
+    "rome rom nea car ale ant syr bab cis mas srd lil cre cyr lep num sag ctb ill";
+
+#[test]
+fn victory_waits_for_the_end_of_the_year() {
+    // Rule 5: rebellion centres count when garrisoned in winter; victory, like ownership,
+    // belongs to the end of the year, not to a spring move.
+    let mut table = Table::start("diadochi-victory");
+    table.set_board(
+        &[
+            "rome A dal",
+            "syria A dam",
+            "egypt F mae",
+            "carthage A gad",
+            "macedonia A pel",
+        ],
+        &[
+            ROME_24,
+            "syria dam",
+            "egypt mem",
+            "carthage gad",
+            "macedonia pel",
+        ],
+        &[],
+    );
+    table.orders("rome", "A Dal - Ill");
+    table.deadline();
+    let spring = table.report("Spring 240 BC movement");
+    assert!(
+        spring.contains("Rome: Army Dalmatia -> Illyria."),
+        "{spring}"
+    );
+    assert!(!spring.contains("has won"), "{spring}");
+    assert!(
+        spring.contains("The next phase of 'anc' is Autumn 240 BC movement."),
+        "{spring}"
+    );
+    assert_eq!(table.game_state(), "active");
+    // The garrison still stands when the autumn is over: 25 supply, and Rome wins.
+    table.deadline();
+    let autumn = table.report("Autumn 240 BC movement");
+    assert!(autumn.contains("Rome has won the game."), "{autumn}");
+    assert_eq!(table.game_state(), "finished");
+
+    // What players see counts what victory counts: the supply, with the centres beside it.
+    table.send("p9@example.test", "SUMMARY anc");
+    assert!(
+        table.answer.contains(
+            "Supply at the end of each year, with the supply centres owned in brackets:\n\
+             \x20             240 BC\n\
+             \x20 Carthage     1 (1)\n\
+             \x20 Egypt        1 (1)\n\
+             \x20 Macedonia    1 (1)\n\
+             \x20 Rome       25 (18)\n\
+             \x20 Syria        1 (1)\n"
+        ),
+        "{}",
+        table.answer
+    );
+    let config = table.judge.dir.0.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[paths]\ndatabase = \"{}\"\n",
+            table.judge.dir.0.join("judge.db").display()
+        ),
+    )
+    .unwrap();
+    let show = std::process::Command::new(env!("CARGO_BIN_EXE_strategos"))
+        .arg("--config")
+        .arg(&config)
+        .args(["game", "show", "anc"])
+        .output()
+        .unwrap();
+    let show = String::from_utf8_lossy(&show.stdout);
+    assert!(
+        show.contains("Phase: Winter 240 BC adjustments\n"),
+        "the game ends on the board of the year's reckoning: {show}"
+    );
+    assert!(
+        show.contains("  Rome: supply 25, centres 18 (Alexandria, "),
+        "{show}"
+    );
+}
+
+#[test]
+fn a_power_cannot_lend_to_itself_through_another() {
+    // Rule 8: credit from another power, passed on to a third party.
+    let mut table = Table::start("diadochi-self-credit");
+    table.orders("macedonia", "CREDIT 1 TO syria");
+    assert!(
+        table.answer.contains("Macedonia lends 1 supply to Syria."),
+        "{}",
+        table.answer
+    );
+    table.orders("syria", "CREDIT PASS 1 TO macedonia");
+    assert!(
+        table.answer.contains(
+            "Syria has 0 supply of credit it may pass on to Macedonia, not 1: credit is passed \
+             on only to a third party, never back to the power that lent it (rule 8)"
+        ),
+        "{}",
+        table.answer
+    );
+    table.orders("macedonia", "CREDIT 1 TO macedonia");
+    assert!(
+        table.answer.contains("Macedonia cannot lend to itself"),
+        "{}",
+        table.answer
+    );
+}
+
+#[test]
+fn credit_lapses_when_its_borrower_owns_no_centre_and_the_report_says_why() {
+    let mut table = Table::start("diadochi-lapse");
+    table.orders("rome", "CREDIT 2 TO egypt");
+    assert!(
+        table.answer.contains("Rome lends 2 supply to Egypt."),
+        "{}",
+        table.answer
+    );
+    // Egypt keeps its units but loses every centre before the autumn is over.
+    table.set_board(
+        &[
+            "rome F rom",
+            "rome F nea",
+            "egypt A pto",
+            "egypt F mae",
+            "syria F ant",
+        ],
+        &["rome rom nea", "syria ant"],
+        &[],
+    );
+    table.deadline();
+    table.deadline();
+    let autumn = table.report("Autumn 240 BC movement");
+    assert!(
+        autumn.contains(
+            "Credit lapsed:\nRome's credit of 2 to Egypt lapses: Egypt owns no supply centre \
+             that supplies it this winter, and only a power owning a centre may have credit \
+             (rule 8)."
+        ),
+        "{autumn}"
+    );
+    assert!(
+        autumn.contains("Egypt: supply 0, units 2: removes 2."),
+        "the borrowed units go: {autumn}"
+    );
+    assert!(!autumn.contains("Rome lends"), "{autumn}");
+}
+
+#[test]
+fn an_eliminated_power_neither_shares_nor_votes_a_draw() {
+    // Rule 6: a destroyed centre is useless; Macedonia, with no unit, is out of the game.
+    let mut table = Table::start("diadochi-draw");
+    table.set_board(
+        &["rome F rom", "egypt F ale", "carthage F car", "syria F ant"],
+        &[
+            "rome rom",
+            "egypt ale",
+            "carthage car",
+            "syria ant",
+            "macedonia cor",
+        ],
+        &["cor"],
+    );
+    // A game where draws may leave survivors out (NO DIAS): every survivor names the same
+    // powers, Macedonia among them, and Macedonia shares nothing.
+    {
+        let tx = table.judge.daemon.store.begin().unwrap();
+        let mut game = tx.game_by_name("anc").unwrap().unwrap();
+        let mut settings: serde_json::Value = serde_json::from_str(&game.settings).unwrap();
+        settings["dias"] = serde_json::Value::Bool(false);
+        game.settings = settings.to_string();
+        tx.save_game(&game).unwrap();
+        tx.commit().unwrap();
+    }
+    for power in ["rome", "egypt", "carthage", "syria"] {
+        assert_eq!(table.game_state(), "active", "{power} has not voted yet");
+        table.orders(power, "SET DRAW carthage egypt macedonia rome syria");
+    }
+    assert!(
+        table
+            .answer
+            .contains("Game 'anc' ends in a draw between Carthage, Egypt, Rome, Syria."),
+        "{}",
+        table.answer
+    );
+    assert_eq!(table.game_state(), "finished");
+}
+
+#[test]
+fn list_shows_supply_beside_centres() {
+    let mut table = Table::start("diadochi-list");
+    table.send("p9@example.test", "LIST anc");
+    assert!(
+        table
+            .answer
+            .contains("Supply centres:\n  Carthage: supply 4, centres 3\n"),
+        "{}",
+        table.answer
+    );
+    assert!(
+        table.answer.contains("  Rome: supply 4, centres 2\n"),
+        "{}",
+        table.answer
+    );
 }

@@ -3,7 +3,7 @@
 
 use strategos::diplomacy::adjudicate::{Submitted, adjudicate};
 use strategos::diplomacy::position::Position;
-use strategos::diplomacy::progress::{next_position, standing};
+use strategos::diplomacy::progress::{advance, standing};
 use strategos::diplomacy::turn::{PhaseKind, Season};
 use strategos::text::order::parse_orders;
 use strategos::variant::Variant;
@@ -36,7 +36,14 @@ fn play(position: &Position, orders: &str) -> (Position, Vec<String>) {
         .map(|o| o.result_word().to_string())
         .collect();
     (
-        next_position(map, &variant.calendar, position, &resolution),
+        advance(
+            map,
+            &variant.calendar,
+            &variant.victory(),
+            position,
+            &resolution,
+        )
+        .next,
         words,
     )
 }
@@ -98,14 +105,9 @@ fn the_first_year_of_a_game() {
     );
     assert_eq!(variant.calendar.describe(spring_1902.turn), "Spring 1902");
     assert_eq!(spring_1902.units.len(), 22 + 3);
-    let standing = standing(
-        map,
-        &spring_1902,
-        variant.victory_centres,
-        variant.victory_counting,
-    );
+    let standing = standing(map, &spring_1902, &variant.victory());
     assert_eq!(
-        standing.centres[map.power_by_id("france").unwrap().index()],
+        standing.counted[map.power_by_id("france").unwrap().index()],
         5
     );
     assert_eq!(standing.winner, None);

@@ -6,6 +6,7 @@ use std::collections::VecDeque;
 
 use super::outcome::{Allowance, Illegal, Outcome};
 use super::{Resolution, Submitted};
+use crate::diplomacy::credit::{Balance, balance, ledger};
 use crate::diplomacy::map::{Map, ProvinceId, RegionId, Terrain};
 use crate::diplomacy::order::{Action, Order, UnitOrder};
 use crate::diplomacy::position::Position;
@@ -13,19 +14,21 @@ use crate::diplomacy::power::PowerId;
 use crate::diplomacy::rules::{CivilDisorderRemoval, Rules};
 use crate::diplomacy::unit::{Unit, UnitKind};
 
-/// Builds (positive) or removals (negative) each power owes: supply (with credit) minus
-/// units. Supply lent out limits the lender's builds but never costs it a unit.
+/// Builds (positive) or removals (negative) each power owes: supply (with the credit in
+/// force, `credit::ledger`) minus units. Supply lent out limits the lender's builds but never
+/// costs it a unit (Diadochi V rule 8).
 pub fn adjustments(map: &Map, position: &Position) -> Vec<i32> {
+    let credits = ledger(map, position).in_force;
     (0..map.powers.len())
         .map(|p| {
             let power = PowerId(p as u8);
             let units = position.units.iter().filter(|u| u.power == power).count() as i64;
-            let (lent_to, lent_by) = position.credit_balance(power);
-            let supply = i64::from(position.supply_of(map, power)) + i64::from(lent_to);
+            let Balance { borrowed, lent } = balance(&credits, power);
+            let supply = i64::from(position.supply_of(map, power)) + i64::from(borrowed);
             let owed = if units > supply {
                 supply - units
             } else {
-                (supply - i64::from(lent_by) - units).max(0)
+                (supply - i64::from(lent) - units).max(0)
             };
             owed as i32
         })

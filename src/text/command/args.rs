@@ -75,12 +75,18 @@ impl Args<'_> {
         }
     }
 
-    /// `GET file`, `SEND [ME] file`; `GET info <variant>` is the variant's file.
+    /// `GET file`, `SEND [ME] file`; `GET info <variant>` is the variant's file, topic
+    /// `info-<variant>` (echoed back as written).
     pub(super) fn get(&mut self, args: &[Word]) -> Option<CommandKind> {
         if let [info, variant] = args
             && info.text.eq_ignore_ascii_case("info")
         {
-            return self.file(variant);
+            return match self.file(variant)? {
+                CommandKind::Help { topic: Some(name) } => Some(CommandKind::Help {
+                    topic: Some(format!("info-{name}")),
+                }),
+                other => Some(other),
+            };
         }
         let Some(file) = args.first() else {
             return self.usage("GET needs the name of a file, like: GET info");
