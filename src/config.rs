@@ -30,6 +30,9 @@ pub struct JudgeConfig {
     pub name: String,
     /// The judge's address: players write here.
     pub address: String,
+    /// The judge's code in subjects and in the `::` lines of its letters (njudge's
+    /// JUDGE_CODE, four letters by tradition): `STRA:game - S1901M Results`.
+    pub code: String,
     /// The keeper (administrator), told about failures that need a person.
     pub keeper: String,
     /// Time zone of new games (IANA name).
@@ -173,6 +176,7 @@ impl Default for JudgeConfig {
         JudgeConfig {
             name: "Strategos".into(),
             address: "judge@localhost".into(),
+            code: "STRA".into(),
             keeper: "keeper@localhost".into(),
             time_zone: "UTC".into(),
             dice_seed: None,
@@ -344,6 +348,12 @@ impl Config {
             return Err((
                 "judge.address",
                 format!("'{}' is not a mail address", self.judge.address),
+            ));
+        }
+        if self.judge.code.is_empty() || !self.judge.code.chars().all(|c| c.is_ascii_alphabetic()) {
+            return Err((
+                "judge.code",
+                format!("'{}' is not a code of letters, like STRA", self.judge.code),
             ));
         }
         if !self.judge.keeper.contains('@') {

@@ -71,7 +71,7 @@ impl Session<'_> {
                     );
                     lines.push(format!(
                         "  {}",
-                        super::phase::dislodged_line(
+                        super::results::dislodged_line(
                             words,
                             map,
                             &crate::diplomacy::adjudicate::RetreatOptions {

@@ -28,6 +28,7 @@ mod phase;
 mod play;
 mod press;
 mod proof;
+mod results;
 mod seats;
 pub mod secrecy;
 pub mod settings;

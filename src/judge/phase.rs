@@ -2,35 +2,22 @@
 //! the report that follows, and reminders before the deadline.
 
 use chrono::{DateTime, Utc};
-use serde::Serialize;
 
-use super::credit::{credit_lines, lapse_lines};
 use super::orders::{is_complete, powers_owing, stored_orders};
 use super::settings::{GameSettings, Wishes, deadline_after};
 use super::{Judge, deadline_text_in};
-use crate::diplomacy::adjudicate::{Outcome, RetreatOptions, Submitted, adjudicate};
-use crate::diplomacy::credit::{Balance, balance};
+use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::diplomacy::map::Map;
-use crate::diplomacy::order::{Action, Location, Order, UnitOrder};
 use crate::diplomacy::position::Position;
-use crate::diplomacy::position::Unsupplied;
 use crate::diplomacy::power::PowerId;
-use crate::diplomacy::progress::{Progress, YearEnd, advance, eliminated};
+use crate::diplomacy::progress::{Progress, advance, eliminated};
 use crate::diplomacy::turn::PhaseKind;
 use crate::letter::OutgoingLetter;
-use crate::report::describe::{describe_order_in, either_in, note_in, unit_name_in};
+use crate::report::describe::describe_order_in;
 use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx, position_from_json, position_to_json};
 use crate::variant::Variant;
 use crate::{msg, tr};
-
-/// One line of results.
-#[derive(Serialize, Debug)]
-struct ResultLine {
-    power: String,
-    text: String,
-    note: String,
-}
 
 /// `Spring 1901 movement`, in English: the name phases are stored and asked for by.
 pub fn phase_name(variant: &Variant, position: &Position) -> String {
@@ -151,39 +138,68 @@ impl Judge {
                 super::secrecy::Reader::Other,
             ));
         }
-        // The lines of the start notice in one language: the powers with their players, and
-        // the units.
-        let lists = |words: Words| -> (Vec<String>, Vec<String>) {
-            let powers = members
+        // The start notice in one language, as the classic judge writes it: the players, the
+        // starting position, the first deadline; `power` is the reader's (none: the archive's
+        // copy, an observer's). Our own help for the first orders follows it.
+        let header = super::results::header_lines(
+            &self.config.judge.code,
+            game,
+            variant,
+            position.turn,
+            game.deadline_at,
+        );
+        let (season, year) = super::results::season_and_year(variant, position.turn);
+        // The players in the powers' order, each with their member's index.
+        let mut ordered: Vec<(PowerId, String, usize)> = members
+            .iter()
+            .enumerate()
+            .filter_map(|(i, m)| {
+                Judge::power_of(map, &m.power).map(|p| (p, map.power(p).name.clone(), i))
+            })
+            .collect();
+        ordered.sort();
+        let mut units: Vec<(usize, &crate::diplomacy::unit::Unit)> =
+            position.units.iter().enumerate().collect();
+        units.sort_by_key(|(i, u)| (u.power, *i));
+        let notice = |words: Words, power: Option<PowerId>| -> String {
+            let selected = match power {
+                Some(p) => tr!(
+                    words,
+                    "start.selected",
+                    power = map.power(p).name,
+                    game = game.name
+                ),
+                None => tr!(words, "start.selected_observer", game = game.name),
+            };
+            let player_lines: Vec<String> = ordered
                 .iter()
-                .zip(&names)
-                .filter_map(|(m, name)| {
-                    Judge::power_of(map, &m.power)
-                        .map(|p| format!("{}: {}", map.power(p).name, words.message(name)))
-                })
-                .collect();
-            let units = position
-                .units
-                .iter()
-                .map(|u| {
+                .map(|(_, name, i)| {
                     format!(
-                        "{}: {}",
-                        map.power(u.power).name,
-                        unit_name_in(words, map, u)
+                        "     {}{}",
+                        crate::report::classic::padded(name, 26),
+                        words.message(&names[*i])
                     )
                 })
                 .collect();
-            (powers, units)
-        };
-        let mut letters = Vec::new();
-        for member in &members {
-            let Some(power) = Judge::power_of(map, &member.power) else {
-                continue;
-            };
-            let example = position
-                .units
-                .iter()
-                .find(|u| u.power == power)
+            let mut unit_lines = Vec::new();
+            let mut last = None;
+            for (_, u) in &units {
+                if last.is_some() && last != Some(u.power) {
+                    unit_lines.push(String::new());
+                }
+                last = Some(u.power);
+                let kind = match u.kind {
+                    crate::diplomacy::unit::UnitKind::Army => tr!(words, "unit.army"),
+                    crate::diplomacy::unit::UnitKind::Fleet => tr!(words, "unit.fleet"),
+                };
+                unit_lines.push(format!(
+                    "{}{kind:<5} {}.",
+                    crate::report::classic::padded(&map.power(u.power).name, 9),
+                    map.region_name(u.region)
+                ));
+            }
+            let example = power
+                .and_then(|p| position.units.iter().find(|u| u.power == p))
                 .map(|u| {
                     format!(
                         "{} {} H",
@@ -192,45 +208,46 @@ impl Judge {
                     )
                 })
                 .unwrap_or_default();
-            let language = self.language_of(tx, game, member)?;
-            let words = self.templates.words(&language);
-            let (power_lines, units) = lists(words);
-            let body = self.templates.render_in(
+            self.templates.render_exact_in(
                 words.language(),
                 "start.txt",
                 serde_json::json!({
-                    "game": game.name, "variant": variant.name, "power": map.power(power).name,
-                    "letter": map.power(power).letter.to_string(), "powers": power_lines, "units": units,
-                    "phase": phase_name_in(words, variant, &position), "deadline": deadline_text_in(words, game),
+                    "header": header, "selected": selected, "players": player_lines,
+                    "position_heading": tr!(words, "start.position", season = season, year = year),
+                    "units": unit_lines,
+                    "deadline": crate::report::classic::date(game.deadline_at.unwrap_or(now), &game.time_zone),
+                    "game": game.name, "power": power.map(|p| map.power(p).name.clone()),
+                    "letter": power.map(|p| map.power(p).letter.to_string()),
                     "example": example,
                 }),
-            );
+            )
+        };
+        let token = crate::report::classic::phase_token(position.turn);
+        let subject = crate::report::classic::subject(
+            &self.config.judge.code,
+            &game.name,
+            &token,
+            "Game Starting",
+        );
+        let mut letters = Vec::new();
+        for member in &members {
+            let Some(power) = Judge::power_of(map, &member.power) else {
+                continue;
+            };
+            let language = self.language_of(tx, game, member)?;
+            let words = self.templates.words(&language);
             letters.push(OutgoingLetter::fresh(
                 &member.email,
-                tr!(
-                    words,
-                    "phase.started_subject",
-                    game = game.name,
-                    power = map.power(power).name
-                ),
-                body,
+                subject.clone(),
+                notice(words, Some(power)),
             ));
         }
         let words = self.game_words(game);
-        let (power_lines, units) = lists(words);
-        let notice = self.templates.render_in(
-            words.language(),
-            "start.txt",
-            serde_json::json!({
-                "game": game.name, "variant": variant.name, "powers": power_lines, "units": units,
-                "phase": phase_name_in(words, variant, &position), "deadline": deadline_text_in(words, game),
-            }),
-        );
         tx.archive(
             game.id,
             game.phase_serial,
-            &tr!(words, "phase.started_title", game = game.name),
-            &notice,
+            &subject,
+            &notice(words, None),
             now,
         )?;
         Ok(letters)
@@ -317,6 +334,8 @@ impl Judge {
         let winner = standing
             .and_then(|s| s.winner)
             .map(|p| map.power(p).name.clone());
+        let seq = game.phase_serial + 1;
+        let deadline_before = game.deadline_at;
         game.phase_serial += 1;
         game.position = Some(position_to_json(map, &next));
         game.reminded = false;
@@ -328,70 +347,23 @@ impl Judge {
             game.deadline_at = Some(super::wishes::beyond_absences(tx, game, deadline)?);
         }
         let game_now: &GameRow = game;
-        // The report in one language: its title and its template's values.
+        let results = super::results::Results {
+            code: &self.config.judge.code,
+            variant,
+            game: game_now,
+            seq,
+            deadline_before,
+            before: &position,
+            submitted: &submitted,
+            resolution: &resolution,
+            next: &next,
+            year_end: year_end.as_ref(),
+            eliminated: &eliminated,
+            winner: standing.and_then(|s| s.winner),
+            missing: &missing,
+        };
         let report = |words: Words| -> (String, serde_json::Value) {
-            let mut lines: Vec<ResultLine> = submitted
-                .iter()
-                .zip(&resolution.outcomes)
-                .filter(|(_, o)| **o != Outcome::Superseded)
-                .map(|(s, o)| ResultLine {
-                    power: map.power(s.power).name.clone(),
-                    text: describe_order_in(words, map, &position, s.power, &s.order),
-                    note: note_in(words, map, o),
-                })
-                .collect();
-            lines.extend(unordered_lines(
-                words,
-                map,
-                &position,
-                &submitted,
-                &resolution.after,
-            ));
-            lines.sort_by(|a, b| a.power.cmp(&b.power));
-            let dislodged: Vec<String> = resolution
-                .dislodged
-                .iter()
-                .map(|d| dislodged_line(words, map, d))
-                .collect();
-            let year = year_end
-                .as_ref()
-                .map(|y| year_end_lines(words, map, y))
-                .unwrap_or_default();
-            let restoring: Vec<String> = next
-                .restoring
-                .iter()
-                .map(|r| {
-                    tr!(
-                        words,
-                        "report.restoring",
-                        province = map.province(r.province).name,
-                        power = map.power(r.power).name,
-                        turns = r.turns
-                    )
-                })
-                .collect();
-            let credits = if year_end.is_some()
-                || position.turn.kind == PhaseKind::Adjustment
-                || next.turn.kind == PhaseKind::Adjustment
-            {
-                credit_lines(words, map, &next)
-            } else {
-                Vec::new()
-            };
-            let phase = phase_name_in(words, variant, &position);
-            let title = tr!(words, "report.title", game = game_now.name, phase = phase);
-            let context = serde_json::json!({
-                "game": game_now.name, "phase": phase, "orders": lines,
-                "missing": missing.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
-                "dislodged": dislodged, "ownership": year.ownership, "adjustments": year.adjustments,
-                "cities": year.cities, "ungarrisoned": year.ungarrisoned, "lapsed": year.lapsed,
-                "destroyed": next.destroyed.iter().map(|p| map.province(*p).name.clone()).collect::<Vec<_>>(),
-                "restoring": restoring, "credits": credits,
-                "eliminated": eliminated.iter().map(|p| map.power(*p).name.clone()).collect::<Vec<_>>(),
-                "winner": winner, "next_phase": phase_name_in(words, variant, &next),
-                "deadline": deadline_text_in(words, game_now),
-            });
-            (title, context)
+            (results.subject(), results.context(words))
         };
         // Each language's report written once.
         let mut written: std::collections::BTreeMap<String, (String, String)> =
@@ -401,9 +373,9 @@ impl Judge {
                 .entry(words.language().to_string())
                 .or_insert_with(|| {
                     let (title, context) = report(words);
-                    let body = self
-                        .templates
-                        .render_in(words.language(), "report.txt", &context);
+                    let body =
+                        self.templates
+                            .render_exact_in(words.language(), "report.txt", &context);
                     (title, body)
                 })
                 .clone()
@@ -508,213 +480,4 @@ impl Judge {
         }
         Ok(letters)
     }
-}
-
-/// `The Austrian Army Bohemia (dislodged from Silesia) can retreat to Galicia or Vienna.`
-pub(super) fn dislodged_line(words: Words, map: &Map, d: &RetreatOptions) -> String {
-    let unit = &d.dislodgement.unit;
-    let adjective = &map.power(unit.power).adjective;
-    let name = unit_name_in(words, map, unit);
-    let from = &map.province(d.dislodgement.attacker_from).name;
-    if d.retreats.is_empty() {
-        tr!(
-            words,
-            "report.dislodged_destroyed",
-            adjective = adjective,
-            unit = name,
-            from = from
-        )
-    } else {
-        tr!(
-            words,
-            "report.dislodged",
-            adjective = adjective,
-            unit = name,
-            from = from,
-            places = either_in(words, map, &d.retreats)
-        )
-    }
-}
-
-/// The lines of a year's reckoning, in one language.
-#[derive(Default)]
-struct YearLines {
-    /// `Syria: Antioch, Armenia, Seleucia.`
-    ownership: Vec<String>,
-    /// `Egypt: supply 3, borrowed 1, units 3: builds 1.`
-    adjustments: Vec<String>,
-    /// Who controls each build-only city.
-    cities: Vec<String>,
-    /// Owned rebellion centres without their garrison, and why they do not count.
-    ungarrisoned: Vec<String>,
-    /// Credit that lapsed at the reckoning, and why.
-    lapsed: Vec<String>,
-}
-
-/// Supply centres per power, the builds or removals each power now has (with the credit in
-/// force), who controls the build-only cities, the rebellion centres that do not count for
-/// want of a garrison, and the credit that lapsed: all from the board of the year's
-/// reckoning.
-fn year_end_lines(words: Words, map: &Map, year: &YearEnd) -> YearLines {
-    let board = &year.board;
-    let owed = crate::diplomacy::adjudicate::adjustment::adjustments(map, board);
-    let mut lines = YearLines::default();
-    for (p, owed) in owed.iter().enumerate() {
-        let power = PowerId(p as u8);
-        let mut centres: Vec<&str> = board
-            .owned_centres(map, power)
-            .into_iter()
-            .map(|c| map.province(c).name.as_str())
-            .collect();
-        centres.sort();
-        let units = board.units.iter().filter(|u| u.power == power).count();
-        if centres.is_empty() && units == 0 {
-            continue;
-        }
-        let name = &map.power(power).name;
-        let centres = if centres.is_empty() {
-            tr!(words, "report.no_centres")
-        } else {
-            centres.join(", ")
-        };
-        lines.ownership.push(tr!(
-            words,
-            "report.ownership",
-            power = name,
-            centres = centres
-        ));
-        let change = match *owed {
-            n if n > 0 => tr!(words, "report.builds", count = n),
-            n if n < 0 => tr!(words, "report.removes", count = -n),
-            _ => tr!(words, "report.no_change"),
-        };
-        let supply = board.supply_of(map, power);
-        let Balance { borrowed, lent } = balance(&board.credits, power);
-        let mut credit = Vec::new();
-        if borrowed > 0 {
-            credit.push(tr!(words, "report.borrowed", amount = borrowed));
-        }
-        if lent > 0 {
-            credit.push(tr!(words, "report.lent", amount = lent));
-        }
-        lines.adjustments.push(if credit.is_empty() {
-            tr!(
-                words,
-                "report.adjustment",
-                power = name,
-                supply = supply,
-                units = units,
-                change = change
-            )
-        } else {
-            tr!(
-                words,
-                "report.adjustment_credit",
-                power = name,
-                supply = supply,
-                credit = credit.join(", "),
-                units = units,
-                change = change
-            )
-        });
-    }
-    for (i, province) in map.provinces.iter().enumerate() {
-        let id = crate::diplomacy::map::ProvinceId(i as u16);
-        if province.build_site && province.centre.is_none() {
-            lines.cities.push(match board.owners[i] {
-                Some(owner) => tr!(
-                    words,
-                    "report.city",
-                    city = province.name,
-                    power = map.power(owner).name
-                ),
-                None => tr!(words, "report.city_free", city = province.name),
-            });
-        }
-        if let (Some(owner), Some(Unsupplied::NoGarrison)) =
-            (board.owners[i], board.why_not_supplying(map, id))
-        {
-            lines.ungarrisoned.push(tr!(
-                words,
-                "report.ungarrisoned",
-                province = province.name,
-                power = map.power(owner).name
-            ));
-        }
-    }
-    lines.lapsed = lapse_lines(words, map, &year.lapsed);
-    lines
-}
-
-/// Results lines for units that had no order: they held, were disbanded or removed.
-fn unordered_lines(
-    words: Words,
-    map: &Map,
-    position: &Position,
-    submitted: &[Submitted],
-    after: &Position,
-) -> Vec<ResultLine> {
-    let ordered = |province| {
-        submitted
-            .iter()
-            .any(|s| matches!(&s.order, Order::Unit(u) if u.at.province == province))
-    };
-    let mut lines = Vec::new();
-    match position.turn.kind {
-        PhaseKind::Movement => {
-            for unit in position
-                .units
-                .iter()
-                .filter(|u| !ordered(map.province_of(u.region)))
-            {
-                lines.push(ResultLine {
-                    power: map.power(unit.power).name.clone(),
-                    text: format!(
-                        "{}.",
-                        tr!(words, "order.hold", unit = unit_name_in(words, map, unit))
-                    ),
-                    note: tr!(words, "note.no_order"),
-                });
-            }
-        }
-        PhaseKind::Retreat => {
-            for d in position
-                .dislodged
-                .iter()
-                .filter(|d| !ordered(map.province_of(d.unit.region)))
-            {
-                lines.push(ResultLine {
-                    power: map.power(d.unit.power).name.clone(),
-                    text: format!(
-                        "{}.",
-                        tr!(
-                            words,
-                            "order.disband",
-                            unit = unit_name_in(words, map, &d.unit)
-                        )
-                    ),
-                    note: tr!(words, "note.no_order"),
-                });
-            }
-        }
-        PhaseKind::Adjustment => {
-            for unit in position
-                .units
-                .iter()
-                .filter(|u| !after.units.contains(u) && !ordered(map.province_of(u.region)))
-            {
-                let order = Order::Unit(UnitOrder {
-                    unit: Some(unit.kind),
-                    at: Location::province(map.province_of(unit.region)),
-                    action: Action::Disband,
-                });
-                lines.push(ResultLine {
-                    power: map.power(unit.power).name.clone(),
-                    text: describe_order_in(words, map, position, unit.power, &order),
-                    note: tr!(words, "note.civil_disorder"),
-                });
-            }
-        }
-    }
-    lines
 }

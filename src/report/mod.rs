@@ -3,6 +3,7 @@
 //! catalogs (`templates/<language>/messages.toml`) for the sentences written in code; and
 //! the words reports are made of.
 
+pub mod classic;
 pub mod describe;
 pub mod messages;
 
@@ -244,6 +245,25 @@ impl Templates {
     /// to English; a rendering error is a bug in a template, so the letter says so rather
     /// than being lost.
     pub fn render_in(&self, language: &str, name: &str, context: impl Serialize) -> String {
+        self.render_raw(language, name, context, tidy)
+    }
+
+    /// Renders a template whose every space and blank line counts (the classic judge's
+    /// letters, which tools read line by line): nothing is tidied but the end, which gets one
+    /// newline.
+    pub fn render_exact_in(&self, language: &str, name: &str, context: impl Serialize) -> String {
+        self.render_raw(language, name, context, |text| {
+            format!("{}\n", text.trim_end_matches('\n'))
+        })
+    }
+
+    fn render_raw(
+        &self,
+        language: &str,
+        name: &str,
+        context: impl Serialize,
+        finish: impl Fn(&str) -> String,
+    ) -> String {
         let context = minijinja::Value::from(minijinja::value::Serde(&context));
         let wanted = format!("{language}/{name}");
         let template = self
@@ -251,7 +271,7 @@ impl Templates {
             .get_template(&wanted)
             .or_else(|_| self.env.get_template(&format!("en/{name}")));
         match template.and_then(|t| t.render(context)) {
-            Ok(text) => tidy(&text),
+            Ok(text) => finish(&text),
             Err(e) => {
                 format!("(The judge could not write this letter from its template {name}: {e}.)\n")
             }

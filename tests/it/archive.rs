@@ -137,12 +137,12 @@ fn the_site_shows_every_game_its_reports_centres_and_players_escaped() {
     let page = read(&site.0.join("duel/index.html"));
     // Every report, in the order of the game, its title escaped.
     let titles = [
-        "Game &#39;duel&#39; started",
-        "duel: Spring 240 BC movement results",
-        "duel: Autumn 240 BC movement results",
-        "duel: Winter 240 BC adjustments results",
-        "duel: Spring 239 BC movement results",
-        "duel: Autumn 239 BC movement results",
+        "STRA:duel - S0240M Game Starting",
+        "STRA:duel - S0240M Results",
+        "STRA:duel - F0240M Results",
+        "STRA:duel - F0240B Results",
+        "STRA:duel - S0239M Results",
+        "STRA:duel - F0239M Results",
     ];
     let headings: Vec<String> = titles.iter().map(|t| format!("<h3>{t}</h3>")).collect();
     let headings: Vec<&str> = headings.iter().map(String::as_str).collect();
@@ -151,8 +151,8 @@ fn the_site_shows_every_game_its_reports_centres_and_players_escaped() {
     assert_in_order(
         &page,
         &[
-            "<pre>Autumn 240 BC movement results for game &#39;duel&#39;.",
-            "South: Southland, Twin Coasts.",
+            "Movement results for Autumn of 240 BC. (duel.002)",
+            "South:     Southland, Twin Coasts.",
             "</pre>",
         ],
     );

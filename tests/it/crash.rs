@@ -242,7 +242,7 @@ fn the_judge_survives_being_killed_again_and_again() {
             .unwrap()
             .into_iter()
             .map(|r| r.1)
-            .filter(|t| t.ends_with("results"))
+            .filter(|t| t.ends_with(" Results"))
             .collect();
         let unique: BTreeSet<&String> = results.iter().collect();
         assert_eq!(

@@ -67,14 +67,24 @@ impl Table {
 
     fn keep_reports(&mut self) {
         for letter in self.judge.take_sent() {
-            if letter.subject.contains("results") && letter.to[0].email == "p1@example.test" {
+            if letter.subject.ends_with(" Results") && letter.to[0].email == "p1@example.test" {
                 self.reports.push(letter);
             }
         }
     }
 
+    /// The results letter of `phase` (`Spring 240 BC movement`), by its classic subject
+    /// (`STRA:anc - S0240M Results`).
     fn report(&self, phase: &str) -> &str {
-        let subject = format!("anc: {phase} results");
+        let words: Vec<&str> = phase.split_whitespace().collect();
+        let season = if words[0] == "Spring" { 'S' } else { 'F' };
+        let kind = match *words.last().unwrap() {
+            "movement" => 'M',
+            "retreats" => 'R',
+            _ => 'B',
+        };
+        let year: u32 = words[1].parse().unwrap();
+        let subject = format!("STRA:anc - {season}{year:04}{kind} Results");
         &self
             .reports
             .iter()
@@ -182,7 +192,7 @@ fn three_years_of_diadochi_by_mail() {
     table.deadline();
     let spring = table.report("Spring 240 BC movement");
     assert!(
-        spring.contains("Macedonia: Fleet Corinth DESTROY.  (*centre destroyed*)"),
+        spring.contains("Macedonia: Fleet Corinth DESTROY: centre destroyed."),
         "{spring}"
     );
     assert!(
@@ -190,7 +200,7 @@ fn three_years_of_diadochi_by_mail() {
         "{spring}"
     );
     assert!(
-        spring.contains("The next phase of 'anc' is Autumn 240 BC movement."),
+        spring.contains("The next phase of 'anc' will be Movement for Autumn of 240 BC."),
         "{spring}"
     );
 
@@ -199,7 +209,7 @@ fn three_years_of_diadochi_by_mail() {
     table.deadline();
     let autumn = table.report("Autumn 240 BC movement");
     assert!(
-        autumn.contains("Macedonia: Fleet Corinth RESTORE.  (*restoring: one more turn*)"),
+        autumn.contains("Macedonia: Fleet Corinth RESTORE: restoring: one more turn."),
         "{autumn}"
     );
     assert!(
@@ -208,7 +218,7 @@ fn three_years_of_diadochi_by_mail() {
     );
     assert!(autumn.contains("Rome lends 1 supply to Egypt."), "{autumn}");
     assert!(
-        autumn.contains("Syria: supply 4, units 3: builds 1."),
+        autumn.contains("Syria:     4 Supply centers,  3 Units:  Builds   1 unit."),
         "Armenia, garrisoned, counts: {autumn}"
     );
     assert!(
@@ -242,16 +252,19 @@ fn three_years_of_diadochi_by_mail() {
     table.orders("syria", "Waive");
     let winter = table.report("Winter 240 BC adjustments");
     assert!(
-        winter.contains("Carthage: Build Fleet New Carthage.  (*too many fleets this winter*)"),
+        winter.contains("Carthage: Build Fleet New Carthage: too many fleets this winter."),
         "{winter}"
     );
-    assert!(winter.contains("Egypt: Build Army Alexandria."), "{winter}");
+    assert!(
+        winter.contains("Egypt:                    Builds an army in Alexandria."),
+        "{winter}"
+    );
     assert!(
         winter.contains("Rome lends 1 supply to Egypt."),
         "credits in every adjustment report: {winter}"
     );
     assert!(
-        winter.contains("The next phase of 'anc' is Spring 239 BC movement."),
+        winter.contains("The next phase of 'anc' will be Movement for Spring of 239 BC."),
         "{winter}"
     );
 
@@ -261,7 +274,7 @@ fn three_years_of_diadochi_by_mail() {
     table.deadline();
     let spring = table.report("Spring 239 BC movement");
     assert!(
-        spring.contains("Macedonia: Fleet Corinth RESTORE.  (*centre restored*)"),
+        spring.contains("Macedonia: Fleet Corinth RESTORE: centre restored."),
         "{spring}"
     );
     assert!(!spring.contains("Destroyed centres"), "{spring}");
@@ -270,11 +283,11 @@ fn three_years_of_diadochi_by_mail() {
     table.deadline();
     let autumn = table.report("Autumn 239 BC movement");
     assert!(
-        autumn.contains("Syria: Antioch, Armenia, Seleucia."),
+        autumn.contains("Syria:     Antioch, Armenia, Seleucia."),
         "{autumn}"
     );
     assert!(
-        autumn.contains("Syria: supply 3, units 3: no change."),
+        autumn.contains("Syria:     3 Supply centers,  3 Units:  Builds   0 units."),
         "{autumn}"
     );
     assert!(
@@ -285,13 +298,13 @@ fn three_years_of_diadochi_by_mail() {
         "{autumn}"
     );
     assert!(
-        autumn.contains("Macedonia: supply 5, units 4: builds 1."),
+        autumn.contains("Macedonia: 5 Supply centers,  4 Units:  Builds   1 unit."),
         "Corinth supplies again: {autumn}"
     );
     table.deadline();
     let winter = table.report("Winter 239 BC adjustments");
     assert!(
-        winter.contains("The next phase of 'anc' is Spring 238 BC movement."),
+        winter.contains("The next phase of 'anc' will be Movement for Spring of 238 BC."),
         "{winter}"
     );
 
@@ -301,7 +314,7 @@ fn three_years_of_diadochi_by_mail() {
     assert!(
         table
             .report("Spring 238 BC movement")
-            .contains("Autumn 238 BC movement")
+            .contains("Movement for Autumn of 238 BC")
     );
     table.report("Autumn 238 BC movement");
 }
@@ -342,7 +355,7 @@ fn victory_waits_for_the_end_of_the_year() {
     );
     assert!(!spring.contains("has won"), "{spring}");
     assert!(
-        spring.contains("The next phase of 'anc' is Autumn 240 BC movement."),
+        spring.contains("The next phase of 'anc' will be Movement for Autumn of 240 BC."),
         "{spring}"
     );
     assert_eq!(table.game_state(), "active");
@@ -446,14 +459,14 @@ fn credit_lapses_when_its_borrower_owns_no_centre_and_the_report_says_why() {
     let autumn = table.report("Autumn 240 BC movement");
     assert!(
         autumn.contains(
-            "Credit lapsed:\nRome's credit of 2 to Egypt lapses: Egypt owns no supply centre \
+            "Rome's credit of 2 to Egypt lapses: Egypt owns no supply centre \
              that supplies it this winter, and only a power owning a centre may have credit \
              (rule 8)."
         ),
         "{autumn}"
     );
     assert!(
-        autumn.contains("Egypt: supply 0, units 2: removes 2."),
+        autumn.contains("Egypt:     0 Supply centers,  2 Units:  Removes  2 units."),
         "the borrowed units go: {autumn}"
     );
     assert!(!autumn.contains("Rome lends"), "{autumn}");

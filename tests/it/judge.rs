@@ -47,9 +47,9 @@ fn a_crash_between_handling_and_sending_loses_nothing() {
     let starts = judge.take_sent();
     let alice_power = starts
         .iter()
-        .find(|l| l.to[0].email == "alice@example.test" && l.subject.contains("started"))
+        .find(|l| l.to[0].email == "alice@example.test" && l.subject.contains("Game Starting"))
         .unwrap();
-    let letter = if alice_power.subject.contains("North") {
+    let letter = if alice_power.body.contains("selected as North") {
         'N'
     } else {
         'S'
@@ -789,7 +789,10 @@ fn the_daemon_refreshes_the_archive_when_configured() {
     judge.tick(at("2027-01-08T12:00:00Z"));
     let page = std::fs::read_to_string(folder.join("site/index.html"))
         .expect("the game's page is written");
-    assert!(page.contains("Spring 240 BC movement results"), "{page}");
+    assert!(
+        page.contains("Movement results for Spring of 240 BC."),
+        "{page}"
+    );
     std::fs::remove_dir_all(&folder).unwrap();
 }
 
@@ -905,9 +908,9 @@ fn list_in_a_retreat_phase_shows_the_retreats() {
     judge.deliver(&mail("bob@example.test", "g", "lr3@x", "LIST back\n"));
     let sent = judge.take_sent();
     assert!(
-        sent[0]
-            .body
-            .contains("Dislodged, to retreat:\n  The North Fleet Northland (dislodged from Southland) can retreat to Middle Sea."),
+        sent[0].body.contains(
+            "Dislodged, to retreat:\n  The North Fleet in Northland can retreat to Middle Sea."
+        ),
         "{}",
         sent[0].body
     );

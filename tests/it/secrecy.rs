@@ -223,7 +223,7 @@ fn anyone_who_knows_a_private_games_name_may_join_it_while_it_forms_but_not_afte
     assert!(
         joined
             .iter()
-            .any(|s| s.to == BOB && s.text.contains("has started")),
+            .any(|s| s.to == BOB && s.text.contains("Game Starting")),
         "{joined:#?}"
     );
     // Once it runs, a stranger who knows the name learns nothing.
@@ -474,7 +474,10 @@ fn an_anonymous_game_hides_who_plays_it_until_it_ends() {
         }
     }
     let started = told(&all, BOB);
-    assert!(started.contains("North: an anonymous player"), "{started}");
+    assert!(
+        started.contains("North:                    an anonymous player"),
+        "{started}"
+    );
     let carol = told(&all, CAROL);
     assert!(
         carol.contains("A new player has taken over South in game 'ghost': an anonymous player."),
