@@ -3,15 +3,15 @@
 //! restrictions on the space and on who may go, the 2d6 roll, the automatic success of units
 //! that all lost a battle this impulse.
 
-use super::board::{Force, LeaderPlace, Units};
+use super::board::{Force, LeaderPlace};
+use super::course::{
+    Cx, Move, Stop, closed, leader_not_there, lone_leaders, modifier_text, modifiers, not_there,
+};
 use super::event::{Check, Event};
-use super::interception::{modifier_text, modifiers};
-use super::lang::{Case, Lang, Phrase};
+use super::lang::Phrase;
 use super::map::SpaceId;
-use super::movement::Move;
 use super::power::Power;
-use super::procedure::{Answer, Cx, Question, Stop};
-use super::retreat;
+use super::question::{Answer, Question};
 
 /// Runs the avoid-battle attempts.
 pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
@@ -124,44 +124,14 @@ pub(super) fn destinations(cx: &Cx<'_>, mv: &Move, power: Power) -> Vec<SpaceId>
         .collect()
 }
 
-/// Why `power` may not avoid battle into `space`.
+/// Why `power` may not avoid battle into `space` [seed 003, restrictions].
 pub(super) fn barred(cx: &Cx<'_>, mv: &Move, power: Power, space: SpaceId) -> Option<Phrase> {
-    let (map, board) = (cx.map, &cx.board);
-    let d = &board.diplomacy;
-    let name = &map.space(space).name;
-    if map.space(space).is_sea() {
-        return Some(retreat::sea(name));
-    }
-    if map.crossing(mv.to, space).is_none() {
-        return Some(retreat::not_adjacent(name));
-    }
-    if space == mv.from {
-        return Some(Phrase::new(
-            format!("the moving formation has just left {name}"),
-            format!("движущееся соединение только что ушло из {name}"),
-        ));
-    }
-    if board.in_unrest(space) {
-        return Some(retreat::unrest(name));
-    }
-    if let Some(e) = board
-        .powers_anywhere_in(space)
-        .into_iter()
-        .find(|p| d.enemies(power, *p))
-    {
-        return Some(retreat::enemy_units(name, e));
-    }
-    let controller = board.controller(space);
-    if controller == Power::Independent {
-        return Some(retreat::independent(name));
-    }
-    if controller != power && !d.allied(power, controller) {
-        return Some(retreat::not_allied(name, controller));
-    }
-    if board.is_electorate(map, space) && !d.schmalkaldic_league && power != Power::Protestant {
-        return Some(retreat::electorate(name));
-    }
-    None
+    let name = &cx.map.space(mv.from).name;
+    let left = Phrase::new(
+        format!("the moving formation has just left {name}"),
+        format!("движущееся соединение только что ушло из {name}"),
+    );
+    closed(cx, power, mv.to, space, Some((mv.from, &left)))
 }
 
 fn check_answer(
@@ -206,24 +176,6 @@ fn check_answer(
             "ответьте AVOID TO <область> WITH <части и полководцы> или STAY",
         )),
     }
-}
-
-/// `Hapsburg has 2 regulars there, not 3 regulars`.
-pub(super) fn not_there(power: Power, there: Units, named: Units) -> Phrase {
-    Phrase::new(
-        format!("{power} has {there} there, not {named}"),
-        format!(
-            "у {} там {}, а не {}",
-            power.ru(Case::Gen),
-            there.describe_in(Lang::Ru),
-            named.describe_in(Lang::Ru)
-        ),
-    )
-}
-
-/// `Ferdinand is not there`.
-pub(super) fn leader_not_there(name: &str) -> Phrase {
-    Phrase::new(format!("{name} is not there"), format!("{name} там нет"))
 }
 
 /// One attempt; on success the group moves.
@@ -279,7 +231,7 @@ fn attempt(
                 inside: false,
             };
         }
-        super::movement::lone_leaders(cx, to, power);
+        lone_leaders(cx, to, power);
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use super::board::{Force, Units};
 use super::lang::{Case, Lang, Phrase, count, power_list, ru_verb_of};
 use super::map::{Crossing, LeaderId, Map, SpaceId};
 use super::power::Power;
-use super::procedure::Answer;
+use super::question::Answer;
 
 pub use super::refusal::Refusal;
 

@@ -3,12 +3,12 @@
 //! or a failure does.
 
 use super::board::{Force, LeaderPlace, Marks};
+use super::course::{Cx, Move, Stop, electorate, lone_leaders, modifier_text, modifiers};
 use super::event::{Check, Event};
 use super::lang::{Case, Lang, Phrase, count};
 use super::map::{Crossing, SpaceId};
-use super::movement::Move;
 use super::power::Power;
-use super::procedure::{Answer, Cx, Question, Stop};
+use super::question::{Answer, Question};
 
 /// Runs the interceptions; returns the power that succeeded, if one did.
 pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<Option<Power>, Stop> {
@@ -110,7 +110,7 @@ fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<Phrase> {
         ));
     }
     if board.is_electorate(map, to) && !d.schmalkaldic_league {
-        return Some(super::retreat::electorate(&map.space(to).name));
+        return Some(electorate(&map.space(to).name));
     }
     None
 }
@@ -228,7 +228,7 @@ fn stacks(
                 ))
             }
         } else if force.land_units() == 0 && !friendly_units_in(cx, mv.to, power) {
-            Some(lone_leaders())
+            Some(leaders_alone())
         } else {
             out.push((space, force));
             continue;
@@ -249,7 +249,7 @@ fn stacks(
     out
 }
 
-fn lone_leaders() -> Phrase {
+fn leaders_alone() -> Phrase {
     Phrase::new(
         "leaders alone intercept only into a space holding their own or allied units",
         "полководцы без частей перехватывают только в область, где стоят свои или союзные части",
@@ -328,7 +328,7 @@ fn check_answer(
                 ));
             }
             if force.land_units() == 0 && !friendly_units_in(cx, mv.to, _power) {
-                return Err(lone_leaders());
+                return Err(leaders_alone());
             }
             Ok(())
         }
@@ -337,34 +337,6 @@ fn check_answer(
             "ответьте INTERCEPT FROM <область> WITH <части и полководцы> или DECLINE",
         )),
     }
-}
-
-/// The roll's modifiers [R §13.2]: the best leader, Ottoman cavalry.
-pub(super) fn modifiers(
-    cx: &Cx<'_>,
-    power: Power,
-    group: &Force,
-    opposing_cavalry: bool,
-) -> Vec<(i32, Phrase)> {
-    let mut m = Vec::new();
-    if let Some(l) = group
-        .leaders
-        .iter()
-        .max_by_key(|l| (cx.map.leader(**l).battle, std::cmp::Reverse(**l)))
-    {
-        let info = cx.map.leader(*l);
-        m.push((info.battle as i32, Phrase::same(info.name.clone())));
-    }
-    if power == Power::Ottoman && group.has_cavalry() {
-        m.push((1, Phrase::new("Ottoman cavalry", "османская кавалерия")));
-    }
-    if power != Power::Ottoman && opposing_cavalry {
-        m.push((
-            -1,
-            Phrase::new("against Ottoman cavalry", "против османской кавалерии"),
-        ));
-    }
-    m
 }
 
 /// One attempt: roll, then place the interceptors or mark them.
@@ -411,20 +383,7 @@ fn attempt(
         state.place = LeaderPlace::Space { space, inside };
     }
     if success {
-        super::movement::lone_leaders(cx, mv.to, power);
+        lone_leaders(cx, mv.to, power);
     }
     Ok(success)
-}
-
-/// `, modifiers +2 (Charles V) -1 (against Ottoman cavalry)`, or nothing: in English always, as
-/// it is part of a roll's stated purpose.
-pub(super) fn modifier_text(modifiers: &[(i32, Phrase)]) -> String {
-    if modifiers.is_empty() {
-        return String::new();
-    }
-    let parts: Vec<String> = modifiers
-        .iter()
-        .map(|(m, why)| format!("{m:+} ({})", why.en))
-        .collect();
-    format!(", modifiers {}", parts.join(" "))
 }

@@ -459,6 +459,64 @@ fn rulings() {
     run_file("rulings.txt");
 }
 
+/// The rules core reads top down: each module of `src/his/` imports only modules of the
+/// layers below its own (ARCHITECTURE.md, "src/his/"), so the steps share what they share
+/// through `course` and never import one another or the procedure that runs them.
+#[test]
+fn the_rules_core_imports_only_the_layers_below() {
+    const LAYERS: [&[&str]; 11] = [
+        &["adjust"],
+        &["text"],
+        &["procedure"],
+        &["movement"],
+        &["check", "interception", "avoid", "battle", "retreat"],
+        &["course"],
+        &["event", "standing"],
+        &["question", "refusal"],
+        &["board", "load"],
+        &["lang", "map"],
+        &["power"],
+    ];
+    let layer = |name: &str| LAYERS.iter().position(|l| l.contains(&name));
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/his");
+    let mut problems = Vec::new();
+    let mut files = 0;
+    for entry in fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        if name == "mod" {
+            continue;
+        }
+        files += 1;
+        let Some(own) = layer(&name) else {
+            problems.push(format!("{name}.rs has no layer in this test"));
+            continue;
+        };
+        let text = fs::read_to_string(&path).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            for (at, _) in line.match_indices("super::") {
+                let used: String = line[at + 7..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                match layer(&used) {
+                    Some(l) if l > own => {}
+                    Some(_) => problems.push(format!(
+                        "src/his/{name}.rs:{}: imports `{used}`, not below it",
+                        i + 1
+                    )),
+                    None => problems.push(format!(
+                        "src/his/{name}.rs:{}: imports `{used}`, which has no layer",
+                        i + 1
+                    )),
+                }
+            }
+        }
+    }
+    assert_eq!(files, LAYERS.iter().map(|l| l.len()).sum::<usize>());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// The mail layer stores only the inputs: replaying them gives the same record and board, and
 /// a stored input that no longer fits is reported, never applied.
 #[test]
