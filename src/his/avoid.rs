@@ -5,7 +5,8 @@
 
 use super::board::{Force, LeaderPlace};
 use super::course::{
-    Cx, Move, Stop, closed, leader_not_there, lone_leaders, modifier_text, modifiers, not_there,
+    Alone, Cx, Move, Stop, closed, leader_not_there, lone_leaders, modifier_text, modifiers,
+    not_there,
 };
 use super::event::{Check, Event};
 use super::lang::Phrase;
@@ -186,15 +187,16 @@ fn attempt(
     to: SpaceId,
     force: &Force,
 ) -> Result<(), Stop> {
+    // Seed 003 step 4: the exception asks only that every unit (отряд) of the group lost a
+    // field battle earlier this impulse; leaders are not units. A group must hold a unit for
+    // "all its units" to say anything.
     let board = &cx.board;
-    let all_lost = force.units.iter().all(|(p, u)| {
-        board
-            .units_where(mv.to, *p, false, |m| m.lost_battle)
-            .contains(*u)
-    }) && force
-        .leaders
-        .iter()
-        .all(|l| board.leader(*l).marks.lost_battle);
+    let all_lost = force.land_units() > 0
+        && force.units.iter().all(|(p, u)| {
+            board
+                .units_where(mv.to, *p, false, |m| m.lost_battle)
+                .contains(*u)
+        });
     let check = if all_lost {
         None
     } else {
@@ -231,7 +233,8 @@ fn attempt(
                 inside: false,
             };
         }
-        lone_leaders(cx, to, power);
+        lone_leaders(cx, to, power, Alone::Entered);
+        lone_leaders(cx, mv.to, mv.power, Alone::LeftBehind);
     }
     Ok(())
 }

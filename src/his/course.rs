@@ -417,10 +417,21 @@ pub(super) fn capture(cx: &mut Cx<'_>, leader: LeaderId, by: Power, reason: Phra
     cx.note(Event::Captured { leader, by, reason });
 }
 
+/// How leaders came to be alone with enemy land units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Alone {
+    /// Enemy land units entered their space (by a move, an interception, a retreat, an
+    /// avoidance) [R §13.1].
+    Entered,
+    /// Their own units avoided battle and left them behind with the enemy land units that
+    /// entered (a leader alone may not avoid battle) [seed 003; ruling 19].
+    LeftBehind,
+}
+
 /// Enemy leaders of `enemy` without land units of their side outside the fortifications of
 /// `space`, where `enemy`'s land units stand: inside the fortifications of a space friendly to
 /// them, else captured by `enemy` [R §13.1; ruling 19].
-pub(super) fn lone_leaders(cx: &mut Cx<'_>, space: SpaceId, enemy: Power) {
+pub(super) fn lone_leaders(cx: &mut Cx<'_>, space: SpaceId, enemy: Power, how: Alone) {
     let board = &cx.board;
     let d = &board.diplomacy;
     if side_units(cx, space, enemy, false) == 0 {
@@ -442,22 +453,43 @@ pub(super) fn lone_leaders(cx: &mut Cx<'_>, space: SpaceId, enemy: Power) {
                 space,
                 inside: true,
             };
+            let reason = match how {
+                Alone::Entered => Phrase::new(
+                    "a leader alone withdraws inside",
+                    "одинокий полководец уходит в укрепления",
+                ),
+                Alone::LeftBehind => Phrase::new(
+                    format!(
+                        "left alone in {name} by units that avoided battle, a leader withdraws inside"
+                    ),
+                    format!(
+                        "полководец, оставшийся в {name} один после уклонения своих частей, уходит в укрепления"
+                    ),
+                ),
+            };
             cx.note(Event::Withdrew {
                 force: Force {
                     units: Vec::new(),
                     leaders: vec![l],
                 },
                 at: space,
-                reason: Phrase::new(
-                    "a leader alone withdraws inside",
-                    "одинокий полководец уходит в укрепления",
-                ),
+                reason,
             });
         } else {
-            let reason = Phrase::new(
-                format!("alone in {name} as enemy land units entered"),
-                format!("был один в {name}, когда туда вошли вражеские сухопутные части"),
-            );
+            let reason = match how {
+                Alone::Entered => Phrase::new(
+                    format!("alone in {name} as enemy land units entered"),
+                    format!("был один в {name}, когда туда вошли вражеские сухопутные части"),
+                ),
+                Alone::LeftBehind => Phrase::new(
+                    format!(
+                        "left alone in {name} with enemy land units by units that avoided battle"
+                    ),
+                    format!(
+                        "остался один в {name} с вражескими сухопутными частями, когда его части уклонились от сражения"
+                    ),
+                ),
+            };
             capture(cx, l, enemy, reason);
         }
     }

@@ -208,12 +208,13 @@ pub enum Event {
     KeepsOne { power: Power, reason: Phrase },
     /// Battle losses.
     Losses { power: Power, units: Units },
-    /// A force retreated.
+    /// A force retreated, and why.
     Retreated {
         power: Power,
         force: Force,
         from: SpaceId,
         to: SpaceId,
+        reason: Phrase,
     },
     /// The formation will move on past a fortification with its next action.
     MovesOn { force: Force, at: SpaceId },
@@ -365,7 +366,9 @@ impl Event {
                 force.describe(map, Some(*power)),
                 match check {
                     Some(c) => c.describe_in(en),
-                    None => "success without a roll (all lost a field battle this impulse)".into(),
+                    None =>
+                        "success without a roll (every unit of it lost a field battle this impulse)"
+                            .into(),
                 }
             ),
             Event::Withdrew { force, at, reason } => format!(
@@ -432,11 +435,13 @@ impl Event {
                 force,
                 from,
                 to,
+                reason,
             } => format!(
-                "{power} retreats {} from {} to {}",
+                "{power} retreats {} from {} to {} ({})",
                 force.describe(map, Some(*power)),
                 sp(from),
-                sp(to)
+                sp(to),
+                reason.en
             ),
             Event::MovesOn { force, at } => format!(
                 "{} must move on from {} with the next action (eliminated if forced back into it)",
@@ -576,7 +581,8 @@ impl Event {
                 match check {
                     Some(c) => c.describe_in(ru),
                     None =>
-                        "успех без броска (все проиграли полевое сражение в этот импульс)".into(),
+                        "успех без броска (все его части проиграли полевое сражение в этот импульс)"
+                            .into(),
                 }
             ),
             Event::Withdrew { force, at, reason } => format!(
@@ -675,13 +681,15 @@ impl Event {
                 force,
                 from,
                 to,
+                reason,
             } => format!(
-                "{} {} из {} в {}: {}",
+                "{} {} из {} в {}: {} ({})",
                 nom(power),
                 power.ru_verb("отступает", "отступают"),
                 sp(from),
                 sp(to),
-                force.describe_in(map, Some(*power), ru)
+                force.describe_in(map, Some(*power), ru),
+                reason.ru
             ),
             Event::MovesOn { force, at } => format!(
                 "следующим действием должны идти дальше из {}: {} (если их отбросят обратно, они будут уничтожены)",

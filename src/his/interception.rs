@@ -3,7 +3,7 @@
 //! or a failure does.
 
 use super::board::{Force, LeaderPlace, Marks};
-use super::course::{Cx, Move, Stop, electorate, lone_leaders, modifier_text, modifiers};
+use super::course::{Alone, Cx, Move, Stop, electorate, lone_leaders, modifier_text, modifiers};
 use super::event::{Check, Event};
 use super::lang::{Case, Lang, Phrase, count};
 use super::map::{Crossing, SpaceId};
@@ -23,7 +23,17 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<Option<Power>, Stop> {
     let mut used: Vec<SpaceId> = Vec::new();
     let mut succeeded: Option<Power> = None;
     for power in Power::MAJOR {
-        if power == mv.power || !hostile(cx, mv, power) {
+        if power == mv.power {
+            continue;
+        }
+        if !cx.board.diplomacy.at_war(power, mv.power) {
+            if let Some(reason) = not_at_war(cx, mv, power) {
+                cx.note(Event::NoInterception {
+                    power: Some(power),
+                    from: None,
+                    reason,
+                });
+            }
             continue;
         }
         if let Some(winner) = succeeded
@@ -115,16 +125,32 @@ fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<Phrase> {
     None
 }
 
-/// Whether `power` counts as an enemy of the move: at war with the mover, or (entry rule 4.3)
-/// its side has units in an enemy-controlled destination.
-fn hostile(cx: &Cx<'_>, mv: &Move, power: Power) -> bool {
+/// Why `power`, not at war with the mover, is not asked [seed 004, 13.2: "могут перехватывать
+/// только части державы, которая находится в состоянии войны с активной державой"], said where
+/// it might be expected to: its side has land units in the destination (entry rule 4.3 makes
+/// them enemies to fight, not interceptors) and adjacent stacks.
+fn not_at_war(cx: &mut Cx<'_>, mv: &Move, power: Power) -> Option<Phrase> {
     let d = &cx.board.diplomacy;
-    d.at_war(power, mv.power)
-        || cx
-            .board
-            .powers_in(mv.to, false)
-            .iter()
-            .any(|p| d.side(*p) == power && !d.friendly(*p, mv.power))
+    let in_destination = cx
+        .board
+        .powers_in(mv.to, false)
+        .iter()
+        .any(|p| d.side(*p) == power);
+    if !in_destination || stacks(cx, mv, power, &[], false).is_empty() {
+        return None;
+    }
+    let mover = mv.power;
+    Some(Phrase::new(
+        format!(
+            "it is not at war with {mover}, and only powers at war with the moving power intercept"
+        ),
+        format!(
+            "{} не {} в войне с {}, а перехватывать могут только державы, воюющие с активной державой",
+            power.ru(Case::Nom),
+            power.ru_verb("находится", "находятся"),
+            mover.ru(Case::Ins)
+        ),
+    ))
 }
 
 /// Why `power` may not intercept into the destination at all.
@@ -383,7 +409,7 @@ fn attempt(
         state.place = LeaderPlace::Space { space, inside };
     }
     if success {
-        lone_leaders(cx, mv.to, power);
+        lone_leaders(cx, mv.to, power, Alone::Entered);
     }
     Ok(success)
 }

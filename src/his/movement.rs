@@ -7,7 +7,8 @@ use super::battle;
 use super::board::{Force, LeaderPlace, Marks};
 use super::check::check_move;
 use super::course::{
-    Cx, Finish, Move, MoveRequest, Stop, defenders, go_inside, lay_siege, lone_leaders, siege_due,
+    Alone, Cx, Finish, Move, MoveRequest, Stop, defenders, go_inside, lay_siege, lone_leaders,
+    siege_due,
 };
 use super::event::Event;
 use super::interception;
@@ -77,8 +78,10 @@ pub(super) fn run(cx: &mut Cx<'_>, req: &MoveRequest) -> Result<Finish, Stop> {
     Ok(Finish::Done)
 }
 
-/// Step 4: every other major power may play Foul Weather or Gout. Returns whether the move goes
-/// ahead.
+/// Step 4: every other major power may play Foul Weather or Gout. Foul Weather thwarts the move
+/// [seed 004 step 4]; Gout does what its own text says, no more: 1 CP is lost and that leader
+/// may not move this impulse, so the rest of the formation moves if it is legal without him
+/// [C 32; ruling 6]. Returns whether the move goes ahead.
 fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
     let asked: Vec<Power> = Power::MAJOR
         .into_iter()
@@ -129,11 +132,11 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
                     card: "Foul Weather".into(),
                     effect: Phrase::new(
                         format!(
-                            "{} loses 1 CP ({} left); for the rest of the impulse no {} land unit moves more than one space, and no assault",
+                            "the move is thwarted; {} loses 1 CP ({} left); for the rest of the impulse no {} land unit moves more than one space, and no assault",
                             mv.power, cx.board.cp, mv.power
                         ),
                         format!(
-                            "{} {} 1 КО (осталось КО: {}); до конца импульса ни одна сухопутная часть {} не проходит больше одной области, и штурмов нет",
+                            "движение сорвано; {} {} 1 КО (осталось КО: {}); до конца импульса ни одна сухопутная часть {} не проходит больше одной области, и штурмов нет",
                             mv.power.ru(Case::Nom),
                             mv.power.ru_verb("теряет", "теряют"),
                             cx.board.cp,
@@ -177,23 +180,20 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
             _ => {}
         }
     }
+    // Seed 004, step 4: the response card is played "чтобы расстроить эту акцию движения",
+    // to thwart this move: the formation stays where it is and the CP spent on the move stay
+    // spent; the card's own CP loss and its limits for the rest of the impulse come on top.
     if foul_weather {
-        let moved = mv.force.units.iter().any(|(p, u)| {
-            !cx.board
-                .units_where(mv.from, *p, false, |m| {
-                    !m.moved && !m.lost_battle && !m.placed_siege
-                })
-                .contains(*u)
-        });
-        if moved {
-            cx.note(Event::Cancelled {
-                reason: Phrase::new(
-                    "Foul Weather: units of the formation have already moved a space this impulse",
-                    "Foul Weather: части соединения уже прошли одну область в этот импульс",
+        let name = &cx.map.space(mv.from).name;
+        cx.note(Event::Cancelled {
+            reason: Phrase::new(
+                format!("Foul Weather thwarts it: the formation stays in {name}, its CP spent"),
+                format!(
+                    "Foul Weather срывает его: соединение остаётся в {name}, КО на него потрачены"
                 ),
-            });
-            return Ok(false);
-        }
+            ),
+        });
+        return Ok(false);
     }
     if let Some(l) = gout {
         mv.force.leaders.retain(|x| *x != l);
@@ -258,7 +258,7 @@ fn place(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         at: mv.to,
     });
     retreat::siege_check(cx, mv.from)?;
-    lone_leaders(cx, mv.to, mv.power);
+    lone_leaders(cx, mv.to, mv.power, Alone::Entered);
     Ok(())
 }
 

@@ -6,11 +6,11 @@
 
 use super::board::{Force, LeaderPlace, Marks, UnitKind, Units};
 use super::course::{
-    Cx, Fought, Move, Stop, closed, go_inside, lay_siege, leader_not_there, lone_leaders,
+    Alone, Cx, Fought, Move, Stop, closed, go_inside, lay_siege, leader_not_there, lone_leaders,
     not_there, side_force, side_units, siege_due,
 };
 use super::event::Event;
-use super::lang::{Case, Lang, Phrase};
+use super::lang::{Case, Lang, Phrase, en_count};
 use super::map::SpaceId;
 use super::power::Power;
 use super::question::{Answer, Question};
@@ -59,9 +59,13 @@ pub(super) fn barred(
 }
 
 /// A siege ends once its besiegers there are no longer more than the units inside (they left,
-/// lost a battle, avoided one) [R §15.3].
+/// lost a battle, avoided one) [R §15.3]; then nothing of it stays behind: the besiegers still
+/// outside retreat at no CP cost to a legal adjacent space of their choice (eliminated, their
+/// leaders captured, if none is open), and with no enemy left in the space the units inside
+/// come out when the move ends (`Board::tidy`), free to move [seed 004, 13.2: "ранее
+/// осажденная группировка" — once the besiegers leave, the group is formerly besieged].
 pub(super) fn siege_check(cx: &mut Cx<'_>, space: SpaceId) -> Result<(), Stop> {
-    let Some(siege) = cx.board.siege(space) else {
+    let Some(siege) = cx.board.siege(space).cloned() else {
         return Ok(());
     };
     let besiegers: u32 = siege
@@ -69,21 +73,62 @@ pub(super) fn siege_check(cx: &mut Cx<'_>, space: SpaceId) -> Result<(), Stop> {
         .iter()
         .map(|p| side_units(cx, space, *p, false))
         .sum();
-    let inside: u32 = cx
-        .board
-        .powers_in(space, true)
+    let inside_powers = cx.board.powers_in(space, true);
+    let inside: u32 = inside_powers
         .iter()
         .map(|p| cx.board.units(space, *p, true).total())
         .sum();
-    if besiegers <= inside {
-        cx.board.sieges.retain(|s| s.space != space);
-        cx.note(Event::SiegeBroken {
-            at: space,
+    if besiegers > inside {
+        return Ok(());
+    }
+    cx.board.sieges.retain(|s| s.space != space);
+    let name = cx.map.space(space).name.clone();
+    cx.note(Event::SiegeBroken {
+        at: space,
+        reason: Phrase::new(
+            format!(
+                "{} left against {inside} inside",
+                en_count(besiegers, "besieging land unit", "besieging land units")
+            ),
+            format!("осаждающих сухопутных частей осталось {besiegers}, внутри — {inside}"),
+        ),
+    });
+    let by = inside_powers
+        .first()
+        .copied()
+        .unwrap_or_else(|| cx.board.controller(space));
+    for power in siege.besiegers {
+        let force = side_force(cx, space, power);
+        if force.is_empty() {
+            continue;
+        }
+        let options = spaces(cx, power, space, None);
+        if options.is_empty() {
+            destroy(
+                cx,
+                &force,
+                space,
+                by,
+                &Phrase::new(
+                    format!("the siege of {name} is broken and no space is open to retreat"),
+                    format!("осада {name} снята, и отступать некуда"),
+                ),
+            );
+            continue;
+        }
+        let to = retreat_choice(cx, power, space, options)?;
+        move_force(cx, &force, space, to, |_| {});
+        cx.note(Event::Retreated {
+            power,
+            force: force.clone(),
+            from: space,
+            to,
             reason: Phrase::new(
-                format!("{besiegers} besieging land units left against {inside} inside"),
-                format!("осаждающих сухопутных частей осталось {besiegers}, внутри — {inside}"),
+                format!("the siege of {name} is broken: the besiegers retreat"),
+                format!("осада {name} снята: осаждающие отступают"),
             ),
         });
+        lone_leaders(cx, to, power, Alone::Entered);
     }
     Ok(())
 }
@@ -220,9 +265,13 @@ pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, re
                 force: force.clone(),
                 from: at,
                 to: mv.from,
+                reason: Phrase::by(|lang| match lang {
+                    Lang::En => format!("{}; the attacker goes back where it came from", reason.en),
+                    Lang::Ru => format!("{}; атакующий уходит туда, откуда пришёл", reason.ru),
+                }),
             });
             if force.land_units() > 0 {
-                lone_leaders(cx, mv.from, mv.power);
+                lone_leaders(cx, mv.from, mv.power, Alone::Entered);
             }
         }
         Some(why) => {
@@ -395,9 +444,10 @@ fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> R
         force: force.clone(),
         from: at,
         to,
+        reason: Phrase::new("lost the battle", "сражение проиграно"),
     });
     if force.land_units() > 0 {
-        lone_leaders(cx, to, side);
+        lone_leaders(cx, to, side, Alone::Entered);
     }
     Ok(())
 }
@@ -472,6 +522,10 @@ fn siege_retreat(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
         force,
         from: at,
         to,
+        reason: Phrase::new(
+            "won, but not more land units than inside",
+            "победа, но сухопутных частей не больше, чем внутри",
+        ),
     });
     mv.force = Force::default();
     Ok(())

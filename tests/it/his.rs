@@ -458,6 +458,10 @@ fn avoid_battle_restrictions() {
 fn rulings() {
     run_file("rulings.txt");
 }
+#[test]
+fn seeds() {
+    run_file("seeds.txt");
+}
 
 /// The rules core reads top down: each module of `src/his/` imports only modules of the
 /// layers below its own (ARCHITECTURE.md, "src/his/"), so the steps share what they share
