@@ -5,7 +5,7 @@
 
 use super::board::{Force, LeaderPlace};
 use super::course::{
-    Alone, Cx, Move, Stop, closed, leader_not_there, lone_leaders, modifier_text, modifiers,
+    Alone, Cx, Move, Stop, closed, leader_not_there, lone_leaders, modifier_details, modifiers,
     not_there,
 };
 use super::event::{Check, Event};
@@ -202,13 +202,12 @@ fn attempt(
     } else {
         let opposing_cavalry = mv.force.units_of(Power::Ottoman).cavalry > 0;
         let modifiers = modifiers(cx, power, force, opposing_cavalry);
-        let purpose = format!(
-            "2d6, {power} avoiding battle from {} to {}{}",
+        let what = format!(
+            "{power} avoiding battle from {} to {}",
             cx.map.space(mv.to).name,
-            cx.map.space(to).name,
-            modifier_text(&modifiers)
+            cx.map.space(to).name
         );
-        let dice = cx.roll(2, power, purpose)?;
+        let dice = cx.roll(2, power, what, modifier_details(&modifiers))?;
         Some(Check::new(dice, modifiers))
     };
     let success = check.as_ref().is_none_or(|c| c.success);

@@ -7,7 +7,7 @@
 use super::board::{Force, UnitKind, Units};
 use super::course::{Cx, Fought, Move, Stop, capture, defenders, side_force};
 use super::event::{BattleDice, Event};
-use super::lang::{Case, Lang, Phrase, count};
+use super::lang::{Case, Lang, Phrase, count, en_count};
 use super::map::{LeaderId, Map};
 use super::power::Power;
 use super::question::{Answer, Casualty, Question};
@@ -113,19 +113,17 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<Fought, Stop> {
     let a_values = cx.roll(
         attack.dice,
         attacker,
-        format!(
-            "{} dice, {attacker} attacking in {name}, hits on 5-6",
-            attack.dice
-        ),
+        format!("{attacker} attacking in the field battle at {name}"),
+        dice_details(map, &attack),
     )?;
     let d_values = cx.roll(
         defence_dice.dice,
         lead,
         format!(
-            "{} dice, {} defending in {name}, hits on 5-6",
-            defence_dice.dice,
+            "{} defending in the field battle at {name}",
             names(&defenders)
         ),
+        dice_details(map, &defence_dice),
     )?;
     let mut a_hits = hits(&a_values);
     let mut d_hits = hits(&d_values);
@@ -152,7 +150,8 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<Fought, Stop> {
             let values = cx.roll(
                 5,
                 Power::Ottoman,
-                format!("5 dice, Janissaries for the Ottoman in {name}, hits on 5-6"),
+                format!("Ottoman Janissaries in the field battle at {name}"),
+                Vec::new(),
             )?;
             let extra = hits(&values);
             cx.board.janissaries_used = true;
@@ -231,7 +230,7 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<Fought, Stop> {
             });
         }
     } else {
-        split(cx, &groups, a_hits.min(d_units), &mut shares, lead)?;
+        split(cx, &groups, a_hits.min(d_units), &mut shares, lead, &name)?;
     }
     let mut asked: Vec<Casualty> = Vec::new();
     if a_loss > 0 {
@@ -327,6 +326,19 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<Fought, Stop> {
     })
 }
 
+/// What makes up a side's battle dice, as a roll's details: `8 units`, `+2 Suleiman`, `+1
+/// defender`.
+fn dice_details(map: &Map, d: &BattleDice) -> Vec<String> {
+    let mut out = vec![en_count(d.units, "unit", "units")];
+    if let Some((l, r)) = d.leader {
+        out.push(format!("+{r} {}", map.leader(l).name));
+    }
+    if d.defender_bonus > 0 {
+        out.push(format!("+{} defender", d.defender_bonus));
+    }
+    out
+}
+
 fn names(powers: &[Power]) -> String {
     powers
         .iter()
@@ -350,6 +362,7 @@ fn split(
     losses: u32,
     shares: &mut [(Power, u32)],
     lead: Power,
+    at: &str,
 ) -> Result<(), Stop> {
     let units: Vec<u32> = groups.iter().map(|g| g.force.land_units()).collect();
     let mut left = losses;
@@ -370,18 +383,27 @@ fn split(
         let mut candidates = alive;
         while left > 0 && !candidates.is_empty() {
             let n = candidates.len();
+            // `1-3 Hapsburg`, `4-6 England`: which faces give the loss to whom.
             let bands: Vec<String> = candidates
                 .iter()
                 .enumerate()
                 .map(|(k, &i)| {
-                    let faces: Vec<String> = (1..=6u8)
-                        .filter(|v| band(*v, n) == k)
-                        .map(|v| v.to_string())
-                        .collect();
-                    format!("{} {}", groups[i].side, faces.join(","))
+                    let faces: Vec<u8> = (1..=6u8).filter(|v| band(*v, n) == k).collect();
+                    let (first, last) = (faces[0], faces[faces.len() - 1]);
+                    let side = groups[i].side;
+                    if first == last {
+                        format!("{first} {side}")
+                    } else {
+                        format!("{first}-{last} {side}")
+                    }
                 })
                 .collect();
-            let values = cx.roll(1, lead, format!("1d6, odd loss: {}", bands.join("; ")))?;
+            let values = cx.roll(
+                1,
+                lead,
+                format!("Odd loss in the field battle at {at}"),
+                bands,
+            )?;
             let k = band(values.first().copied().unwrap_or(1), n);
             let i = candidates.remove(k);
             shares[i].1 += 1;
@@ -464,7 +486,11 @@ fn check_losses(table: &[Casualty], power: Power, answer: &Answer) -> Result<(),
     }
     if f.land_units() != c.losses {
         return Err(Phrase::new(
-            format!("{power} loses {} units, not {}", c.losses, f.land_units()),
+            format!(
+                "{power} loses {}, not {}",
+                en_count(c.losses, "unit", "units"),
+                f.land_units()
+            ),
             format!(
                 "{} {} {}, а не {}",
                 power.ru(Case::Nom),

@@ -44,7 +44,9 @@ impl Window {
     }
 }
 
-/// Dice to roll, with their purpose stated before the roll.
+/// Dice to roll, with their purpose stated before the roll: what is rolled and the details
+/// that make it up (a check's modifiers, a battle's units and leader, what the faces mean), as
+/// `docs/dice.md` writes a purpose.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DiceRequest {
     /// The n-th roll of this move, from 1.
@@ -52,8 +54,19 @@ pub struct DiceRequest {
     pub dice: u32,
     /// For whom.
     pub power: Power,
-    /// What is rolled, and which modifiers will apply.
-    pub purpose: String,
+    /// What is rolled: `Hapsburg interception from Graz into Vienna`.
+    pub what: String,
+    /// Each detail, in English (a purpose feeds the dice): `+2 Charles V`.
+    pub details: Vec<String>,
+}
+
+impl DiceRequest {
+    /// The stated purpose, as the roll line gives it: `Hapsburg interception from Graz into
+    /// Vienna: 2 dice, +2 Charles V, -1 against Ottoman cavalry`.
+    pub fn purpose(&self) -> String {
+        let details: Vec<&str> = self.details.iter().map(String::as_str).collect();
+        crate::dice::purpose(&self.what, self.dice as usize, &details)
+    }
 }
 
 /// How a procedure ended.
@@ -237,31 +250,39 @@ impl<'a> Cx<'a> {
         Ok(answers.pop().map(|(_, a)| a).unwrap_or(Answer::Decline))
     }
 
-    /// Rolls `dice` dice for `power`, for the stated purpose; stops until they are given.
-    pub fn roll(&mut self, dice: u32, power: Power, purpose: String) -> Result<Vec<u8>, Stop> {
+    /// Rolls `dice` dice for `power`: `what` is rolled, with these details (in English), all
+    /// stated before the roll; stops until the dice are given.
+    pub fn roll(
+        &mut self,
+        dice: u32,
+        power: Power,
+        what: String,
+        details: Vec<String>,
+    ) -> Result<Vec<u8>, Stop> {
         if dice == 0 {
             return Ok(Vec::new());
         }
         self.rolls += 1;
-        let number = self.rolls;
+        let request = DiceRequest {
+            number: self.rolls,
+            dice,
+            power,
+            what,
+            details,
+        };
         for input in self.inputs {
             if let Input::Dice { roll, values } = input
-                && *roll == number
+                && *roll == request.number
             {
                 self.log.push(Event::Rolled {
-                    number,
-                    purpose,
+                    number: request.number,
+                    purpose: request.purpose(),
                     values: values.clone(),
                 });
                 return Ok(values.clone());
             }
         }
-        Err(Stop::Roll(DiceRequest {
-            number,
-            dice,
-            power,
-            purpose,
-        }))
+        Err(Stop::Roll(request))
     }
 }
 
@@ -585,15 +606,11 @@ pub(super) fn modifiers(
     m
 }
 
-/// `, modifiers +2 (Charles V) -1 (against Ottoman cavalry)`, or nothing: in English always, as
-/// it is part of a roll's stated purpose.
-pub(super) fn modifier_text(modifiers: &[(i32, Phrase)]) -> String {
-    if modifiers.is_empty() {
-        return String::new();
-    }
-    let parts: Vec<String> = modifiers
+/// The modifiers as a roll's details, in English always (a purpose feeds the dice): `+2
+/// Charles V`, `-1 against Ottoman cavalry`.
+pub(super) fn modifier_details(modifiers: &[(i32, Phrase)]) -> Vec<String> {
+    modifiers
         .iter()
-        .map(|(m, why)| format!("{m:+} ({})", why.en))
-        .collect();
-    format!(", modifiers {}", parts.join(" "))
+        .map(|(m, why)| format!("{m:+} {}", why.en))
+        .collect()
 }

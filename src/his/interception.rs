@@ -3,7 +3,7 @@
 //! or a failure does.
 
 use super::board::{Force, LeaderPlace, Marks};
-use super::course::{Alone, Cx, Move, Stop, electorate, lone_leaders, modifier_text, modifiers};
+use super::course::{Alone, Cx, Move, Stop, electorate, lone_leaders, modifier_details, modifiers};
 use super::event::{Check, Event};
 use super::lang::{Case, Lang, Phrase, count};
 use super::map::{Crossing, SpaceId};
@@ -375,13 +375,12 @@ fn attempt(
 ) -> Result<bool, Stop> {
     let opposing_cavalry = mv.force.units_of(Power::Ottoman).cavalry > 0;
     let modifiers = modifiers(cx, power, force, opposing_cavalry);
-    let purpose = format!(
-        "2d6, {power} interception from {} into {}{}",
+    let what = format!(
+        "{power} interception from {} into {}",
         cx.map.space(from).name,
-        cx.map.space(mv.to).name,
-        modifier_text(&modifiers)
+        cx.map.space(mv.to).name
     );
-    let dice = cx.roll(2, power, purpose)?;
+    let dice = cx.roll(2, power, what, modifier_details(&modifiers))?;
     let check = Check::new(dice, modifiers);
     let success = check.success;
     cx.note(Event::Interception {

@@ -521,6 +521,42 @@ fn the_rules_core_imports_only_the_layers_below() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// `docs/dice.md` states the purposes the referee writes: each is one the scripts see the
+/// referee ask for (a `status:` line of `tests/data/his/`) or a roll line of a game played by
+/// mail (`tests/data/flow/`), so the document and the referee say the same words.
+#[test]
+fn docs_dice_gives_the_purposes_the_referee_states() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = fs::read_to_string(root.join("docs/dice.md")).unwrap();
+    let table = doc
+        .split("The Here I Stand\n  referee writes these purposes:")
+        .nth(1)
+        .expect("docs/dice.md lists the referee's purposes");
+    let purposes: Vec<&str> = table
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with('|'))
+        .take_while(|l| l.trim_start().starts_with('|'))
+        .filter_map(|l| l.split('`').nth(1))
+        .collect();
+    assert!(purposes.len() >= 6, "{purposes:?}");
+    let mut seen = String::new();
+    for dir in ["tests/data/his", "tests/data/flow/015-here-i-stand"] {
+        for entry in fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "txt") {
+                seen.push_str(&fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    for purpose in purposes {
+        let asked = seen
+            .lines()
+            .any(|l| l.starts_with("status: roll ") && l.ends_with(&format!(": {purpose}")));
+        let rolled = seen.contains(&format!(" ({purpose}): "));
+        assert!(asked || rolled, "the referee never states `{purpose}`");
+    }
+}
+
 /// The mail layer stores only the inputs: replaying them gives the same record and board, and
 /// a stored input that no longer fits is reported, never applied.
 #[test]
