@@ -31,12 +31,20 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
                 .iter()
                 .any(|p| cx.board.diplomacy.side(*p) == power)
             {
-                cx.note(Event::NoAvoid {
-                    power: Some(power),
-                    reason: Phrase::new(
+                let reason = if cx.board.siege(mv.to).is_some() {
+                    Phrase::new(
                         "units under siege may not avoid battle",
                         "осаждённые части не могут уклоняться от сражения",
-                    ),
+                    )
+                } else {
+                    Phrase::new(
+                        "its units there are inside the fortifications, not facing the enemy in the field",
+                        "части этой державы там в укреплениях и не стоят против врага в поле",
+                    )
+                };
+                cx.note(Event::NoAvoid {
+                    power: Some(power),
+                    reason,
                 });
             }
             continue;

@@ -462,6 +462,10 @@ fn rulings() {
 fn seeds() {
     run_file("seeds.txt");
 }
+#[test]
+fn movement_steps() {
+    run_file("movement.txt");
+}
 
 /// The rules core reads top down: each module of `src/his/` imports only modules of the
 /// layers below its own (ARCHITECTURE.md, "src/his/"), so the steps share what they share
