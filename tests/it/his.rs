@@ -561,6 +561,35 @@ fn docs_dice_gives_the_purposes_the_referee_states() {
     }
 }
 
+/// `docs/variants.md` names the test of each rule as `file.txt: case`: every one it names is a
+/// case of `tests/data/his/`, so the table cannot point at a test that is not there.
+#[test]
+fn docs_variants_names_cases_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = fs::read_to_string(root.join("docs/variants.md")).unwrap();
+    let mut named = 0;
+    let mut missing = Vec::new();
+    for quoted in doc.split('`').skip(1).step_by(2) {
+        let Some((file, case)) = quoted.split_once(".txt: ") else {
+            continue;
+        };
+        if file.contains(' ') || file.contains('/') {
+            continue;
+        }
+        named += 1;
+        let text = fs::read_to_string(root.join("tests/data/his").join(format!("{file}.txt")))
+            .unwrap_or_default();
+        if !text
+            .lines()
+            .any(|l| l.strip_prefix("===").map(str::trim) == Some(case))
+        {
+            missing.push(format!("{file}.txt: {case}"));
+        }
+    }
+    assert!(named > 50, "only {named} cases named");
+    assert!(missing.is_empty(), "no such case:\n{}", missing.join("\n"));
+}
+
 /// The mail layer stores only the inputs: replaying them gives the same record and board, and
 /// a stored input that no longer fits is reported, never applied.
 #[test]
