@@ -381,7 +381,7 @@ impl Event {
                 match check {
                     Some(c) => c.describe_in(en),
                     None =>
-                        "success without a roll (every unit of it lost a field battle this impulse)"
+                        "success without a roll (every unit in the group lost a field battle this impulse)"
                             .into(),
                 }
             ),
@@ -606,7 +606,7 @@ impl Event {
                 match check {
                     Some(c) => c.describe_in(ru),
                     None =>
-                        "успех без броска (все его части проиграли полевое сражение в этот импульс)"
+                        "успех без броска (все части группы проиграли полевое сражение в этот импульс)"
                             .into(),
                 }
             ),

@@ -145,9 +145,9 @@ fn not_at_war(cx: &mut Cx<'_>, mv: &Move, power: Power) -> Option<Phrase> {
             "it is not at war with {mover}, and only powers at war with the moving power intercept"
         ),
         format!(
-            "{} не {} в войне с {}, а перехватывать могут только державы, воюющие с активной державой",
+            "{} не {} с {}, а перехватывать могут только державы, воюющие с активной державой",
             power.ru(Case::Nom),
-            power.ru_verb("находится", "находятся"),
+            power.ru_verb("воюет", "воюют"),
             mover.ru(Case::Ins)
         ),
     ))
