@@ -1,7 +1,10 @@
 //! The Here I Stand referee's rules core through data: the map file's facts and problems, and
-//! the movement procedure played from scripts (`tests/data/his/*.txt`): the specification's
-//! worked examples with fixed dice, every restriction of interception and avoiding battle
-//! refusing, and the rulings of `templates/en/help/his.txt`.
+//! the movement procedure played from scripts (`tests/data/his/*.txt`): each statement of the
+//! project's rule documents quoted with its case (`seeds.txt`, `movement.txt`), the
+//! specification's worked examples with fixed dice, every restriction of interception and
+//! avoiding battle refusing, and the rulings of `templates/en/help/his.txt`. Also: the core's
+//! modules import only the layers below their own, and `docs/dice.md` and `docs/variants.md`
+//! say what the referee and its tests do.
 //!
 //! A script holds cases, each opened by `=== <name>`. Its lines:
 //! `set <adjustment>` changes the board; `standing <power>: <instruction>` files a standing
