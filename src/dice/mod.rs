@@ -5,8 +5,8 @@
 //! report. Each roll is then HMAC-SHA256 keyed by the seed over the game's name, the running
 //! roll number, the stated purpose and the number of dice, expanded block by block and read a
 //! byte at a time with rejection sampling, so every face is equally likely. Every roll is
-//! announced as one line (`Roll 12 (Hapsburg field battle at Vienna: 5 dice, +1 Charles V):
-//! 6 3 5 1 2`); when the game ends the seed is revealed and [`verify`] recomputes every roll
+//! announced as one line (`Roll 12 (Hapsburg defending in the field battle at Vienna: 5 dice, 2
+//! units, +2 Charles V, +1 defender): 6 5 4 2 6`); when the game ends the seed is revealed and [`verify`] recomputes every roll
 //! from the text of the archive. `docs/dice.md` gives the derivation byte by byte.
 //!
 //! The lines are the same in every language: they are read back by programs.
@@ -129,8 +129,9 @@ impl std::error::Error for DiceError {}
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Roll {
     pub number: u64,
-    /// What is rolled, how many dice, which modifiers: `Hapsburg field battle at Vienna: 5
-    /// dice, +1 Charles V`. Tidied: no line breaks, single spaces, nothing around it.
+    /// What is rolled, how many dice, and the details (modifiers, what makes up the dice, what
+    /// the faces mean): `Hapsburg interception from Graz into Vienna: 2 dice, +2 Charles V, -1
+    /// against Ottoman cavalry`. Tidied: no line breaks, single spaces, nothing around it.
     pub purpose: String,
     /// Each die, 1 to 6.
     pub dice: Vec<u8>,
@@ -352,13 +353,14 @@ mod tests {
             seed.commitment().to_hex(),
             "630dcd2966c4336691125448bbb25b4ff412a49c732db2c8abc1b8581bd710dd"
         );
-        let battle = "Hapsburg field battle at Vienna: 5 dice, +1 Charles V";
+        // Purposes as the Here I Stand referee states them.
+        let battle = "Hapsburg defending in the field battle at Vienna: 5 dice, 2 units, +2 Charles V, +1 defender";
         assert_eq!(
             derive(&seed, "vienna", 12, battle, 5).unwrap(),
-            [3, 4, 2, 6, 4]
+            [6, 5, 4, 2, 6]
         );
-        let avoid = "Ottoman avoid battle from Buda: 1 die";
-        assert_eq!(derive(&seed, "vienna", 1, avoid, 1).unwrap(), [3]);
+        let odd = "Odd loss in the field battle at Calais: 1 die, 1-3 Hapsburg, 4-6 England";
+        assert_eq!(derive(&seed, "vienna", 1, odd, 1).unwrap(), [5]);
         // Forty dice take a second HMAC block.
         assert_eq!(
             derive(&seed, "vienna", 2, "Test: 40 dice", 40).unwrap(),
@@ -453,12 +455,21 @@ mod tests {
     #[test]
     fn rolls_count_up_and_state_their_purpose() {
         let mut dice = Dice::new(counting_seed(), "vienna");
-        let first = dice.roll("Ottoman avoid battle from Buda", 1, &[]).unwrap();
+        let first = dice
+            .roll(
+                "Odd loss in the field battle at Calais",
+                1,
+                &["1-3 Hapsburg", "4-6 England"],
+            )
+            .unwrap();
         assert_eq!(first.number, 1);
-        assert_eq!(first.purpose, "Ottoman avoid battle from Buda: 1 die");
+        assert_eq!(
+            first.purpose,
+            "Odd loss in the field battle at Calais: 1 die, 1-3 Hapsburg, 4-6 England"
+        );
         assert_eq!(
             first.line(),
-            "Roll 1 (Ottoman avoid battle from Buda: 1 die): 3"
+            "Roll 1 (Odd loss in the field battle at Calais: 1 die, 1-3 Hapsburg, 4-6 England): 5"
         );
         let second = dice
             .roll("Hapsburg field battle at Vienna", 5, &["+1 Charles V", " "])

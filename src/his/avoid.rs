@@ -3,15 +3,16 @@
 //! restrictions on the space and on who may go, the 2d6 roll, the automatic success of units
 //! that all lost a battle this impulse.
 
-use super::board::{Force, LeaderPlace, Units};
+use super::board::{Force, LeaderPlace};
+use super::course::{
+    Alone, Cx, Move, Stop, closed, leader_not_there, lone_leaders, modifier_details, modifiers,
+    not_there,
+};
 use super::event::{Check, Event};
-use super::interception::{modifier_text, modifiers};
-use super::lang::{Case, Lang, Phrase};
+use super::lang::Phrase;
 use super::map::SpaceId;
-use super::movement::Move;
 use super::power::Power;
-use super::procedure::{Answer, Cx, Question, Stop};
-use super::retreat;
+use super::question::{Answer, Question};
 
 /// Runs the avoid-battle attempts.
 pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
@@ -30,12 +31,20 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
                 .iter()
                 .any(|p| cx.board.diplomacy.side(*p) == power)
             {
-                cx.note(Event::NoAvoid {
-                    power: Some(power),
-                    reason: Phrase::new(
+                let reason = if cx.board.siege(mv.to).is_some() {
+                    Phrase::new(
                         "units under siege may not avoid battle",
                         "осаждённые части не могут уклоняться от сражения",
-                    ),
+                    )
+                } else {
+                    Phrase::new(
+                        "its units there are inside the fortifications, not facing the enemy in the field",
+                        "части этой державы там в укреплениях и не стоят против врага в поле",
+                    )
+                };
+                cx.note(Event::NoAvoid {
+                    power: Some(power),
+                    reason,
                 });
             }
             continue;
@@ -124,44 +133,14 @@ pub(super) fn destinations(cx: &Cx<'_>, mv: &Move, power: Power) -> Vec<SpaceId>
         .collect()
 }
 
-/// Why `power` may not avoid battle into `space`.
+/// Why `power` may not avoid battle into `space` [seed 003, restrictions].
 pub(super) fn barred(cx: &Cx<'_>, mv: &Move, power: Power, space: SpaceId) -> Option<Phrase> {
-    let (map, board) = (cx.map, &cx.board);
-    let d = &board.diplomacy;
-    let name = &map.space(space).name;
-    if map.space(space).is_sea() {
-        return Some(retreat::sea(name));
-    }
-    if map.crossing(mv.to, space).is_none() {
-        return Some(retreat::not_adjacent(name));
-    }
-    if space == mv.from {
-        return Some(Phrase::new(
-            format!("the moving formation has just left {name}"),
-            format!("движущееся соединение только что ушло из {name}"),
-        ));
-    }
-    if board.in_unrest(space) {
-        return Some(retreat::unrest(name));
-    }
-    if let Some(e) = board
-        .powers_anywhere_in(space)
-        .into_iter()
-        .find(|p| d.enemies(power, *p))
-    {
-        return Some(retreat::enemy_units(name, e));
-    }
-    let controller = board.controller(space);
-    if controller == Power::Independent {
-        return Some(retreat::independent(name));
-    }
-    if controller != power && !d.allied(power, controller) {
-        return Some(retreat::not_allied(name, controller));
-    }
-    if board.is_electorate(map, space) && !d.schmalkaldic_league && power != Power::Protestant {
-        return Some(retreat::electorate(name));
-    }
-    None
+    let name = &cx.map.space(mv.from).name;
+    let left = Phrase::new(
+        format!("the moving formation has just left {name}"),
+        format!("движущееся соединение только что ушло из {name}"),
+    );
+    closed(cx, power, mv.to, space, Some((mv.from, &left)))
 }
 
 fn check_answer(
@@ -208,24 +187,6 @@ fn check_answer(
     }
 }
 
-/// `Hapsburg has 2 regulars there, not 3 regulars`.
-pub(super) fn not_there(power: Power, there: Units, named: Units) -> Phrase {
-    Phrase::new(
-        format!("{power} has {there} there, not {named}"),
-        format!(
-            "у {} там {}, а не {}",
-            power.ru(Case::Gen),
-            there.describe_in(Lang::Ru),
-            named.describe_in(Lang::Ru)
-        ),
-    )
-}
-
-/// `Ferdinand is not there`.
-pub(super) fn leader_not_there(name: &str) -> Phrase {
-    Phrase::new(format!("{name} is not there"), format!("{name} там нет"))
-}
-
 /// One attempt; on success the group moves.
 fn attempt(
     cx: &mut Cx<'_>,
@@ -234,27 +195,27 @@ fn attempt(
     to: SpaceId,
     force: &Force,
 ) -> Result<(), Stop> {
+    // Seed 003 step 4: the exception asks only that every unit (отряд) of the group lost a
+    // field battle earlier this impulse; leaders are not units. A group must hold a unit for
+    // "all its units" to say anything.
     let board = &cx.board;
-    let all_lost = force.units.iter().all(|(p, u)| {
-        board
-            .units_where(mv.to, *p, false, |m| m.lost_battle)
-            .contains(*u)
-    }) && force
-        .leaders
-        .iter()
-        .all(|l| board.leader(*l).marks.lost_battle);
+    let all_lost = force.land_units() > 0
+        && force.units.iter().all(|(p, u)| {
+            board
+                .units_where(mv.to, *p, false, |m| m.lost_battle)
+                .contains(*u)
+        });
     let check = if all_lost {
         None
     } else {
         let opposing_cavalry = mv.force.units_of(Power::Ottoman).cavalry > 0;
         let modifiers = modifiers(cx, power, force, opposing_cavalry);
-        let purpose = format!(
-            "2d6, {power} avoiding battle from {} to {}{}",
+        let what = format!(
+            "{power} avoiding battle from {} to {}",
             cx.map.space(mv.to).name,
-            cx.map.space(to).name,
-            modifier_text(&modifiers)
+            cx.map.space(to).name
         );
-        let dice = cx.roll(2, power, purpose)?;
+        let dice = cx.roll(2, power, what, modifier_details(&modifiers))?;
         Some(Check::new(dice, modifiers))
     };
     let success = check.as_ref().is_none_or(|c| c.success);
@@ -279,7 +240,8 @@ fn attempt(
                 inside: false,
             };
         }
-        super::movement::lone_leaders(cx, to, power);
+        lone_leaders(cx, to, power, Alone::Entered);
+        lone_leaders(cx, mv.to, mv.power, Alone::LeftBehind);
     }
     Ok(())
 }

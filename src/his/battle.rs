@@ -1,25 +1,20 @@
-//! Step 8, the field battle [R §14; spec §7]: dice for each side (a die per land unit, the best
-//! leader's battle rating, the defender's extra die), Janissaries after the rolls, hits on 5
-//! and 6, the tie to the defender, losses chosen by each side and split between allies, one unit
-//! kept when both sides are wiped out, capture of leaders, withdrawal and retreat of the loser,
-//! and the siege check when the attacker wins in a fortified space.
+//! Step 8, the field battle [R §14 steps 1-10; spec §7]: dice for each side (a die per land
+//! unit, the best leader's battle rating, the defender's extra die), Janissaries after the
+//! rolls, hits on 5 and 6, the tie to the defender, losses chosen by each side and split between
+//! allies, one unit kept when both sides are wiped out, capture of leaders. The loser's
+//! withdrawal and retreat and the siege check (steps 11 and 12) are `retreat`'s.
 
-use super::avoid::{leader_not_there, not_there};
 use super::board::{Force, UnitKind, Units};
+use super::course::{Cx, Fought, Move, Stop, capture, defenders, side_force};
 use super::event::{BattleDice, Event};
-use super::lang::{Case, Lang, Phrase, count};
-use super::map::{LeaderId, Map, SpaceId};
-use super::movement::{Move, go_inside, lay_siege, siege_due};
+use super::lang::{Case, Lang, Phrase, count, en_count};
+use super::map::{LeaderId, Map};
 use super::power::Power;
-use super::procedure::{Answer, Casualty, Cx, Question, Stop};
-use super::retreat;
+use super::question::{Answer, Casualty, Question};
 
 /// The order of losses when the deadline passes: the cheapest units first [R §17.1].
 pub const DEFAULT_LOSSES: [UnitKind; 3] =
     [UnitKind::Mercenary, UnitKind::Cavalry, UnitKind::Regular];
-/// The order of units withdrawn inside after a lost battle when the deadline passes.
-pub const DEFAULT_WITHDRAWAL: [UnitKind; 3] =
-    [UnitKind::Regular, UnitKind::Cavalry, UnitKind::Mercenary];
 
 fn hits(values: &[u8]) -> u32 {
     values.iter().filter(|v| **v >= 5).count() as u32
@@ -43,7 +38,7 @@ fn groups(cx: &Cx<'_>, mv: &Move) -> Vec<Group> {
     let board = &cx.board;
     let d = &board.diplomacy;
     let mut out: Vec<Group> = Vec::new();
-    for p in super::movement::defenders(cx, mv) {
+    for p in defenders(cx, mv) {
         let side = if d.acts(p) { d.side(p) } else { p };
         let units = board.units(mv.to, p, false);
         match out.iter_mut().find(|g| g.side == side) {
@@ -75,7 +70,7 @@ fn lead(groups: &[Group]) -> Power {
 }
 
 /// Fights the battle in the destination.
-pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
+pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<Fought, Stop> {
     let map = cx.map;
     let at = mv.to;
     let name = map.space(at).name.clone();
@@ -118,19 +113,17 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
     let a_values = cx.roll(
         attack.dice,
         attacker,
-        format!(
-            "{} dice, {attacker} attacking in {name}, hits on 5-6",
-            attack.dice
-        ),
+        format!("{attacker} attacking in the field battle at {name}"),
+        dice_details(map, &attack),
     )?;
     let d_values = cx.roll(
         defence_dice.dice,
         lead,
         format!(
-            "{} dice, {} defending in {name}, hits on 5-6",
-            defence_dice.dice,
+            "{} defending in the field battle at {name}",
             names(&defenders)
         ),
+        dice_details(map, &defence_dice),
     )?;
     let mut a_hits = hits(&a_values);
     let mut d_hits = hits(&d_values);
@@ -157,7 +150,8 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
             let values = cx.roll(
                 5,
                 Power::Ottoman,
-                format!("5 dice, Janissaries for the Ottoman in {name}, hits on 5-6"),
+                format!("Ottoman Janissaries in the field battle at {name}"),
+                Vec::new(),
             )?;
             let extra = hits(&values);
             cx.board.janissaries_used = true;
@@ -236,7 +230,7 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
             });
         }
     } else {
-        split(cx, &groups, a_hits.min(d_units), &mut shares, lead)?;
+        split(cx, &groups, a_hits.min(d_units), &mut shares, lead, &name)?;
     }
     let mut asked: Vec<Casualty> = Vec::new();
     if a_loss > 0 {
@@ -318,28 +312,31 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
     }
     let defence_left: u32 = groups
         .iter()
-        .map(|g| retreat::side_force(cx, at, g.side).land_units())
+        .map(|g| side_force(cx, at, g.side).land_units())
         .sum();
     if defence_left == 0 {
         for l in defence.leaders.clone() {
             capture(cx, l, attacker, side_eliminated());
         }
     }
+    Ok(Fought {
+        attacker_won,
+        lead,
+        sides: defenders,
+    })
+}
 
-    // Step 11: the loser retreats.
-    if attacker_won {
-        for g in &groups {
-            defender_retreat(cx, mv, g.side, attacker)?;
-        }
-        // Step 12: the siege check.
-        if siege_due(cx, mv) && !lay_siege(cx, mv) {
-            siege_retreat(cx, mv)?;
-        }
-    } else {
-        let lost = Phrase::new("lost the battle", "сражение проиграно");
-        retreat::attacker(cx, mv, lead, true, &lost);
+/// What makes up a side's battle dice, as a roll's details: `8 units`, `+2 Suleiman`, `+1
+/// defender`.
+fn dice_details(map: &Map, d: &BattleDice) -> Vec<String> {
+    let mut out = vec![en_count(d.units, "unit", "units")];
+    if let Some((l, r)) = d.leader {
+        out.push(format!("+{r} {}", map.leader(l).name));
     }
-    Ok(())
+    if d.defender_bonus > 0 {
+        out.push(format!("+{} defender", d.defender_bonus));
+    }
+    out
 }
 
 fn names(powers: &[Power]) -> String {
@@ -357,11 +354,6 @@ fn side_eliminated() -> Phrase {
     )
 }
 
-fn capture(cx: &mut Cx<'_>, leader: LeaderId, by: Power, reason: Phrase) {
-    cx.board.leader_mut(leader).place = super::board::LeaderPlace::Captured { by };
-    cx.note(Event::Captured { leader, by, reason });
-}
-
 /// Splits `losses` between allied defending groups evenly, a 1d6 roll giving each odd loss
 /// [R §9.2; ruling: the die's faces are shared in equal bands in impulse order].
 fn split(
@@ -370,6 +362,7 @@ fn split(
     losses: u32,
     shares: &mut [(Power, u32)],
     lead: Power,
+    at: &str,
 ) -> Result<(), Stop> {
     let units: Vec<u32> = groups.iter().map(|g| g.force.land_units()).collect();
     let mut left = losses;
@@ -390,18 +383,27 @@ fn split(
         let mut candidates = alive;
         while left > 0 && !candidates.is_empty() {
             let n = candidates.len();
+            // `1-3 Hapsburg`, `4-6 England`: which faces give the loss to whom.
             let bands: Vec<String> = candidates
                 .iter()
                 .enumerate()
                 .map(|(k, &i)| {
-                    let faces: Vec<String> = (1..=6u8)
-                        .filter(|v| band(*v, n) == k)
-                        .map(|v| v.to_string())
-                        .collect();
-                    format!("{} {}", groups[i].side, faces.join(","))
+                    let faces: Vec<u8> = (1..=6u8).filter(|v| band(*v, n) == k).collect();
+                    let (first, last) = (faces[0], faces[faces.len() - 1]);
+                    let side = groups[i].side;
+                    if first == last {
+                        format!("{first} {side}")
+                    } else {
+                        format!("{first}-{last} {side}")
+                    }
                 })
                 .collect();
-            let values = cx.roll(1, lead, format!("1d6, odd loss: {}", bands.join("; ")))?;
+            let values = cx.roll(
+                1,
+                lead,
+                format!("Odd loss in the field battle at {at}"),
+                bands,
+            )?;
             let k = band(values.first().copied().unwrap_or(1), n);
             let i = candidates.remove(k);
             shares[i].1 += 1;
@@ -484,7 +486,11 @@ fn check_losses(table: &[Casualty], power: Power, answer: &Answer) -> Result<(),
     }
     if f.land_units() != c.losses {
         return Err(Phrase::new(
-            format!("{power} loses {} units, not {}", c.losses, f.land_units()),
+            format!(
+                "{power} loses {}, not {}",
+                en_count(c.losses, "unit", "units"),
+                f.land_units()
+            ),
             format!(
                 "{} {} {}, а не {}",
                 power.ru(Case::Nom),
@@ -494,240 +500,5 @@ fn check_losses(table: &[Casualty], power: Power, answer: &Answer) -> Result<(),
             ),
         ));
     }
-    Ok(())
-}
-
-/// A defending group that lost: withdrawal first, then retreat, or (inactive minors and
-/// independents) up to 4 inside and the rest eliminated [R §14.1, §22.1, §22.6].
-fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> Result<(), Stop> {
-    let at = mv.to;
-    let name = cx.map.space(at).name.clone();
-    let fortified = cx.board.fortified(cx.map, at);
-    let d = cx.board.diplomacy.clone();
-    let force = retreat::side_force(cx, at, side);
-    if force.is_empty() {
-        return Ok(());
-    }
-    for (p, _) in &force.units {
-        cx.board.mark_units(at, *p, false, |m| m.lost_battle = true);
-    }
-    for l in &force.leaders {
-        cx.board.leader_mut(*l).marks.lost_battle = true;
-    }
-    if !d.acts(side) {
-        let inside = if fortified {
-            force.all_units().take_in_order(4, &DEFAULT_WITHDRAWAL)
-        } else {
-            Units::NONE
-        };
-        let go = Force::of(side, inside);
-        if !inside.is_empty() {
-            go_inside(cx, at, &go);
-            cx.note(Event::Withdrew {
-                force: go,
-                at,
-                reason: Phrase::new(
-                    format!("{side} does not retreat: up to 4 units go inside"),
-                    format!(
-                        "{} не {}: до 4 частей уходят в укрепления",
-                        side.ru(Case::Nom),
-                        side.ru_verb("отступает", "отступают")
-                    ),
-                ),
-            });
-        }
-        let rest = force.all_units().minus(inside).unwrap_or_default();
-        if !rest.is_empty() {
-            cx.board.remove_units(at, side, false, rest);
-            cx.note(Event::Eliminated {
-                power: side,
-                units: rest,
-                reason: Phrase::new(
-                    format!("{side} does not retreat"),
-                    format!(
-                        "{} не {}",
-                        side.ru(Case::Nom),
-                        side.ru_verb("отступает", "отступают")
-                    ),
-                ),
-            });
-        }
-        return Ok(());
-    }
-    let controller = cx.board.controller(at);
-    if fortified && d.side(controller) == side {
-        let available = force.clone();
-        let check = |cx: &Cx<'_>, _: Power, a: &Answer| match a {
-            Answer::WithdrawInside(f) => {
-                for (p, u) in &f.units {
-                    if !available.units_of(*p).contains(*u) {
-                        return Err(not_there(*p, available.units_of(*p), *u));
-                    }
-                }
-                if let Some(l) = f.leaders.iter().find(|l| !available.leaders.contains(l)) {
-                    return Err(leader_not_there(&cx.map.leader(*l).name));
-                }
-                if f.land_units() > 4 {
-                    return Err(Phrase::new(
-                        "at most 4 land units withdraw inside",
-                        "в укрепления отходят не больше 4 сухопутных частей",
-                    ));
-                }
-                Ok(())
-            }
-            Answer::Stay => Ok(()),
-            _ => Err(Phrase::new(
-                "answer WITHDRAW <units and leaders>, or STAY (none)",
-                "ответьте WITHDRAW <части и полководцы> или STAY (никто)",
-            )),
-        };
-        let default_force = {
-            let mut f = Force::default();
-            let mut left = 4u32;
-            for kind in DEFAULT_WITHDRAWAL {
-                for (p, u) in &force.units {
-                    let t = u.get(kind).min(left);
-                    if t > 0 {
-                        let mut x = Units::NONE;
-                        *x.get_mut(kind) = t;
-                        f.add(*p, x);
-                        left -= t;
-                    }
-                }
-            }
-            f.leaders = force.leaders.clone();
-            f
-        };
-        let answer = cx.ask_one(
-            Question::WithdrawAfterDefeat {
-                power: side,
-                at,
-                available: force.clone(),
-            },
-            side,
-            &check,
-            &|_, _| Answer::WithdrawInside(default_force.clone()),
-        )?;
-        if let Answer::WithdrawInside(f) = answer
-            && !f.is_empty()
-        {
-            go_inside(cx, at, &f);
-            cx.note(Event::Withdrew {
-                force: f,
-                at,
-                reason: Phrase::new(
-                    format!("{side} lost the battle in {name}, which it controls"),
-                    format!(
-                        "сражение в {name}, подконтрольной {}, проиграно",
-                        side.ru(Case::Dat)
-                    ),
-                ),
-            });
-        }
-    }
-    let force = retreat::side_force(cx, at, side);
-    if force.is_empty() {
-        return Ok(());
-    }
-    let options = retreat::spaces(cx, side, at, Some(mv.from));
-    if options.is_empty() {
-        retreat::destroy(
-            cx,
-            &force,
-            at,
-            winner,
-            &Phrase::new(
-                "lost the battle and no space is open to retreat",
-                "сражение проиграно, и отступать некуда",
-            ),
-        );
-        return Ok(());
-    }
-    let to = retreat_choice(cx, side, at, options)?;
-    retreat::move_force(cx, &force, at, to, |m| m.lost_battle = true);
-    cx.note(Event::Retreated {
-        power: side,
-        force: force.clone(),
-        from: at,
-        to,
-    });
-    if force.land_units() > 0 {
-        super::movement::lone_leaders(cx, to, side);
-    }
-    Ok(())
-}
-
-/// Asks `side` where it retreats from `at`.
-fn retreat_choice(
-    cx: &mut Cx<'_>,
-    side: Power,
-    at: SpaceId,
-    options: Vec<SpaceId>,
-) -> Result<SpaceId, Stop> {
-    let first = retreat::default_space(cx, side, &options).unwrap_or(options[0]);
-    let allowed = options.clone();
-    let check = |cx: &Cx<'_>, _: Power, a: &Answer| match a {
-        Answer::RetreatTo(s) if allowed.contains(s) => Ok(()),
-        Answer::RetreatTo(s) => {
-            let name = &cx.map.space(*s).name;
-            Err(Phrase::new(
-                format!("may not retreat to {name}"),
-                format!("отступать в {name} нельзя"),
-            ))
-        }
-        _ => Err(Phrase::new(
-            "answer RETREAT TO <space>",
-            "ответьте RETREAT TO <область>",
-        )),
-    };
-    let answer = cx.ask_one(
-        Question::Retreat {
-            power: side,
-            from: at,
-            destinations: options,
-        },
-        side,
-        &check,
-        &|_, _| Answer::RetreatTo(first),
-    )?;
-    Ok(match answer {
-        Answer::RetreatTo(s) => s,
-        _ => first,
-    })
-}
-
-/// The attacker won in a fortified space but is not larger than the units inside: it retreats
-/// to any legal adjacent space [R §14 step 12, §15.3].
-fn siege_retreat(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
-    let at = mv.to;
-    let force = retreat::side_force(cx, at, mv.power);
-    if force.is_empty() {
-        return Ok(());
-    }
-    let by = cx.board.controller(at);
-    let options = retreat::spaces(cx, mv.power, at, None);
-    if options.is_empty() {
-        retreat::destroy(
-            cx,
-            &force,
-            at,
-            by,
-            &Phrase::new(
-                "not more land units than inside, and no space is open to retreat",
-                "сухопутных частей не больше, чем внутри, и отступать некуда",
-            ),
-        );
-        mv.force = Force::default();
-        return Ok(());
-    }
-    let to = retreat_choice(cx, mv.power, at, options)?;
-    retreat::move_force(cx, &force, at, to, |_| {});
-    cx.note(Event::Retreated {
-        power: mv.power,
-        force,
-        from: at,
-        to,
-    });
-    mv.force = Force::default();
     Ok(())
 }

@@ -2,10 +2,10 @@
 //! formation may move to the declared destination, every reason it may not, and the CP cost.
 
 use super::board::{Board, LeaderPlace};
+use super::course::MoveRequest;
 use super::event::Refusal;
 use super::map::{Crossing, Map};
 use super::power::Power;
-use super::procedure::MoveRequest;
 
 /// A move that passed the checks.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -3,10 +3,10 @@
 //! (`describe`, the English, is the tests' and the log's), a report may give its own.
 
 use super::board::{Force, Units};
-use super::lang::{Case, Lang, Phrase, count, power_list, ru_verb_of};
+use super::lang::{Case, Lang, Phrase, count, en_count, power_list, ru_verb_of};
 use super::map::{Crossing, LeaderId, Map, SpaceId};
 use super::power::Power;
-use super::procedure::Answer;
+use super::question::Answer;
 
 pub use super::refusal::Refusal;
 
@@ -208,12 +208,13 @@ pub enum Event {
     KeepsOne { power: Power, reason: Phrase },
     /// Battle losses.
     Losses { power: Power, units: Units },
-    /// A force retreated.
+    /// A force retreated, and why.
     Retreated {
         power: Power,
         force: Force,
         from: SpaceId,
         to: SpaceId,
+        reason: Phrase,
     },
     /// The formation will move on past a fortification with its next action.
     MovesOn { force: Force, at: SpaceId },
@@ -223,7 +224,7 @@ pub enum Event {
 
 fn dice_text(d: &BattleDice, map: &Map, lang: Lang) -> String {
     let mut s = match lang {
-        Lang::En => format!("{} units", d.units),
+        Lang::En => en_count(d.units, "unit", "units"),
         Lang::Ru => count(d.units, "часть", "части", "частей"),
     };
     if let Some((l, r)) = d.leader {
@@ -236,8 +237,17 @@ fn dice_text(d: &BattleDice, map: &Map, lang: Lang) -> String {
         });
     }
     match lang {
-        Lang::En => format!("{s} = {} dice", d.dice),
+        Lang::En => format!("{s} = {}", en_count(d.dice, "die", "dice")),
         Lang::Ru => format!("{s} = {}", count(d.dice, "кость", "кости", "костей")),
+    }
+}
+
+/// The English verb for a force as the subject: singular for one unit or one leader alone.
+fn en_verb<'a>(force: &Force, one: &'a str, many: &'a str) -> &'a str {
+    if force.land_units() + force.leaders.len() as u32 == 1 {
+        one
+    } else {
+        many
     }
 }
 
@@ -348,7 +358,12 @@ impl Event {
                 check.describe_in(en)
             ),
             Event::Arrived { force, at } => {
-                format!("{} arrive in {}", force.describe(map, None), sp(at))
+                format!(
+                    "{} {} in {}",
+                    force.describe(map, None),
+                    en_verb(force, "arrives", "arrive"),
+                    sp(at)
+                )
             }
             Event::NoAvoid { power, reason } => match power {
                 Some(p) => format!("{p} may not avoid battle: {}", reason.en),
@@ -365,12 +380,15 @@ impl Event {
                 force.describe(map, Some(*power)),
                 match check {
                     Some(c) => c.describe_in(en),
-                    None => "success without a roll (all lost a field battle this impulse)".into(),
+                    None =>
+                        "success without a roll (every unit in the group lost a field battle this impulse)"
+                            .into(),
                 }
             ),
             Event::Withdrew { force, at, reason } => format!(
-                "{} withdraw into the fortifications of {} ({})",
+                "{} {} into the fortifications of {} ({})",
                 force.describe(map, None),
+                en_verb(force, "withdraws", "withdraw"),
                 sp(at),
                 reason.en
             ),
@@ -392,8 +410,9 @@ impl Event {
                 besiegers,
                 inside,
             } => format!(
-                "{} under siege by {by} ({besiegers} land units against {inside} inside)",
-                sp(at)
+                "{} under siege by {by} ({} against {inside} inside)",
+                sp(at),
+                en_count(*besiegers, "land unit", "land units")
             ),
             Event::BattleDice {
                 at,
@@ -402,14 +421,22 @@ impl Event {
                 defenders,
                 defence,
             } => format!(
-                "field battle in {}: {attacker} attacks with {}; {} defends with {}",
+                "field battle in {}: {attacker} attacks with {}; {} {} with {}",
                 sp(at),
                 dice_text(attack, map, en),
                 power_list(defenders, en, Case::Nom),
+                if defenders.len() == 1 {
+                    "defends"
+                } else {
+                    "defend"
+                },
                 dice_text(defence, map, en)
             ),
             Event::Janissaries { hits } => {
-                format!("Ottoman plays Janissaries: 5 more dice, {hits} more hits")
+                format!(
+                    "Ottoman plays Janissaries: 5 more dice, {hits} more {}",
+                    if *hits == 1 { "hit" } else { "hits" }
+                )
             }
             Event::BattleWon {
                 winner,
@@ -417,7 +444,8 @@ impl Event {
                 defender_hits,
                 reason,
             } => format!(
-                "{winner} wins the battle, {attacker_hits} hits to {defender_hits} ({})",
+                "{winner} wins the battle, {} to {defender_hits} ({})",
+                en_count(*attacker_hits, "hit", "hits"),
                 reason.en
             ),
             Event::OddLoss { power, roll } => {
@@ -432,11 +460,13 @@ impl Event {
                 force,
                 from,
                 to,
+                reason,
             } => format!(
-                "{power} retreats {} from {} to {}",
+                "{power} retreats {} from {} to {} ({})",
                 force.describe(map, Some(*power)),
                 sp(from),
-                sp(to)
+                sp(to),
+                reason.en
             ),
             Event::MovesOn { force, at } => format!(
                 "{} must move on from {} with the next action (eliminated if forced back into it)",
@@ -576,7 +606,8 @@ impl Event {
                 match check {
                     Some(c) => c.describe_in(ru),
                     None =>
-                        "успех без броска (все проиграли полевое сражение в этот импульс)".into(),
+                        "успех без броска (все части группы проиграли полевое сражение в этот импульс)"
+                            .into(),
                 }
             ),
             Event::Withdrew { force, at, reason } => format!(
@@ -675,13 +706,15 @@ impl Event {
                 force,
                 from,
                 to,
+                reason,
             } => format!(
-                "{} {} из {} в {}: {}",
+                "{} {} из {} в {}: {} ({})",
                 nom(power),
                 power.ru_verb("отступает", "отступают"),
                 sp(from),
                 sp(to),
-                force.describe_in(map, Some(*power), ru)
+                force.describe_in(map, Some(*power), ru),
+                reason.ru
             ),
             Event::MovesOn { force, at } => format!(
                 "следующим действием должны идти дальше из {}: {} (если их отбросят обратно, они будут уничтожены)",

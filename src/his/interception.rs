@@ -3,12 +3,12 @@
 //! or a failure does.
 
 use super::board::{Force, LeaderPlace, Marks};
+use super::course::{Alone, Cx, Move, Stop, electorate, lone_leaders, modifier_details, modifiers};
 use super::event::{Check, Event};
 use super::lang::{Case, Lang, Phrase, count};
 use super::map::{Crossing, SpaceId};
-use super::movement::Move;
 use super::power::Power;
-use super::procedure::{Answer, Cx, Question, Stop};
+use super::question::{Answer, Question};
 
 /// Runs the interceptions; returns the power that succeeded, if one did.
 pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<Option<Power>, Stop> {
@@ -23,7 +23,17 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<Option<Power>, Stop> {
     let mut used: Vec<SpaceId> = Vec::new();
     let mut succeeded: Option<Power> = None;
     for power in Power::MAJOR {
-        if power == mv.power || !hostile(cx, mv, power) {
+        if power == mv.power {
+            continue;
+        }
+        if !cx.board.diplomacy.at_war(power, mv.power) {
+            if let Some(reason) = not_at_war(cx, mv, power) {
+                cx.note(Event::NoInterception {
+                    power: Some(power),
+                    from: None,
+                    reason,
+                });
+            }
             continue;
         }
         if let Some(winner) = succeeded
@@ -110,21 +120,37 @@ fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<Phrase> {
         ));
     }
     if board.is_electorate(map, to) && !d.schmalkaldic_league {
-        return Some(super::retreat::electorate(&map.space(to).name));
+        return Some(electorate(&map.space(to).name));
     }
     None
 }
 
-/// Whether `power` counts as an enemy of the move: at war with the mover, or (entry rule 4.3)
-/// its side has units in an enemy-controlled destination.
-fn hostile(cx: &Cx<'_>, mv: &Move, power: Power) -> bool {
+/// Why `power`, not at war with the mover, is not asked [seed 004, 13.2: "могут перехватывать
+/// только части державы, которая находится в состоянии войны с активной державой"], said where
+/// it might be expected to: its side has land units in the destination (entry rule 4.3 makes
+/// them enemies to fight, not interceptors) and adjacent stacks.
+fn not_at_war(cx: &mut Cx<'_>, mv: &Move, power: Power) -> Option<Phrase> {
     let d = &cx.board.diplomacy;
-    d.at_war(power, mv.power)
-        || cx
-            .board
-            .powers_in(mv.to, false)
-            .iter()
-            .any(|p| d.side(*p) == power && !d.friendly(*p, mv.power))
+    let in_destination = cx
+        .board
+        .powers_in(mv.to, false)
+        .iter()
+        .any(|p| d.side(*p) == power);
+    if !in_destination || stacks(cx, mv, power, &[], false).is_empty() {
+        return None;
+    }
+    let mover = mv.power;
+    Some(Phrase::new(
+        format!(
+            "it is not at war with {mover}, and only powers at war with the moving power intercept"
+        ),
+        format!(
+            "{} не {} с {}, а перехватывать могут только державы, воюющие с активной державой",
+            power.ru(Case::Nom),
+            power.ru_verb("воюет", "воюют"),
+            mover.ru(Case::Ins)
+        ),
+    ))
 }
 
 /// Why `power` may not intercept into the destination at all.
@@ -228,7 +254,7 @@ fn stacks(
                 ))
             }
         } else if force.land_units() == 0 && !friendly_units_in(cx, mv.to, power) {
-            Some(lone_leaders())
+            Some(leaders_alone())
         } else {
             out.push((space, force));
             continue;
@@ -249,7 +275,7 @@ fn stacks(
     out
 }
 
-fn lone_leaders() -> Phrase {
+fn leaders_alone() -> Phrase {
     Phrase::new(
         "leaders alone intercept only into a space holding their own or allied units",
         "полководцы без частей перехватывают только в область, где стоят свои или союзные части",
@@ -328,7 +354,7 @@ fn check_answer(
                 ));
             }
             if force.land_units() == 0 && !friendly_units_in(cx, mv.to, _power) {
-                return Err(lone_leaders());
+                return Err(leaders_alone());
             }
             Ok(())
         }
@@ -337,34 +363,6 @@ fn check_answer(
             "ответьте INTERCEPT FROM <область> WITH <части и полководцы> или DECLINE",
         )),
     }
-}
-
-/// The roll's modifiers [R §13.2]: the best leader, Ottoman cavalry.
-pub(super) fn modifiers(
-    cx: &Cx<'_>,
-    power: Power,
-    group: &Force,
-    opposing_cavalry: bool,
-) -> Vec<(i32, Phrase)> {
-    let mut m = Vec::new();
-    if let Some(l) = group
-        .leaders
-        .iter()
-        .max_by_key(|l| (cx.map.leader(**l).battle, std::cmp::Reverse(**l)))
-    {
-        let info = cx.map.leader(*l);
-        m.push((info.battle as i32, Phrase::same(info.name.clone())));
-    }
-    if power == Power::Ottoman && group.has_cavalry() {
-        m.push((1, Phrase::new("Ottoman cavalry", "османская кавалерия")));
-    }
-    if power != Power::Ottoman && opposing_cavalry {
-        m.push((
-            -1,
-            Phrase::new("against Ottoman cavalry", "против османской кавалерии"),
-        ));
-    }
-    m
 }
 
 /// One attempt: roll, then place the interceptors or mark them.
@@ -377,13 +375,12 @@ fn attempt(
 ) -> Result<bool, Stop> {
     let opposing_cavalry = mv.force.units_of(Power::Ottoman).cavalry > 0;
     let modifiers = modifiers(cx, power, force, opposing_cavalry);
-    let purpose = format!(
-        "2d6, {power} interception from {} into {}{}",
+    let what = format!(
+        "{power} interception from {} into {}",
         cx.map.space(from).name,
-        cx.map.space(mv.to).name,
-        modifier_text(&modifiers)
+        cx.map.space(mv.to).name
     );
-    let dice = cx.roll(2, power, purpose)?;
+    let dice = cx.roll(2, power, what, modifier_details(&modifiers))?;
     let check = Check::new(dice, modifiers);
     let success = check.success;
     cx.note(Event::Interception {
@@ -411,20 +408,7 @@ fn attempt(
         state.place = LeaderPlace::Space { space, inside };
     }
     if success {
-        super::movement::lone_leaders(cx, mv.to, power);
+        lone_leaders(cx, mv.to, power, Alone::Entered);
     }
     Ok(success)
-}
-
-/// `, modifiers +2 (Charles V) -1 (against Ottoman cavalry)`, or nothing: in English always, as
-/// it is part of a roll's stated purpose.
-pub(super) fn modifier_text(modifiers: &[(i32, Phrase)]) -> String {
-    if modifiers.is_empty() {
-        return String::new();
-    }
-    let parts: Vec<String> = modifiers
-        .iter()
-        .map(|(m, why)| format!("{m:+} ({})", why.en))
-        .collect();
-    format!(", modifiers {}", parts.join(" "))
 }

@@ -94,6 +94,11 @@ pub fn count(n: u32, one: &str, few: &str, many: &str) -> String {
     format!("{n} {}", plural(n, one, few, many))
 }
 
+/// `n` and its English word: `1 hit`, `2 hits`.
+pub fn en_count(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// The Russian cases the sentences put a power's name in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Case {
@@ -103,6 +108,8 @@ pub enum Case {
     Gen,
     /// To whom: `Габсбургам`.
     Dat,
+    /// With whom: `Габсбургами`.
+    Ins,
 }
 
 impl Power {
@@ -116,23 +123,34 @@ impl Power {
 
     /// The Russian name in a case.
     pub fn ru(self, case: Case) -> &'static str {
-        let [nom, genitive, dat] = match self {
-            Power::Ottoman => ["Османы", "Османов", "Османам"],
-            Power::Hapsburg => ["Габсбурги", "Габсбургов", "Габсбургам"],
-            Power::England => ["Англия", "Англии", "Англии"],
-            Power::France => ["Франция", "Франции", "Франции"],
-            Power::Papacy => ["Папство", "Папства", "Папству"],
-            Power::Protestant => ["Протестанты", "Протестантов", "Протестантам"],
-            Power::Genoa => ["Генуя", "Генуи", "Генуе"],
-            Power::HungaryBohemia => ["Венгрия-Богемия", "Венгрии-Богемии", "Венгрии-Богемии"],
-            Power::Scotland => ["Шотландия", "Шотландии", "Шотландии"],
-            Power::Venice => ["Венеция", "Венеции", "Венеции"],
-            Power::Independent => ["независимые", "независимых", "независимым"],
+        let [nom, genitive, dat, ins] = match self {
+            Power::Ottoman => ["Османы", "Османов", "Османам", "Османами"],
+            Power::Hapsburg => ["Габсбурги", "Габсбургов", "Габсбургам", "Габсбургами"],
+            Power::England => ["Англия", "Англии", "Англии", "Англией"],
+            Power::France => ["Франция", "Франции", "Франции", "Францией"],
+            Power::Papacy => ["Папство", "Папства", "Папству", "Папством"],
+            Power::Protestant => [
+                "Протестанты",
+                "Протестантов",
+                "Протестантам",
+                "Протестантами",
+            ],
+            Power::Genoa => ["Генуя", "Генуи", "Генуе", "Генуей"],
+            Power::HungaryBohemia => [
+                "Венгрия-Богемия",
+                "Венгрии-Богемии",
+                "Венгрии-Богемии",
+                "Венгрией-Богемией",
+            ],
+            Power::Scotland => ["Шотландия", "Шотландии", "Шотландии", "Шотландией"],
+            Power::Venice => ["Венеция", "Венеции", "Венеции", "Венецией"],
+            Power::Independent => ["независимые", "независимых", "независимым", "независимыми"],
         };
         match case {
             Case::Nom => nom,
             Case::Gen => genitive,
             Case::Dat => dat,
+            Case::Ins => ins,
         }
     }
 

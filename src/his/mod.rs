@@ -6,9 +6,12 @@
 //! - `map`, `load`: spaces, connections, leaders; `variants/his/here-i-stand.toml`.
 //! - `power`: the powers and their relations.
 //! - `board`: control, unrest, units, leaders, sieges, the impulse.
-//! - `procedure`: `Procedure`, its windows, dice requests and inputs; `question`: what a
-//!   window asks and what a power answers.
-//! - `check`, `movement`, `interception`, `avoid`, `battle`, `retreat`: the steps.
+//! - `procedure`: `Procedure`, run over its inputs; `question`: what a window asks and what a
+//!   power answers.
+//! - `movement`: the eight steps in order; `check`, `interception`, `avoid`, `battle`,
+//!   `retreat`: the steps, which never import one another.
+//! - `course`: what the steps share (the move, the running context with its windows and rolls,
+//!   a side's forces, closed spaces, lone leaders, fortifications, the 2d6 modifiers).
 //! - `event`: the record of a move, with the reason for everything; `refusal`: why a move is
 //!   refused.
 //! - `standing`: standing instructions that answer windows in advance.
@@ -22,6 +25,7 @@ pub mod avoid;
 pub mod battle;
 pub mod board;
 pub mod check;
+mod course;
 pub mod event;
 pub mod interception;
 pub mod lang;

@@ -4,25 +4,18 @@
 
 use super::avoid;
 use super::battle;
-use super::board::{Force, LeaderPlace, Marks, Siege};
+use super::board::{Force, LeaderPlace, Marks};
 use super::check::check_move;
+use super::course::{
+    Alone, Cx, Finish, Move, MoveRequest, Stop, defenders, go_inside, lay_siege, lone_leaders,
+    siege_due,
+};
 use super::event::Event;
 use super::interception;
-use super::lang::{Case, Lang, Phrase, count};
-use super::map::SpaceId;
+use super::lang::{Case, Phrase, count};
 use super::power::Power;
-use super::procedure::{Answer, Cx, Finish, MoveRequest, Question, Stop};
+use super::question::{Answer, Question};
 use super::retreat;
-
-/// The move being resolved: who moves what where, and what is left of the formation.
-#[derive(Clone, Debug)]
-pub(super) struct Move {
-    pub power: Power,
-    pub from: SpaceId,
-    pub to: SpaceId,
-    /// The moving formation as it stands now (after Gout, after losses).
-    pub force: Force,
-}
 
 /// Runs the whole procedure over the inputs in `cx`.
 pub(super) fn run(cx: &mut Cx<'_>, req: &MoveRequest) -> Result<Finish, Stop> {
@@ -54,7 +47,7 @@ pub(super) fn run(cx: &mut Cx<'_>, req: &MoveRequest) -> Result<Finish, Stop> {
     };
     if response(cx, &mut mv)? {
         let intercepted = interception::run(cx, &mv)?;
-        place(cx, &mv);
+        place(cx, &mv)?;
         if let Some(p) = intercepted {
             cx.note(Event::NoAvoid {
                 power: None,
@@ -75,17 +68,20 @@ pub(super) fn run(cx: &mut Cx<'_>, req: &MoveRequest) -> Result<Finish, Stop> {
         if defenders(cx, &mv).is_empty() {
             siege_or_move_on(cx, &mut mv)?;
         } else {
-            battle::run(cx, &mut mv)?;
+            let fought = battle::run(cx, &mut mv)?;
+            retreat::after_battle(cx, &mut mv, &fought)?;
         }
-        check_siege(cx, mv.to);
+        retreat::siege_check(cx, mv.to)?;
     }
     cx.board.tidy();
     cx.note(Event::Ended);
     Ok(Finish::Done)
 }
 
-/// Step 4: every other major power may play Foul Weather or Gout. Returns whether the move goes
-/// ahead.
+/// Step 4: every other major power may play Foul Weather or Gout. Foul Weather thwarts the move
+/// [seed 004 step 4]; Gout does what its own text says, no more: 1 CP is lost and that leader
+/// may not move this impulse, so the rest of the formation moves if it is legal without him
+/// [C 32; ruling 6]. Returns whether the move goes ahead.
 fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
     let asked: Vec<Power> = Power::MAJOR
         .into_iter()
@@ -136,11 +132,11 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
                     card: "Foul Weather".into(),
                     effect: Phrase::new(
                         format!(
-                            "{} loses 1 CP ({} left); for the rest of the impulse no {} land unit moves more than one space, and no assault",
+                            "the move is thwarted; {} loses 1 CP ({} left); for the rest of the impulse no {} land unit moves more than one space, and no assault",
                             mv.power, cx.board.cp, mv.power
                         ),
                         format!(
-                            "{} {} 1 КО (осталось КО: {}); до конца импульса ни одна сухопутная часть {} не проходит больше одной области, и штурмов нет",
+                            "движение сорвано; {} {} 1 КО (осталось КО: {}); до конца импульса ни одна сухопутная часть {} не проходит больше одной области, и штурмов нет",
                             mv.power.ru(Case::Nom),
                             mv.power.ru_verb("теряет", "теряют"),
                             cx.board.cp,
@@ -184,23 +180,20 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
             _ => {}
         }
     }
+    // Seed 004, step 4: the response card is played "чтобы расстроить эту акцию движения",
+    // to thwart this move: the formation stays where it is and the CP spent on the move stay
+    // spent; the card's own CP loss and its limits for the rest of the impulse come on top.
     if foul_weather {
-        let moved = mv.force.units.iter().any(|(p, u)| {
-            !cx.board
-                .units_where(mv.from, *p, false, |m| {
-                    !m.moved && !m.lost_battle && !m.placed_siege
-                })
-                .contains(*u)
-        });
-        if moved {
-            cx.note(Event::Cancelled {
-                reason: Phrase::new(
-                    "Foul Weather: units of the formation have already moved a space this impulse",
-                    "Foul Weather: части соединения уже прошли одну область в этот импульс",
+        let name = &cx.map.space(mv.from).name;
+        cx.note(Event::Cancelled {
+            reason: Phrase::new(
+                format!("Foul Weather thwarts it: the formation stays in {name}, its CP spent"),
+                format!(
+                    "Foul Weather срывает его: соединение остаётся в {name}, КО на него потрачены"
                 ),
-            });
-            return Ok(false);
-        }
+            ),
+        });
+        return Ok(false);
     }
     if let Some(l) = gout {
         mv.force.leaders.retain(|x| *x != l);
@@ -240,7 +233,7 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
 }
 
 /// After interceptions: the formation is placed in the destination.
-fn place(cx: &mut Cx<'_>, mv: &Move) {
+fn place(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
     let foul_weather = cx.board.effects.foul_weather;
     for (p, u) in &mv.force.units {
         let parts = cx
@@ -264,113 +257,9 @@ fn place(cx: &mut Cx<'_>, mv: &Move) {
         force: mv.force.clone(),
         at: mv.to,
     });
-    check_siege(cx, mv.from);
-    if mv.force.land_units() > 0 {
-        lone_leaders(cx, mv.to, mv.power);
-    }
-}
-
-/// A siege ends once its besiegers there are no longer more than the units inside (they left,
-/// lost a battle, avoided one) [R §15.3].
-pub(super) fn check_siege(cx: &mut Cx<'_>, space: SpaceId) {
-    let Some(siege) = cx.board.siege(space) else {
-        return;
-    };
-    let besiegers: u32 = siege
-        .besiegers
-        .iter()
-        .map(|p| side_units(cx, space, *p, false))
-        .sum();
-    let inside: u32 = cx
-        .board
-        .powers_in(space, true)
-        .iter()
-        .map(|p| cx.board.units(space, *p, true).total())
-        .sum();
-    if besiegers <= inside {
-        cx.board.sieges.retain(|s| s.space != space);
-        cx.note(Event::SiegeBroken {
-            at: space,
-            reason: Phrase::new(
-                format!("{besiegers} besieging land units left against {inside} inside"),
-                format!("осаждающих сухопутных частей осталось {besiegers}, внутри — {inside}"),
-            ),
-        });
-    }
-}
-
-/// Land units of `power` and its active minors in `space`.
-pub(super) fn side_units(cx: &Cx<'_>, space: SpaceId, power: Power, inside: bool) -> u32 {
-    let d = &cx.board.diplomacy;
-    Power::ALL
-        .into_iter()
-        .filter(|p| *p == power || (d.acts(*p) && d.side(*p) == power))
-        .map(|p| cx.board.units(space, p, inside).total())
-        .sum()
-}
-
-/// Enemy leaders without land units of their side in `space`, which land units of `entering`
-/// have just entered: inside the fortifications of a space friendly to them, else captured
-/// [R §13.1, §13.3].
-pub(super) fn lone_leaders(cx: &mut Cx<'_>, space: SpaceId, entering: Power) {
-    let board = &cx.board;
-    let d = &board.diplomacy;
-    let outside = board.powers_in(space, false);
-    let fortified = board.fortified(cx.map, space);
-    let controller = board.controller(space);
-    let lone: Vec<(super::map::LeaderId, Power)> = board
-        .leaders_in(space, false)
-        .into_iter()
-        .map(|l| (l, board.leader(l).power))
-        .filter(|(_, p)| d.enemies(entering, *p) && !outside.iter().any(|o| d.friendly(*o, *p)))
-        .collect();
-    for (l, p) in lone {
-        if fortified && cx.board.diplomacy.friendly(p, controller) {
-            cx.board.leader_mut(l).place = LeaderPlace::Space {
-                space,
-                inside: true,
-            };
-            cx.note(Event::Withdrew {
-                force: Force {
-                    units: Vec::new(),
-                    leaders: vec![l],
-                },
-                at: space,
-                reason: Phrase::new(
-                    "a leader alone withdraws inside",
-                    "одинокий полководец уходит в укрепления",
-                ),
-            });
-        } else {
-            cx.board.leader_mut(l).place = LeaderPlace::Captured { by: entering };
-            cx.note(Event::Captured {
-                leader: l,
-                by: entering,
-                reason: Phrase::by(|lang| {
-                    let name = &cx.map.space(space).name;
-                    match lang {
-                        Lang::En => format!("alone in {name} as enemy land units entered"),
-                        Lang::Ru => {
-                            format!(
-                                "был один в {name}, когда туда вошли вражеские сухопутные части"
-                            )
-                        }
-                    }
-                }),
-            });
-        }
-    }
-}
-
-/// The powers with land units outside the fortifications of the destination that are not
-/// friendly to the mover: the defenders.
-pub(super) fn defenders(cx: &Cx<'_>, mv: &Move) -> Vec<Power> {
-    let d = &cx.board.diplomacy;
-    cx.board
-        .powers_in(mv.to, false)
-        .into_iter()
-        .filter(|p| !d.friendly(*p, mv.power))
-        .collect()
+    retreat::siege_check(cx, mv.from)?;
+    lone_leaders(cx, mv.to, mv.power, Alone::Entered);
+    Ok(())
 }
 
 /// Step 7: withdrawal into the fortifications [R §13.4; spec §6].
@@ -479,77 +368,6 @@ fn withdraw(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         });
     }
     Ok(())
-}
-
-/// Moves these units and leaders inside the fortifications of `space`.
-pub(super) fn go_inside(cx: &mut Cx<'_>, space: SpaceId, force: &Force) {
-    for (p, u) in &force.units {
-        cx.board.set_inside(space, *p, false, *u);
-    }
-    for l in &force.leaders {
-        cx.board.leader_mut(*l).place = LeaderPlace::Space {
-            space,
-            inside: true,
-        };
-    }
-}
-
-/// Land units of powers hostile to `power` inside the fortifications of `space`.
-pub(super) fn hostile_inside(cx: &Cx<'_>, space: SpaceId, power: Power) -> u32 {
-    let d = &cx.board.diplomacy;
-    cx.board
-        .powers_in(space, true)
-        .into_iter()
-        .filter(|p| !d.friendly(*p, power))
-        .map(|p| cx.board.units(space, p, true).total())
-        .sum()
-}
-
-/// Whether the mover in a fortified space now faces a siege to lay: enemy units inside, or an
-/// enemy (or independent) controller, and no siege of its own there yet.
-pub(super) fn siege_due(cx: &Cx<'_>, mv: &Move) -> bool {
-    let board = &cx.board;
-    if !board.fortified(cx.map, mv.to) || mv.force.land_units() == 0 {
-        return false;
-    }
-    if board
-        .siege(mv.to)
-        .is_some_and(|s| s.besiegers.contains(&mv.power))
-    {
-        return false;
-    }
-    let controller = board.controller(mv.to);
-    hostile_inside(cx, mv.to, mv.power) > 0 || !board.diplomacy.friendly(controller, mv.power)
-}
-
-/// Lays the siege if the formation has more land units than are inside [R §13.4, §15.1];
-/// returns whether it did.
-pub(super) fn lay_siege(cx: &mut Cx<'_>, mv: &Move) -> bool {
-    let inside = hostile_inside(cx, mv.to, mv.power);
-    let besiegers = mv.force.land_units();
-    if besiegers <= inside {
-        return false;
-    }
-    cx.board.sieges.retain(|s| s.space != mv.to);
-    cx.board.sieges.push(Siege {
-        space: mv.to,
-        besiegers: vec![mv.power],
-        since_impulse: cx.board.impulse,
-    });
-    for (p, _) in &mv.force.units {
-        cx.board
-            .mark_units(mv.to, *p, false, |m| m.placed_siege = true);
-    }
-    for l in &mv.force.leaders {
-        cx.board.leader_mut(*l).marks.placed_siege = true;
-    }
-    cx.note(Event::SiegeBegan {
-        at: mv.to,
-        by: mv.power,
-        besiegers,
-        inside,
-    });
-    true
 }
 
 /// No battle: in an enemy fortified space the formation lays a siege, or (not larger than the

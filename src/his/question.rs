@@ -2,7 +2,7 @@
 //! and Russian.
 
 use super::board::Force;
-use super::lang::{Case, Lang, count};
+use super::lang::{Case, Lang, count, en_count};
 use super::map::{LeaderId, Map, SpaceId};
 use super::power::Power;
 
@@ -230,9 +230,9 @@ impl Question {
                 losses
                     .iter()
                     .map(|c| format!(
-                        "{} loses {} of {}",
+                        "{} loses {} of its {}",
                         c.power,
-                        c.losses,
+                        en_count(c.losses, "unit", "units"),
                         c.available.describe(map, Some(c.power))
                     ))
                     .collect::<Vec<_>>()
@@ -243,7 +243,7 @@ impl Question {
                 at,
                 available,
             } => format!(
-                "{power}: withdraw up to 4 land units and any leaders of {} into the fortifications of {}?",
+                "{power} has {} in {}: withdraw up to 4 land units and any leaders into the fortifications?",
                 available.describe(map, Some(*power)),
                 sp(at)
             ),

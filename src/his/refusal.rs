@@ -78,7 +78,10 @@ impl Refusal {
             Refusal::EmptyFormation => "the move names no units and no leaders".into(),
             Refusal::NotAdjacent => "the destination is not adjacent to the origin".into(),
             Refusal::NotEnoughCp { cost, left } => {
-                format!("the move costs {cost} CP and {left} are left")
+                format!(
+                    "the move costs {cost} CP and {left} {} left",
+                    if *left == 1 { "is" } else { "are" }
+                )
             }
             Refusal::ForeignUnits { power } => {
                 format!("{power} units are neither the mover's nor its active ally's")

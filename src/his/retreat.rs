@@ -1,14 +1,40 @@
-//! Retreat [R §14.1; spec §7.2]: where a losing force may go, the attacker's duty to go back
-//! where it came from, elimination and capture when no space is legal, and the default space
-//! when the deadline passes.
+//! Retreat [R §14 steps 11-12, §14.1, §15.3; spec §7.2, §8.4]: after a battle the loser's
+//! withdrawal into the fortifications and retreat (the attacker back where it came from, a
+//! defender to any legal space), the winner's siege or retreat in a fortified space, the
+//! besiegers' retreat when a siege is broken, elimination and capture when no space is legal,
+//! and the default space when the deadline passes.
 
-use super::board::{Force, LeaderPlace, Marks};
+use super::board::{Force, LeaderPlace, Marks, UnitKind, Units};
+use super::course::{
+    Alone, Cx, Fought, Move, Stop, closed, go_inside, lay_siege, leader_not_there, lone_leaders,
+    not_there, side_force, side_units, siege_due,
+};
 use super::event::Event;
-use super::lang::{Case, Lang, Phrase};
+use super::lang::{Case, Lang, Phrase, en_count};
 use super::map::SpaceId;
-use super::movement::{Move, lone_leaders};
 use super::power::Power;
-use super::procedure::Cx;
+use super::question::{Answer, Question};
+
+/// The order of units withdrawn inside after a lost battle when the deadline passes.
+pub const DEFAULT_WITHDRAWAL: [UnitKind; 3] =
+    [UnitKind::Regular, UnitKind::Cavalry, UnitKind::Mercenary];
+
+/// Steps 11 and 12 of the battle: the loser retreats; a winning attacker in a fortified space
+/// lays a siege, or retreats if it is not larger than the units inside.
+pub(super) fn after_battle(cx: &mut Cx<'_>, mv: &mut Move, fought: &Fought) -> Result<(), Stop> {
+    if fought.attacker_won {
+        for side in &fought.sides {
+            defender_retreat(cx, mv, *side, mv.power)?;
+        }
+        if siege_due(cx, mv) && !lay_siege(cx, mv) {
+            siege_retreat(cx, mv)?;
+        }
+    } else {
+        let lost = Phrase::new("lost the battle", "сражение проиграно");
+        attacker(cx, mv, fought.lead, true, &lost);
+    }
+    Ok(())
+}
 
 /// Why `power` (a side) may not retreat from `from` into `to`; `entered_from` is the space the
 /// enemy came from when the defender retreats.
@@ -19,95 +45,92 @@ pub(super) fn barred(
     to: SpaceId,
     entered_from: Option<SpaceId>,
 ) -> Option<Phrase> {
-    let (map, board) = (cx.map, &cx.board);
-    let d = &board.diplomacy;
-    let name = &map.space(to).name;
-    if map.space(to).is_sea() {
-        return Some(sea(name));
-    }
-    if map.crossing(from, to).is_none() {
-        return Some(not_adjacent(name));
-    }
-    if entered_from == Some(to) {
-        return Some(Phrase::new(
-            format!("the enemy came from {name}"),
-            format!("враг пришёл из {name}"),
-        ));
-    }
-    if board.in_unrest(to) {
-        return Some(unrest(name));
-    }
-    if let Some(e) = board
-        .powers_anywhere_in(to)
-        .into_iter()
-        .find(|p| d.enemies(power, *p))
-    {
-        return Some(enemy_units(name, e));
-    }
-    let controller = board.controller(to);
-    if controller == Power::Independent {
-        return Some(independent(name));
-    }
-    if controller != power && !d.allied(power, controller) {
-        return Some(not_allied(name, controller));
-    }
-    if board.is_electorate(map, to) && !d.schmalkaldic_league && power != Power::Protestant {
-        return Some(electorate(name));
-    }
-    None
+    let came = entered_from.map(|s| {
+        let name = &cx.map.space(s).name;
+        (
+            s,
+            Phrase::new(
+                format!("the enemy came from {name}"),
+                format!("враг пришёл из {name}"),
+            ),
+        )
+    });
+    closed(cx, power, from, to, came.as_ref().map(|(s, p)| (*s, p)))
 }
 
-/// `Vienna is a sea zone`: why no one goes there.
-pub(super) fn sea(name: &str) -> Phrase {
-    Phrase::new(
-        format!("{name} is a sea zone"),
-        format!("{name} — морская зона"),
-    )
-}
-
-pub(super) fn not_adjacent(name: &str) -> Phrase {
-    Phrase::new(
-        format!("{name} is not adjacent"),
-        format!("{name} не соседствует"),
-    )
-}
-
-pub(super) fn unrest(name: &str) -> Phrase {
-    Phrase::new(
-        format!("{name} is in unrest"),
-        format!("в {name} беспорядки"),
-    )
-}
-
-pub(super) fn enemy_units(name: &str, enemy: Power) -> Phrase {
-    Phrase::new(
-        format!("{name} holds {enemy} units"),
-        format!("в {name} стоят части {}", enemy.ru(Case::Gen)),
-    )
-}
-
-pub(super) fn independent(name: &str) -> Phrase {
-    Phrase::new(
-        format!("{name} is independent"),
-        format!("{name} — независимая область"),
-    )
-}
-
-pub(super) fn not_allied(name: &str, controller: Power) -> Phrase {
-    Phrase::new(
-        format!("{name} is controlled by {controller}, not an ally"),
-        format!(
-            "{name} под контролем {}, а это не союзник",
-            controller.ru(Case::Gen)
+/// A siege ends once its besiegers there are no longer more than the units inside (they left,
+/// lost a battle, avoided one) [R §15.3]; then nothing of it stays behind: the besiegers still
+/// outside retreat at no CP cost to a legal adjacent space of their choice (eliminated, their
+/// leaders captured, if none is open), and with no enemy left in the space the units inside
+/// come out when the move ends (`Board::tidy`), free to move [seed 004, 13.2: "ранее
+/// осажденная группировка" — once the besiegers leave, the group is formerly besieged].
+pub(super) fn siege_check(cx: &mut Cx<'_>, space: SpaceId) -> Result<(), Stop> {
+    let Some(siege) = cx.board.siege(space).cloned() else {
+        return Ok(());
+    };
+    let besiegers: u32 = siege
+        .besiegers
+        .iter()
+        .map(|p| side_units(cx, space, *p, false))
+        .sum();
+    let inside_powers = cx.board.powers_in(space, true);
+    let inside: u32 = inside_powers
+        .iter()
+        .map(|p| cx.board.units(space, *p, true).total())
+        .sum();
+    if besiegers > inside {
+        return Ok(());
+    }
+    cx.board.sieges.retain(|s| s.space != space);
+    let name = cx.map.space(space).name.clone();
+    cx.note(Event::SiegeBroken {
+        at: space,
+        reason: Phrase::new(
+            format!(
+                "{} left against {inside} inside",
+                en_count(besiegers, "besieging land unit", "besieging land units")
+            ),
+            format!("осаждающих сухопутных частей осталось {besiegers}, внутри — {inside}"),
         ),
-    )
-}
-
-pub(super) fn electorate(name: &str) -> Phrase {
-    Phrase::new(
-        format!("{name} is an electorate and the Schmalkaldic League has not been played"),
-        format!("{name} — курфюршество, а Шмалькальденский союз ещё не сыгран"),
-    )
+    });
+    let by = inside_powers
+        .first()
+        .copied()
+        .unwrap_or_else(|| cx.board.controller(space));
+    for power in siege.besiegers {
+        let force = side_force(cx, space, power);
+        if force.is_empty() {
+            continue;
+        }
+        let options = spaces(cx, power, space, None);
+        if options.is_empty() {
+            destroy(
+                cx,
+                &force,
+                space,
+                by,
+                &Phrase::new(
+                    format!("the siege of {name} is broken and no space is open to retreat"),
+                    format!("осада {name} снята, и отступать некуда"),
+                ),
+            );
+            continue;
+        }
+        let to = retreat_choice(cx, power, space, options)?;
+        move_force(cx, &force, space, to, |_| {});
+        cx.note(Event::Retreated {
+            power,
+            force: force.clone(),
+            from: space,
+            to,
+            reason: Phrase::new(
+                format!("the siege of {name} is broken: the besiegers retreat"),
+                format!("осада {name} снята: осаждающие отступают"),
+            ),
+        });
+        lone_leaders(cx, to, power, Alone::Entered);
+    }
+    Ok(())
 }
 
 /// The spaces a defender may retreat to.
@@ -141,24 +164,6 @@ pub(super) fn default_space(cx: &Cx<'_>, power: Power, options: &[SpaceId]) -> O
         }
     };
     options.iter().min_by_key(|s| (rank(s), **s)).copied()
-}
-
-/// The force of `power`'s side outside the fortifications of `space`.
-pub(super) fn side_force(cx: &Cx<'_>, space: SpaceId, power: Power) -> Force {
-    let d = &cx.board.diplomacy;
-    let mut f = Force::default();
-    for p in Power::ALL {
-        if p == power || (d.acts(p) && d.side(p) == power) {
-            f.add(p, cx.board.units(space, p, false));
-        }
-    }
-    f.leaders = cx
-        .board
-        .leaders_in(space, false)
-        .into_iter()
-        .filter(|l| cx.board.leader(*l).power == power)
-        .collect();
-    f
 }
 
 /// Moves a force from `from` to `to` (outside), marking it.
@@ -260,9 +265,13 @@ pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, re
                 force: force.clone(),
                 from: at,
                 to: mv.from,
+                reason: Phrase::by(|lang| match lang {
+                    Lang::En => format!("{}; the attacker goes back where it came from", reason.en),
+                    Lang::Ru => format!("{}; атакующий уходит туда, откуда пришёл", reason.ru),
+                }),
             });
             if force.land_units() > 0 {
-                lone_leaders(cx, mv.from, mv.power);
+                lone_leaders(cx, mv.from, mv.power, Alone::Entered);
             }
         }
         Some(why) => {
@@ -280,4 +289,244 @@ pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, re
         }
     }
     mv.force = Force::default();
+}
+
+/// A defending group that lost: withdrawal first, then retreat, or (inactive minors and
+/// independents) up to 4 inside and the rest eliminated [R §14.1, §22.1, §22.6].
+fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> Result<(), Stop> {
+    let at = mv.to;
+    let name = cx.map.space(at).name.clone();
+    let fortified = cx.board.fortified(cx.map, at);
+    let d = cx.board.diplomacy.clone();
+    let force = side_force(cx, at, side);
+    if force.is_empty() {
+        return Ok(());
+    }
+    for (p, _) in &force.units {
+        cx.board.mark_units(at, *p, false, |m| m.lost_battle = true);
+    }
+    for l in &force.leaders {
+        cx.board.leader_mut(*l).marks.lost_battle = true;
+    }
+    if !d.acts(side) {
+        let inside = if fortified {
+            force.all_units().take_in_order(4, &DEFAULT_WITHDRAWAL)
+        } else {
+            Units::NONE
+        };
+        let go = Force::of(side, inside);
+        if !inside.is_empty() {
+            go_inside(cx, at, &go);
+            cx.note(Event::Withdrew {
+                force: go,
+                at,
+                reason: Phrase::new(
+                    format!("{side} does not retreat: up to 4 units go inside"),
+                    format!(
+                        "{} не {}: до 4 частей уходят в укрепления",
+                        side.ru(Case::Nom),
+                        side.ru_verb("отступает", "отступают")
+                    ),
+                ),
+            });
+        }
+        let rest = force.all_units().minus(inside).unwrap_or_default();
+        if !rest.is_empty() {
+            cx.board.remove_units(at, side, false, rest);
+            cx.note(Event::Eliminated {
+                power: side,
+                units: rest,
+                reason: Phrase::new(
+                    format!("{side} does not retreat"),
+                    format!(
+                        "{} не {}",
+                        side.ru(Case::Nom),
+                        side.ru_verb("отступает", "отступают")
+                    ),
+                ),
+            });
+        }
+        return Ok(());
+    }
+    let controller = cx.board.controller(at);
+    if fortified && d.side(controller) == side {
+        let available = force.clone();
+        let check = |cx: &Cx<'_>, _: Power, a: &Answer| match a {
+            Answer::WithdrawInside(f) => {
+                for (p, u) in &f.units {
+                    if !available.units_of(*p).contains(*u) {
+                        return Err(not_there(*p, available.units_of(*p), *u));
+                    }
+                }
+                if let Some(l) = f.leaders.iter().find(|l| !available.leaders.contains(l)) {
+                    return Err(leader_not_there(&cx.map.leader(*l).name));
+                }
+                if f.land_units() > 4 {
+                    return Err(Phrase::new(
+                        "at most 4 land units withdraw inside",
+                        "в укрепления отходят не больше 4 сухопутных частей",
+                    ));
+                }
+                Ok(())
+            }
+            Answer::Stay => Ok(()),
+            _ => Err(Phrase::new(
+                "answer WITHDRAW <units and leaders>, or STAY (none)",
+                "ответьте WITHDRAW <части и полководцы> или STAY (никто)",
+            )),
+        };
+        let default_force = {
+            let mut f = Force::default();
+            let mut left = 4u32;
+            for kind in DEFAULT_WITHDRAWAL {
+                for (p, u) in &force.units {
+                    let t = u.get(kind).min(left);
+                    if t > 0 {
+                        let mut x = Units::NONE;
+                        *x.get_mut(kind) = t;
+                        f.add(*p, x);
+                        left -= t;
+                    }
+                }
+            }
+            f.leaders = force.leaders.clone();
+            f
+        };
+        let answer = cx.ask_one(
+            Question::WithdrawAfterDefeat {
+                power: side,
+                at,
+                available: force.clone(),
+            },
+            side,
+            &check,
+            &|_, _| Answer::WithdrawInside(default_force.clone()),
+        )?;
+        if let Answer::WithdrawInside(f) = answer
+            && !f.is_empty()
+        {
+            go_inside(cx, at, &f);
+            cx.note(Event::Withdrew {
+                force: f,
+                at,
+                reason: Phrase::new(
+                    format!("{side} lost the battle in {name}, which it controls"),
+                    format!(
+                        "сражение в {name}, подконтрольной {}, проиграно",
+                        side.ru(Case::Dat)
+                    ),
+                ),
+            });
+        }
+    }
+    let force = side_force(cx, at, side);
+    if force.is_empty() {
+        return Ok(());
+    }
+    let options = spaces(cx, side, at, Some(mv.from));
+    if options.is_empty() {
+        destroy(
+            cx,
+            &force,
+            at,
+            winner,
+            &Phrase::new(
+                "lost the battle and no space is open to retreat",
+                "сражение проиграно, и отступать некуда",
+            ),
+        );
+        return Ok(());
+    }
+    let to = retreat_choice(cx, side, at, options)?;
+    move_force(cx, &force, at, to, |m| m.lost_battle = true);
+    cx.note(Event::Retreated {
+        power: side,
+        force: force.clone(),
+        from: at,
+        to,
+        reason: Phrase::new("lost the battle", "сражение проиграно"),
+    });
+    if force.land_units() > 0 {
+        lone_leaders(cx, to, side, Alone::Entered);
+    }
+    Ok(())
+}
+
+/// Asks `side` where it retreats from `at`.
+fn retreat_choice(
+    cx: &mut Cx<'_>,
+    side: Power,
+    at: SpaceId,
+    options: Vec<SpaceId>,
+) -> Result<SpaceId, Stop> {
+    let first = default_space(cx, side, &options).unwrap_or(options[0]);
+    let allowed = options.clone();
+    let check = |cx: &Cx<'_>, _: Power, a: &Answer| match a {
+        Answer::RetreatTo(s) if allowed.contains(s) => Ok(()),
+        Answer::RetreatTo(s) => {
+            let name = &cx.map.space(*s).name;
+            Err(Phrase::new(
+                format!("may not retreat to {name}"),
+                format!("отступать в {name} нельзя"),
+            ))
+        }
+        _ => Err(Phrase::new(
+            "answer RETREAT TO <space>",
+            "ответьте RETREAT TO <область>",
+        )),
+    };
+    let answer = cx.ask_one(
+        Question::Retreat {
+            power: side,
+            from: at,
+            destinations: options,
+        },
+        side,
+        &check,
+        &|_, _| Answer::RetreatTo(first),
+    )?;
+    Ok(match answer {
+        Answer::RetreatTo(s) => s,
+        _ => first,
+    })
+}
+
+/// The attacker won in a fortified space but is not larger than the units inside: it retreats
+/// to any legal adjacent space [R §14 step 12, §15.3].
+fn siege_retreat(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
+    let at = mv.to;
+    let force = side_force(cx, at, mv.power);
+    if force.is_empty() {
+        return Ok(());
+    }
+    let by = cx.board.controller(at);
+    let options = spaces(cx, mv.power, at, None);
+    if options.is_empty() {
+        destroy(
+            cx,
+            &force,
+            at,
+            by,
+            &Phrase::new(
+                "not more land units than inside, and no space is open to retreat",
+                "сухопутных частей не больше, чем внутри, и отступать некуда",
+            ),
+        );
+        mv.force = Force::default();
+        return Ok(());
+    }
+    let to = retreat_choice(cx, mv.power, at, options)?;
+    move_force(cx, &force, at, to, |_| {});
+    cx.note(Event::Retreated {
+        power: mv.power,
+        force,
+        from: at,
+        to,
+        reason: Phrase::new(
+            "won, but not more land units than inside",
+            "победа, но сухопутных частей не больше, чем внутри",
+        ),
+    });
+    mv.force = Force::default();
+    Ok(())
 }

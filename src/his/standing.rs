@@ -5,7 +5,7 @@
 
 use super::map::{Map, SpaceId};
 use super::power::Power;
-use super::procedure::{Answer, Question};
+use super::question::{Answer, Question};
 
 /// One standing instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -393,11 +393,13 @@ pub fn describe_status_in(map: &Map, status: &Status, lang: Lang) -> String {
             }
         }
         (Lang::En, Status::Rolling(r)) => {
-            format!("roll {} awaits {}: {}", r.number, r.dice, r.purpose)
+            format!("roll {} awaits {}: {}", r.number, r.dice, r.purpose())
         }
         (Lang::Ru, Status::Rolling(r)) => format!(
             "бросок {} ждёт костей ({}): {}",
-            r.number, r.dice, r.purpose
+            r.number,
+            r.dice,
+            r.purpose()
         ),
         (Lang::En, Status::Finished(f)) => format!("finished: {f:?}").to_lowercase(),
         (Lang::Ru, Status::Finished(Finish::Done)) => "окончено: выполнено".into(),

@@ -18,6 +18,7 @@ mod confirm;
 pub mod credit;
 mod deadlines;
 pub mod his;
+mod his_letters;
 mod info;
 mod letter;
 mod lockout;

@@ -1,7 +1,10 @@
 //! The Here I Stand referee's rules core through data: the map file's facts and problems, and
-//! the movement procedure played from scripts (`tests/data/his/*.txt`): the specification's
-//! worked examples with fixed dice, every restriction of interception and avoiding battle
-//! refusing, and the rulings of `templates/en/help/his.txt`.
+//! the movement procedure played from scripts (`tests/data/his/*.txt`): each statement of the
+//! project's rule documents quoted with its case (`seeds.txt`, `movement.txt`), the
+//! specification's worked examples with fixed dice, every restriction of interception and
+//! avoiding battle refusing, and the rulings of `templates/en/help/his.txt`. Also: the core's
+//! modules import only the layers below their own, and `docs/dice.md` and `docs/variants.md`
+//! say what the referee and its tests do.
 //!
 //! A script holds cases, each opened by `=== <name>`. Its lines:
 //! `set <adjustment>` changes the board; `standing <power>: <instruction>` files a standing
@@ -457,6 +460,137 @@ fn avoid_battle_restrictions() {
 #[test]
 fn rulings() {
     run_file("rulings.txt");
+}
+#[test]
+fn seeds() {
+    run_file("seeds.txt");
+}
+#[test]
+fn movement_steps() {
+    run_file("movement.txt");
+}
+
+/// The rules core reads top down: each module of `src/his/` imports only modules of the
+/// layers below its own (ARCHITECTURE.md, "src/his/"), so the steps share what they share
+/// through `course` and never import one another or the procedure that runs them.
+#[test]
+fn the_rules_core_imports_only_the_layers_below() {
+    const LAYERS: [&[&str]; 11] = [
+        &["adjust"],
+        &["text"],
+        &["procedure"],
+        &["movement"],
+        &["check", "interception", "avoid", "battle", "retreat"],
+        &["course"],
+        &["event", "standing"],
+        &["question", "refusal"],
+        &["board", "load"],
+        &["lang", "map"],
+        &["power"],
+    ];
+    let layer = |name: &str| LAYERS.iter().position(|l| l.contains(&name));
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/his");
+    let mut problems = Vec::new();
+    let mut files = 0;
+    for entry in fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        if name == "mod" {
+            continue;
+        }
+        files += 1;
+        let Some(own) = layer(&name) else {
+            problems.push(format!("{name}.rs has no layer in this test"));
+            continue;
+        };
+        let text = fs::read_to_string(&path).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            for (at, _) in line.match_indices("super::") {
+                let used: String = line[at + 7..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                match layer(&used) {
+                    Some(l) if l > own => {}
+                    Some(_) => problems.push(format!(
+                        "src/his/{name}.rs:{}: imports `{used}`, not below it",
+                        i + 1
+                    )),
+                    None => problems.push(format!(
+                        "src/his/{name}.rs:{}: imports `{used}`, which has no layer",
+                        i + 1
+                    )),
+                }
+            }
+        }
+    }
+    assert_eq!(files, LAYERS.iter().map(|l| l.len()).sum::<usize>());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// `docs/dice.md` states the purposes the referee writes: each is one the scripts see the
+/// referee ask for (a `status:` line of `tests/data/his/`) or a roll line of a game played by
+/// mail (`tests/data/flow/`), so the document and the referee say the same words.
+#[test]
+fn docs_dice_gives_the_purposes_the_referee_states() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = fs::read_to_string(root.join("docs/dice.md")).unwrap();
+    let table = doc
+        .split("The Here I Stand\n  referee writes these purposes:")
+        .nth(1)
+        .expect("docs/dice.md lists the referee's purposes");
+    let purposes: Vec<&str> = table
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with('|'))
+        .take_while(|l| l.trim_start().starts_with('|'))
+        .filter_map(|l| l.split('`').nth(1))
+        .collect();
+    assert!(purposes.len() >= 6, "{purposes:?}");
+    let mut seen = String::new();
+    for dir in ["tests/data/his", "tests/data/flow/015-here-i-stand"] {
+        for entry in fs::read_dir(root.join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "txt") {
+                seen.push_str(&fs::read_to_string(&path).unwrap());
+            }
+        }
+    }
+    for purpose in purposes {
+        let asked = seen
+            .lines()
+            .any(|l| l.starts_with("status: roll ") && l.ends_with(&format!(": {purpose}")));
+        let rolled = seen.contains(&format!(" ({purpose}): "));
+        assert!(asked || rolled, "the referee never states `{purpose}`");
+    }
+}
+
+/// `docs/variants.md` names the test of each rule as `file.txt: case`: every one it names is a
+/// case of `tests/data/his/`, so the table cannot point at a test that is not there.
+#[test]
+fn docs_variants_names_cases_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = fs::read_to_string(root.join("docs/variants.md")).unwrap();
+    let mut named = 0;
+    let mut missing = Vec::new();
+    for quoted in doc.split('`').skip(1).step_by(2) {
+        let Some((file, case)) = quoted.split_once(".txt: ") else {
+            continue;
+        };
+        if file.contains(' ') || file.contains('/') {
+            continue;
+        }
+        named += 1;
+        let text = fs::read_to_string(root.join("tests/data/his").join(format!("{file}.txt")))
+            .unwrap_or_default();
+        if !text
+            .lines()
+            .any(|l| l.strip_prefix("===").map(str::trim) == Some(case))
+        {
+            missing.push(format!("{file}.txt: {case}"));
+        }
+    }
+    assert!(named > 50, "only {named} cases named");
+    assert!(missing.is_empty(), "no such case:\n{}", missing.join("\n"));
 }
 
 /// The mail layer stores only the inputs: replaying them gives the same record and board, and

@@ -2,7 +2,9 @@
 //! interception attempt, an avoid-battle attempt and a field battle, powers answering their
 //! windows or letting the deadline pass), then every roll of it checked with
 //! `strategos verify-dice` once the master ended the game and the seed was revealed; a
-//! tampered roll is caught.
+//! tampered roll is caught. And the mail side's one-way dependency: `src/judge/his/` reaches
+//! the judge only through its `Desk`, never the letters (`letter.rs`) or phases (`phase.rs`)
+//! that call it.
 
 use std::process::{Command, Output};
 
@@ -190,4 +192,47 @@ fn a_paused_window_waits_and_resume_gives_it_a_new_deadline() {
             .any(|l| l.body.contains("The deadline of window 1 passed")),
         "{sent:?}"
     );
+}
+
+/// `src/judge/his/` uses of the judge around it are only its settings and `deadline_of`; the
+/// session, the letters, the phases and the other command files call it (through
+/// `judge/his_letters.rs`), never the other way round.
+#[test]
+fn the_mail_side_of_here_i_stand_depends_one_way() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/judge/his");
+    let mut problems = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        let text = std::fs::read_to_string(&path).unwrap();
+        // In mod.rs `super::` is the judge; in a submodule `super::super::` is.
+        let judge = if name == "mod.rs" {
+            "super::"
+        } else {
+            "super::super::"
+        };
+        for (i, line) in text.lines().enumerate() {
+            for (at, _) in line.match_indices(judge) {
+                if judge == "super::" && line[..at].ends_with("super::") {
+                    continue;
+                }
+                let used: String = line[at + judge.len()..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !["settings", "deadline_of"].contains(&used.as_str()) {
+                    problems.push(format!(
+                        "src/judge/his/{name}:{}: uses judge::{used}",
+                        i + 1
+                    ));
+                }
+            }
+            for word in ["crate::judge::", "Session", "Judge"] {
+                if line.contains(word) {
+                    problems.push(format!("src/judge/his/{name}:{}: names {word}", i + 1));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -3,18 +3,21 @@
 //! inputs it received, as text) and rebuilt by replaying it with the rules core in `crate::his`;
 //! dice come from the game's secret seed (`crate::dice`), committed to in the first report and
 //! revealed when the game ends, so every roll in the archive can be checked.
+//!
+//! The interface is narrow and the dependency goes one way: the letters' side
+//! (`judge/his_letters.rs`: signing on, passwords, seats, secrecy, what a letter answers) calls
+//! the operations here (`create`, `lines`, `list`, `reveal_line`, `deadline`), which return what
+//! to say and send; what they need of the judge around them is `Desk` (the configuration, the
+//! templates, the words a game and a member read, when a window closes), which the judge
+//! implements. Nothing here uses `letter.rs` or `phase.rs`.
 
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 
-use super::Judge;
-use super::letter::Session;
-use super::password::hash_password;
-use super::phase::next_deadline;
 use super::settings::GameSettings;
+use crate::config::Config;
 use crate::dice::{Dice, Seed};
-use crate::diplomacy::turn::PhaseKind;
 use crate::his::adjust::{apply, parse_adjustment};
 use crate::his::event::Event;
 use crate::his::procedure::Finish;
@@ -23,13 +26,31 @@ use crate::his::text::{
 };
 use crate::his::{Lang, Phrase, Power, Procedure, Question, SpaceId, Status};
 use crate::letter::OutgoingLetter;
+use crate::report::Templates;
 use crate::report::messages::{Arg, Message, Words};
-use crate::store::{GameRow, Tx};
+use crate::store::{GameRow, MemberRow, Tx};
 use crate::{msg, tr};
 
 mod referee;
 
 use referee::{Entry, MoveRecord, Record, Referee, standing_of};
+
+/// What a Here I Stand game needs of the judge around it.
+pub(crate) trait Desk {
+    fn config(&self) -> &Config;
+    fn templates(&self) -> &Templates;
+    /// The words of the game's own language: its archive is kept in them.
+    fn game_words(&self, game: &GameRow) -> Words<'_>;
+    /// The words a member reads the game's letters in.
+    fn member_words(
+        &self,
+        tx: &Tx,
+        game: &GameRow,
+        member: &MemberRow,
+    ) -> rusqlite::Result<Words<'_>>;
+    /// When a window opened at `now` closes (the game's movement deadline).
+    fn window_deadline(&self, game: &GameRow, now: DateTime<Utc>) -> DateTime<Utc>;
+}
 
 /// The variant name a Here I Stand game is stored under.
 pub const VARIANT: &str = "here-i-stand";
@@ -55,7 +76,8 @@ pub fn power_by_letter(letter: char) -> Option<Power> {
     })
 }
 
-fn letter_of(power: Power) -> char {
+/// The letter of a major power in a sign-on (`Hvienna`).
+pub(crate) fn letter_of(power: Power) -> char {
     match power {
         Power::Ottoman => 'O',
         Power::Hapsburg => 'H',
@@ -108,7 +130,7 @@ impl From<&Phrase> for Arg {
 }
 
 /// A power's name in every language.
-fn name(power: Power) -> Phrase {
+pub(crate) fn name(power: Power) -> Phrase {
     Phrase::by(|lang| power.name_in(lang).to_string())
 }
 
@@ -176,606 +198,465 @@ fn render(lines: &[Line], referee: &Referee, words: Words) -> String {
     out
 }
 
-impl Judge {
-    /// A window's deadline passed: the silent get the default, and the move goes on.
-    pub(super) fn his_deadline(
-        &self,
-        tx: &Tx,
-        game: &mut GameRow,
-        now: DateTime<Utc>,
-    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
-        let settings = GameSettings::from_json(&game.settings);
-        // `games_due` also lists games whose reminder is due; a window waits for its deadline.
-        let due = game.deadline_at.is_some_and(|d| d <= now);
-        if settings.paused || game.state != "active" || !due {
-            return Ok(Vec::new());
-        }
-        let Ok(mut referee) = Referee::load(game) else {
-            game.deadline_at = None;
-            tx.save_game(game)?;
-            return Ok(Vec::new());
-        };
-        let (Some(p), Some(m)) = (referee.current.as_mut(), referee.record.current.as_mut()) else {
-            game.deadline_at = None;
-            tx.save_game(game)?;
-            return Ok(Vec::new());
-        };
-        let Status::Waiting(window) = p.status().clone() else {
-            return Ok(Vec::new());
-        };
-        let silent = names(&window.waiting_for());
-        if p.deadline_passed(&referee.map).is_err() {
-            return Ok(Vec::new());
-        }
-        m.inputs.push(format!("deadline {}", window.number));
-        let heading = Line::Say(msg!(
-            "his.deadline_passed",
-            window = window.number,
-            powers = silent
-        ));
-        self.his_progress(tx, game, &mut referee, vec![heading], now)
+/// A window's deadline passed: the silent get the default, and the move goes on.
+pub(crate) fn deadline(
+    desk: &dyn Desk,
+    tx: &Tx,
+    game: &mut GameRow,
+    now: DateTime<Utc>,
+) -> rusqlite::Result<Vec<OutgoingLetter>> {
+    let settings = GameSettings::from_json(&game.settings);
+    // `games_due` also lists games whose reminder is due; a window waits for its deadline.
+    let due = game.deadline_at.is_some_and(|d| d <= now);
+    if settings.paused || game.state != "active" || !due {
+        return Ok(Vec::new());
     }
-
-    /// After the move changed: rolls, the report to everyone (each in their language, the
-    /// archive in the game's), the letters asking the next window's powers, the deadline, and
-    /// the game saved.
-    fn his_progress(
-        &self,
-        tx: &Tx,
-        game: &mut GameRow,
-        referee: &mut Referee,
-        mut lines: Vec<Line>,
-        now: DateTime<Utc>,
-    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
-        let window_before = referee.record.open_window;
-        let rolls = referee.roll(&game.name);
-        // An answer that leaves the same window open is told to no one else yet: who has
-        // answered, and how fast, is nobody's business until the window closes.
-        let still_open = matches!(
-            referee.current.as_ref().map(|p| p.status()),
-            Some(Status::Waiting(w)) if Some(w.number) == window_before
-        );
-        if still_open && rolls.is_empty() && lines.is_empty() {
-            referee.save(game);
-            tx.save_game(game)?;
-            return Ok(Vec::new());
-        }
-        lines.extend(referee.news(rolls));
-        let (mover, request) = referee
-            .record
-            .current
-            .as_ref()
-            .map(|m| {
-                let power = Power::from_word(&m.power).map_or(Phrase::same(&m.power), name);
-                (power, m.request.clone())
-            })
-            .unwrap_or_default();
-        let mut asked = Vec::new();
-        let status_line = match referee.current.as_ref().map(|p| p.status().clone()) {
-            Some(Status::Waiting(window)) => {
-                if referee.record.open_window != Some(window.number) {
-                    referee.record.open_window = Some(window.number);
-                    game.deadline_at = Some(next_deadline(game, PhaseKind::Movement, now));
-                    asked = window.waiting_for();
-                }
-                // Everyone the window asks, answered or not: who has answered (or filed a
-                // standing instruction) is not told until the window closes.
-                let map = &referee.map;
-                let question = Phrase::by(|lang| sentence(window.question.describe_in(map, lang)));
-                Some(msg!(
-                    "his.now",
-                    window = window.number,
-                    powers = names(&window.asked),
-                    question = question,
-                    deadline = super::deadline_of(game)
-                ))
-            }
-            _ => None,
-        };
-        let finished = referee.settle();
-        if finished {
-            game.deadline_at = None;
-            game.phase_serial += 1;
-            if matches!(lines.last(), Some(Line::Event(Event::Ended))) {
-                lines.pop();
-            }
-            lines.push(Line::Blank);
-            lines.push(Line::Say(msg!("his.move_over")));
-            lines.extend(referee.board_spaces().into_iter().map(Line::Space));
-        } else if let Some(status) = status_line {
-            lines.push(Line::Blank);
-            lines.push(Line::Say(status));
-        }
-        referee.save(game);
+    let Ok(mut referee) = Referee::load(game) else {
+        game.deadline_at = None;
         tx.save_game(game)?;
-        let title = msg!(
-            "his.report_subject",
-            game = game.name,
-            power = mover,
-            request = request
-        );
-        let mut written: BTreeMap<String, (String, String)> = BTreeMap::new();
-        let mut write = |words: Words| {
-            written
-                .entry(words.language().to_string())
-                .or_insert_with(|| (words.message(&title), render(&lines, referee, words)))
-                .clone()
-        };
-        let (subject, body) = write(self.game_words(game));
-        tx.archive(game.id, game.phase_serial, &subject, &body, now)?;
-        let members = tx.members(game.id)?;
-        let mut letters = Vec::new();
-        for m in &members {
-            let language = self.language_of(tx, game, m)?;
-            let (subject, body) = write(self.templates.words(&language));
-            letters.push(OutgoingLetter::fresh(&m.email, subject, body));
-        }
-        // Each power asked gets its own letter saying how to answer (every eligible power is
-        // asked, whether or not it can do anything, so that silence tells nothing).
-        if let Some(Status::Waiting(window)) = referee.current.as_ref().map(|p| p.status()) {
-            let (forms, default) = answer_forms(&window.question);
-            for power in asked {
-                let Some(member) = members
-                    .iter()
-                    .find(|m| m.power.as_deref() == Some(power.id()))
-                else {
-                    continue;
-                };
-                let language = self.language_of(tx, game, member)?;
-                let words = self.templates.words(&language);
-                let lang = lang_of(words);
-                letters.push(OutgoingLetter::fresh(
-                    &member.email,
-                    tr!(
-                        words,
-                        "his.asked_subject",
-                        game = game.name,
-                        power = power.name_in(lang),
-                        window = window.number
-                    ),
-                    tr!(
-                        words,
-                        "his.asked",
-                        question = window.question.describe_in(&referee.map, lang),
-                        deadline = super::deadline_of(game),
-                        signon = format!("{}{}", letter_of(power), game.name),
-                        forms = forms,
-                        default = default
-                    ),
-                ));
-            }
-        }
-        Ok(letters)
+        return Ok(Vec::new());
+    };
+    let (Some(p), Some(m)) = (referee.current.as_mut(), referee.record.current.as_mut()) else {
+        game.deadline_at = None;
+        tx.save_game(game)?;
+        return Ok(Vec::new());
+    };
+    let Status::Waiting(window) = p.status().clone() else {
+        return Ok(Vec::new());
+    };
+    let silent = names(&window.waiting_for());
+    if p.deadline_passed(&referee.map).is_err() {
+        return Ok(Vec::new());
     }
+    m.inputs.push(format!("deadline {}", window.number));
+    let heading = Line::Say(msg!(
+        "his.deadline_passed",
+        window = window.number,
+        powers = silent
+    ));
+    progress(desk, tx, game, &mut referee, vec![heading], now)
 }
 
-impl Session<'_> {
-    /// The Here I Stand game called `name`, if that is what it is and the letter may see it
-    /// (or, signing on with a power's letter and a password, sign on to that power:
-    /// `judge::secrecy`).
-    pub(super) fn his_game(
-        &mut self,
-        tx: &Tx,
-        name: &str,
-        power: Option<(char, &str)>,
-    ) -> rusqlite::Result<Option<GameRow>> {
-        let Some(game) = tx.game_by_name(name)?.filter(|g| g.variant == VARIANT) else {
-            return Ok(None);
-        };
-        Ok(self.may_see_or_sign_on(tx, &game, power)?.then_some(game))
+/// After the move changed: rolls, the report to everyone (each in their language, the archive
+/// in the game's), the letters asking the next window's powers, the deadline, and the game
+/// saved.
+fn progress(
+    desk: &dyn Desk,
+    tx: &Tx,
+    game: &mut GameRow,
+    referee: &mut Referee,
+    mut lines: Vec<Line>,
+    now: DateTime<Utc>,
+) -> rusqlite::Result<Vec<OutgoingLetter>> {
+    let window_before = referee.record.open_window;
+    let rolls = referee.roll(&game.name);
+    // An answer that leaves the same window open is told to no one else yet: who has
+    // answered, and how fast, is nobody's business until the window closes.
+    let still_open = matches!(
+        referee.current.as_ref().map(|p| p.status()),
+        Some(Status::Waiting(w)) if Some(w.number) == window_before
+    );
+    if still_open && rolls.is_empty() && lines.is_empty() {
+        referee.save(game);
+        tx.save_game(game)?;
+        return Ok(Vec::new());
     }
-
-    /// CREATE ?game pw his: the sender referees it as its master; the 1517 board; the dice
-    /// committed to in the first report.
-    pub(super) fn his_create(
-        &mut self,
-        tx: &Tx,
-        line: usize,
-        game: &str,
-        password_hash: &str,
-    ) -> rusqlite::Result<()> {
-        if tx.game_by_name(game)?.is_some() {
-            self.fail(line, msg!("seats.game_exists", game = game));
-            return Ok(());
-        }
-        let fixed = self
-            .judge
-            .config
-            .judge
-            .dice_seed
-            .as_deref()
-            .and_then(Seed::from_hex);
-        let seed = match fixed {
-            Some(seed) => seed,
-            None => {
-                let mut bytes = [0u8; 32];
-                if getrandom::fill(&mut bytes).is_err() {
-                    self.fail(line, msg!("his.no_randomness"));
-                    return Ok(());
-                }
-                Seed::from_bytes(bytes)
+    lines.extend(referee.news(rolls));
+    let (mover, request) = referee
+        .record
+        .current
+        .as_ref()
+        .map(|m| {
+            let power = Power::from_word(&m.power).map_or(Phrase::same(&m.power), name);
+            (power, m.request.clone())
+        })
+        .unwrap_or_default();
+    let mut asked = Vec::new();
+    let status_line = match referee.current.as_ref().map(|p| p.status().clone()) {
+        Some(Status::Waiting(window)) => {
+            if referee.record.open_window != Some(window.number) {
+                referee.record.open_window = Some(window.number);
+                game.deadline_at = Some(desk.window_deadline(game, now));
+                asked = window.waiting_for();
             }
-        };
-        let player = tx.register_player(&self.sender, None, None, self.now)?;
-        let d = &self.judge.config.deadlines;
-        let mut row = tx.create_game(
-            game,
-            VARIANT,
-            player.id,
-            &self.judge.config.judge.time_zone,
-            [24, d.retreat_hours, d.adjustment_hours, d.reminder_hours],
-            self.now,
-        )?;
-        let mut settings = GameSettings::with_hours(24, d.retreat_hours, d.adjustment_hours);
-        settings.moderated = true;
-        settings.masters.push(player.id);
-        row.settings = settings.to_json();
-        row.state = "active".into();
-        let record = Record {
-            seed: seed.to_hex(),
-            ..Record::default()
-        };
-        row.position = Some(serde_json::to_string(&record).expect("a record is JSON"));
-        tx.save_game(&row)?;
-        tx.set_member(row.id, player.id, None, "master", password_hash, self.now)?;
-        let commitment = Dice::new(seed, &row.name).commitment_line();
-        let words = self.judge.game_words(&row);
-        tx.archive(
-            row.id,
-            0,
-            &tr!(words, "his.start_title", game = row.name),
-            &tr!(words, "his.start", game = row.name, commitment = commitment),
-            self.now,
-        )?;
-        self.say(msg!(
-            "his.created",
-            game = row.name,
-            commitment = commitment
-        ));
-        self.master_of = Some(row);
-        Ok(())
+            // Everyone the window asks, answered or not: who has answered (or filed a
+            // standing instruction) is not told until the window closes.
+            let map = &referee.map;
+            let question = Phrase::by(|lang| sentence(window.question.describe_in(map, lang)));
+            Some(msg!(
+                "his.now",
+                window = window.number,
+                powers = names(&window.asked),
+                question = question,
+                deadline = super::deadline_of(game)
+            ))
+        }
+        _ => None,
+    };
+    let finished = referee.settle();
+    if finished {
+        game.deadline_at = None;
+        game.phase_serial += 1;
+        if matches!(lines.last(), Some(Line::Event(Event::Ended))) {
+            lines.pop();
+        }
+        lines.push(Line::Blank);
+        lines.push(Line::Say(msg!("his.move_over")));
+        lines.extend(referee.board_spaces().into_iter().map(Line::Space));
+    } else if let Some(status) = status_line {
+        lines.push(Line::Blank);
+        lines.push(Line::Say(status));
     }
-
-    /// SIGNON <letter><game> pw in a Here I Stand game: takes a power without a player, or
-    /// signs on as the power's player.
-    pub(super) fn his_signon(
-        &mut self,
-        tx: &Tx,
-        line: usize,
-        letter: char,
-        row: GameRow,
-        password: &str,
-    ) -> rusqlite::Result<()> {
-        let Some(power) = power_by_letter(letter) else {
-            self.fail(
-                line,
-                msg!("his.no_such_power", letter = letter, game = row.name),
-            );
-            return Ok(());
-        };
-        let members = tx.members(row.id)?;
-        let Some(member) = members
-            .iter()
-            .find(|m| m.power.as_deref() == Some(power.id()))
-        else {
-            if !self.proven {
-                let what = msg!(
-                    "confirm.what_take_over",
-                    power = name(power),
-                    game = row.name
-                );
-                self.hold(what);
-                return Ok(());
-            }
-            return self.his_take(tx, line, row, power, &hash_password(password));
-        };
-        let seat = super::lockout::Seat::power(
-            &row,
-            power.id(),
-            power.name_in(crate::his::Lang::En),
-            Some((member.player_id, member.email.clone())),
-        );
-        let checked = self.check_password(tx, &seat, password, &member.password_hash)?;
-        if checked != super::lockout::Checked::Right {
-            self.refused(line, checked, msg!("seats.wrong_password", game = row.name));
-            return Ok(());
-        }
-        self.account_proven = Some(member.player_id);
-        self.answer_to = member.email.clone();
-        // Answered in the language the member reads the game's letters in.
-        self.language = self.judge.language_of(tx, &row, member)?;
-        self.say(msg!("his.signed_on", power = name(power), game = row.name));
-        self.signed_on = Some((row, power.id().to_string()));
-        Ok(())
+    referee.save(game);
+    tx.save_game(game)?;
+    let title = msg!(
+        "his.report_subject",
+        game = game.name,
+        power = mover,
+        request = request
+    );
+    let mut written: BTreeMap<String, (String, String)> = BTreeMap::new();
+    let mut write = |words: Words| {
+        written
+            .entry(words.language().to_string())
+            .or_insert_with(|| (words.message(&title), render(&lines, referee, words)))
+            .clone()
+    };
+    let (subject, body) = write(desk.game_words(game));
+    tx.archive(game.id, game.phase_serial, &subject, &body, now)?;
+    let members = tx.members(game.id)?;
+    let mut letters = Vec::new();
+    for m in &members {
+        let (subject, body) = write(desk.member_words(tx, game, m)?);
+        letters.push(OutgoingLetter::fresh(&m.email, subject, body));
     }
-
-    /// The sender takes the Here I Stand power, which has no player.
-    pub(super) fn his_take(
-        &mut self,
-        tx: &Tx,
-        line: usize,
-        row: GameRow,
-        power: Power,
-        password_hash: &str,
-    ) -> rusqlite::Result<()> {
-        let members = tx.members(row.id)?;
-        if members
-            .iter()
-            .any(|m| m.power.as_deref() == Some(power.id()))
-        {
-            self.fail(
-                line,
-                msg!(
-                    "seats.no_longer_open",
-                    game = row.name,
-                    letter = letter_of(power)
-                ),
-            );
-            return Ok(());
-        }
-        let player = tx.register_player(&self.sender, None, None, self.now)?;
-        if members.iter().any(|m| m.player_id == player.id) {
-            self.fail(line, msg!("his.one_seat", game = row.name));
-            return Ok(());
-        }
-        tx.set_member(
-            row.id,
-            player.id,
-            Some(power.id()),
-            "player",
-            password_hash,
-            self.now,
-        )?;
-        if let Some(member) = tx
-            .members(row.id)?
-            .iter()
-            .find(|m| m.player_id == player.id)
-        {
-            self.language = self.judge.language_of(tx, &row, member)?;
-        }
-        self.say(msg!("his.joined", power = name(power), game = row.name));
-        self.announce(
-            tx,
-            &row,
-            msg!("his.joined_subject", game = row.name, power = name(power)),
-            msg!(
-                "his.joined_notice",
-                game = row.name,
-                power = name(power),
-                player = self.member_named(tx, &row, player.id)?
-            ),
-        )?;
-        self.signed_on = Some((row, power.id().to_string()));
-        Ok(())
-    }
-
-    /// Lines written in a Here I Stand game: a power's MOVE, answers and standing
-    /// instructions; the master's adjustments of the board.
-    pub(super) fn his_lines(
-        &mut self,
-        tx: &Tx,
-        row: GameRow,
-        power: Option<Power>,
-        text: &str,
-        first_line: usize,
-    ) -> rusqlite::Result<()> {
-        let mut game = tx.game(row.id)?;
-        if game.state != "active" {
-            self.fail(first_line, msg!("his.not_active", game = game.name));
-            return Ok(());
-        }
-        let mut referee = match Referee::load(&game) {
-            Ok(r) => r,
-            Err(why) => {
-                self.fail(first_line, msg!("his.broken", game = game.name, why = why));
-                return Ok(());
-            }
-        };
-        let words = self.words();
-        let lang = lang_of(words);
-        let mut heading = Vec::new();
-        let mut changed = false;
-        let mut announcements: Vec<Phrase> = Vec::new();
-        for (i, written) in text.lines().enumerate() {
-            let line = first_line + i;
-            let written = written.trim();
-            if written.is_empty() {
+    // Each power asked gets its own letter saying how to answer (every eligible power is
+    // asked, whether or not it can do anything, so that silence tells nothing).
+    if let Some(Status::Waiting(window)) = referee.current.as_ref().map(|p| p.status()) {
+        let (forms, default) = answer_forms(&window.question);
+        for power in asked {
+            let Some(member) = members
+                .iter()
+                .find(|m| m.power.as_deref() == Some(power.id()))
+            else {
                 continue;
+            };
+            let words = desk.member_words(tx, game, member)?;
+            let lang = lang_of(words);
+            letters.push(OutgoingLetter::fresh(
+                &member.email,
+                tr!(
+                    words,
+                    "his.asked_subject",
+                    game = game.name,
+                    power = power.name_in(lang),
+                    window = window.number
+                ),
+                tr!(
+                    words,
+                    "his.asked",
+                    question = window.question.describe_in(&referee.map, lang),
+                    deadline = super::deadline_of(game),
+                    signon = format!("{}{}", letter_of(power), game.name),
+                    forms = forms,
+                    default = default
+                ),
+            ));
+        }
+    }
+    Ok(letters)
+}
+
+/// CREATE ?game pw his: a game of Here I Stand on the 1517 board with `sender` as its master,
+/// its dice seed drawn (or the configuration's fixed seed) and committed to in its first
+/// report. Returns the game and the commitment line, or why not.
+pub(crate) fn create(
+    desk: &dyn Desk,
+    tx: &Tx,
+    name: &str,
+    sender: &str,
+    password_hash: &str,
+    now: DateTime<Utc>,
+) -> rusqlite::Result<Result<(GameRow, String), Message>> {
+    let config = desk.config();
+    let fixed = config.judge.dice_seed.as_deref().and_then(Seed::from_hex);
+    let seed = match fixed {
+        Some(seed) => seed,
+        None => {
+            let mut bytes = [0u8; 32];
+            if getrandom::fill(&mut bytes).is_err() {
+                return Ok(Err(msg!("his.no_randomness")));
             }
-            self.say_text(format!("> {written}"));
-            let upper = written.to_ascii_uppercase();
-            let result: Result<String, String> = match power {
-                None if upper == "CANCEL MOVE" => match referee.current.take() {
-                    Some(_) => {
-                        referee.record.current = None;
-                        referee.record.open_window = None;
-                        game.deadline_at = None;
-                        let notice = msg!("his.cancelled_notice");
-                        announcements.push(Phrase::by(|lang| {
-                            self.judge.templates.words(lang.code()).message(&notice)
-                        }));
-                        Ok(tr!(words, "his.cancelled"))
-                    }
-                    None => Err(tr!(words, "his.no_move")),
-                },
-                None if referee.current.is_some() => Err(tr!(words, "his.move_under_way")),
-                None => parse_adjustment(&referee.map, written)
-                    .and_then(|adjustment| {
-                        let said = apply(&referee.map, &mut referee.board, &adjustment)?;
-                        referee.record.log.push(Entry::Adjust {
-                            line: written.to_string(),
-                        });
-                        let text = said.get(lang).to_string();
-                        announcements.push(said);
-                        Ok(text)
-                    })
-                    .map_err(|why| why.get(lang).to_string()),
-                Some(power) if upper.starts_with("STANDING") => {
-                    let rest = written[8..].trim();
-                    if rest.eq_ignore_ascii_case("clear") {
-                        referee.record.standing.retain(|(p, _)| p != power.id());
-                        Ok(tr!(words, "his.standing_cleared"))
-                    } else {
-                        parse_instruction(&referee.map, rest)
-                            .map(|_| {
-                                referee
-                                    .record
-                                    .standing
-                                    .push((power.id().to_string(), rest.to_string()));
-                                tr!(words, "his.standing_filed", instruction = rest)
-                            })
-                            .map_err(|why| why.get(lang).to_string())
-                    }
+            Seed::from_bytes(bytes)
+        }
+    };
+    let player = tx.register_player(sender, None, None, now)?;
+    let d = &config.deadlines;
+    let mut row = tx.create_game(
+        name,
+        VARIANT,
+        player.id,
+        &config.judge.time_zone,
+        [24, d.retreat_hours, d.adjustment_hours, d.reminder_hours],
+        now,
+    )?;
+    let mut settings = GameSettings::with_hours(24, d.retreat_hours, d.adjustment_hours);
+    settings.moderated = true;
+    settings.masters.push(player.id);
+    row.settings = settings.to_json();
+    row.state = "active".into();
+    let record = Record {
+        seed: seed.to_hex(),
+        ..Record::default()
+    };
+    row.position = Some(serde_json::to_string(&record).expect("a record is JSON"));
+    tx.save_game(&row)?;
+    tx.set_member(row.id, player.id, None, "master", password_hash, now)?;
+    let commitment = Dice::new(seed, &row.name).commitment_line();
+    let words = desk.game_words(&row);
+    tx.archive(
+        row.id,
+        0,
+        &tr!(words, "his.start_title", game = row.name),
+        &tr!(words, "his.start", game = row.name, commitment = commitment),
+        now,
+    )?;
+    Ok(Ok((row, commitment)))
+}
+
+/// What a letter's lines did in a game.
+pub(crate) struct Lines {
+    /// Each line written (its number in the letter, its text), with what it did or why not,
+    /// in the writer's words.
+    pub replies: Vec<(usize, String, Result<String, String>)>,
+    /// The master's changes of the board (or the move cancelled), in every language, to
+    /// announce to the game.
+    pub announcement: Option<Phrase>,
+    /// The reports and window letters the lines caused.
+    pub letters: Vec<OutgoingLetter>,
+}
+
+/// Lines a letter wrote in a game: by whom (a power, or `None` for the master), from which
+/// line of the letter, and the words its writer reads.
+pub(crate) struct Written<'a> {
+    pub power: Option<Power>,
+    pub text: &'a str,
+    pub first_line: usize,
+    pub words: Words<'a>,
+}
+
+/// Lines written in a Here I Stand game, answered in the writer's words: a power's MOVE,
+/// answers and standing instructions, or the master's adjustments and CANCEL MOVE. Every line
+/// is done or refused on its own. Refused as a whole (with why) if the game is over or its
+/// record unreadable.
+pub(crate) fn lines(
+    desk: &dyn Desk,
+    tx: &Tx,
+    row: &GameRow,
+    written: Written<'_>,
+    now: DateTime<Utc>,
+) -> rusqlite::Result<Result<Lines, Message>> {
+    let mut game = tx.game(row.id)?;
+    if game.state != "active" {
+        return Ok(Err(msg!("his.not_active", game = game.name)));
+    }
+    let mut referee = match Referee::load(&game) {
+        Ok(r) => r,
+        Err(why) => return Ok(Err(msg!("his.broken", game = game.name, why = why))),
+    };
+    let Written {
+        power,
+        text,
+        first_line,
+        words,
+    } = written;
+    let lang = lang_of(words);
+    let mut heading = Vec::new();
+    let mut changed = false;
+    let mut announcements: Vec<Phrase> = Vec::new();
+    let mut replies = Vec::new();
+    for (i, written) in text.lines().enumerate() {
+        let line = first_line + i;
+        let written = written.trim();
+        if written.is_empty() {
+            continue;
+        }
+        let upper = written.to_ascii_uppercase();
+        let result: Result<String, String> = match power {
+            None if upper == "CANCEL MOVE" => match referee.current.take() {
+                Some(_) => {
+                    referee.record.current = None;
+                    referee.record.open_window = None;
+                    game.deadline_at = None;
+                    let notice = msg!("his.cancelled_notice");
+                    announcements.push(Phrase::by(|lang| {
+                        desk.templates().words(lang.code()).message(&notice)
+                    }));
+                    Ok(tr!(words, "his.cancelled"))
                 }
-                Some(power) if upper.starts_with("MOVE ") && !upper.starts_with("MOVE ON") => {
-                    if referee.current.is_some() {
-                        Err(tr!(words, "his.one_move_at_a_time"))
-                    } else {
-                        match parse_move(&referee.map, power, written) {
-                            Err(why) => Err(why.get(lang).to_string()),
-                            Ok(request) => {
-                                let standing = standing_of(&referee.map, &referee.record.standing);
-                                let p = Procedure::start(
-                                    &referee.map,
-                                    &referee.board,
-                                    request,
-                                    standing,
-                                );
-                                if matches!(p.status(), Status::Finished(Finish::Refused)) {
-                                    // The move as read, then why it is refused.
-                                    let why: Vec<String> = p
-                                        .events()
-                                        .iter()
-                                        .map(|e| e.describe_in(&referee.map, lang))
-                                        .collect();
-                                    Err(why.join("; "))
-                                } else {
-                                    referee.record.current = Some(MoveRecord {
-                                        power: power.id().to_string(),
-                                        request: written.to_string(),
-                                        standing: referee.record.standing.clone(),
-                                        inputs: Vec::new(),
-                                        reported: 0,
-                                    });
-                                    referee.current = Some(p);
-                                    changed = true;
-                                    heading.push(Line::Say(msg!(
-                                        "his.declared",
-                                        power = name(power),
-                                        request = written
-                                    )));
-                                    Ok(tr!(words, "his.move_declared"))
-                                }
+                None => Err(tr!(words, "his.no_move")),
+            },
+            None if referee.current.is_some() => Err(tr!(words, "his.move_under_way")),
+            None => parse_adjustment(&referee.map, written)
+                .and_then(|adjustment| {
+                    let said = apply(&referee.map, &mut referee.board, &adjustment)?;
+                    referee.record.log.push(Entry::Adjust {
+                        line: written.to_string(),
+                    });
+                    let text = said.get(lang).to_string();
+                    announcements.push(said);
+                    Ok(text)
+                })
+                .map_err(|why| why.get(lang).to_string()),
+            Some(power) if upper.starts_with("STANDING") => {
+                let rest = written[8..].trim();
+                if rest.eq_ignore_ascii_case("clear") {
+                    referee.record.standing.retain(|(p, _)| p != power.id());
+                    Ok(tr!(words, "his.standing_cleared"))
+                } else {
+                    parse_instruction(&referee.map, rest)
+                        .map(|_| {
+                            referee
+                                .record
+                                .standing
+                                .push((power.id().to_string(), rest.to_string()));
+                            tr!(words, "his.standing_filed", instruction = rest)
+                        })
+                        .map_err(|why| why.get(lang).to_string())
+                }
+            }
+            Some(power) if upper.starts_with("MOVE ") && !upper.starts_with("MOVE ON") => {
+                if referee.current.is_some() {
+                    Err(tr!(words, "his.one_move_at_a_time"))
+                } else {
+                    match parse_move(&referee.map, power, written) {
+                        Err(why) => Err(why.get(lang).to_string()),
+                        Ok(request) => {
+                            let standing = standing_of(&referee.map, &referee.record.standing);
+                            let p =
+                                Procedure::start(&referee.map, &referee.board, request, standing);
+                            if matches!(p.status(), Status::Finished(Finish::Refused)) {
+                                // The move as read, then why it is refused.
+                                let why: Vec<String> = p
+                                    .events()
+                                    .iter()
+                                    .map(|e| e.describe_in(&referee.map, lang))
+                                    .collect();
+                                Err(why.join("; "))
+                            } else {
+                                referee.record.current = Some(MoveRecord {
+                                    power: power.id().to_string(),
+                                    request: written.to_string(),
+                                    standing: referee.record.standing.clone(),
+                                    inputs: Vec::new(),
+                                    reported: 0,
+                                });
+                                referee.current = Some(p);
+                                changed = true;
+                                heading.push(Line::Say(msg!(
+                                    "his.declared",
+                                    power = name(power),
+                                    request = written
+                                )));
+                                Ok(tr!(words, "his.move_declared"))
                             }
                         }
                     }
                 }
-                Some(power) => match (referee.current.as_mut(), referee.record.current.as_mut()) {
-                    (Some(p), Some(m)) => match p.status().clone() {
-                        Status::Waiting(window) if window.waiting_for().contains(&power) => {
-                            parse_answer(&referee.map, power, &window.question, written)
-                                .and_then(|answer| {
-                                    let said = answer.describe_in(&referee.map, lang);
-                                    p.answer(&referee.map, power, answer)?;
-                                    m.inputs.push(format!(
-                                        "answer {} {} {written}",
-                                        window.number,
-                                        power.id()
-                                    ));
-                                    changed = true;
-                                    Ok(tr!(
-                                        words,
-                                        "his.your_answer",
-                                        window = window.number,
-                                        answer = said
-                                    ))
-                                })
-                                .map_err(|why| why.get(lang).to_string())
-                        }
-                        _ => Err(tr!(words, "his.nothing_asked")),
-                    },
-                    _ => Err(tr!(words, "his.no_move")),
-                },
-            };
-            match result {
-                Ok(said) => self.say_text(said),
-                Err(why) => self.fail(line, msg!("letter.text", text = why)),
             }
-        }
-        if !announcements.is_empty() {
-            referee.save(&mut game);
-            tx.save_game(&game)?;
-            let text = Phrase::by(|lang| {
-                announcements
-                    .iter()
-                    .map(|a| a.get(lang))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-            });
-            self.announce(
-                tx,
-                &game,
-                msg!("his.adjusted_subject", game = game.name),
-                msg!("letter.text", text = text),
-            )?;
-        }
-        if changed {
-            let letters =
-                self.judge
-                    .his_progress(tx, &mut game, &mut referee, heading, self.now)?;
-            self.caused.extend(letters);
-        } else {
-            referee.save(&mut game);
-            tx.save_game(&game)?;
-        }
-        Ok(())
-    }
-
-    /// LIST game for a Here I Stand game: the board where anything stands, and the move.
-    pub(super) fn his_list(&mut self, row: &GameRow) {
-        let Ok(referee) = Referee::load(row) else {
-            self.say(msg!(
-                "his.broken",
-                game = row.name,
-                why = msg!("his.unreadable")
-            ));
-            return;
+            Some(power) => match (referee.current.as_mut(), referee.record.current.as_mut()) {
+                (Some(p), Some(m)) => match p.status().clone() {
+                    Status::Waiting(window) if window.waiting_for().contains(&power) => {
+                        parse_answer(&referee.map, power, &window.question, written)
+                            .and_then(|answer| {
+                                let said = answer.describe_in(&referee.map, lang);
+                                p.answer(&referee.map, power, answer)?;
+                                m.inputs.push(format!(
+                                    "answer {} {} {written}",
+                                    window.number,
+                                    power.id()
+                                ));
+                                changed = true;
+                                Ok(tr!(
+                                    words,
+                                    "his.your_answer",
+                                    window = window.number,
+                                    answer = said
+                                ))
+                            })
+                            .map_err(|why| why.get(lang).to_string())
+                    }
+                    _ => Err(tr!(words, "his.nothing_asked")),
+                },
+                _ => Err(tr!(words, "his.no_move")),
+            },
         };
-        let words = self.words();
-        let lang = lang_of(words);
-        let mut lines = vec![tr!(
-            words,
-            "his.list",
-            game = row.name,
-            state = super::info::state_word(words, &row.state),
-            impulse = referee.board.impulse,
-            power = referee.board.active.name_in(lang),
-            cp = referee.board.cp
-        )];
-        lines.extend(referee.board_spaces().into_iter().map(|s| {
-            format!(
-                "  {}",
-                describe_space_in(&referee.map, &referee.board, s, lang)
-            )
+        replies.push((line, written.to_string(), result));
+    }
+    let mut announcement = None;
+    if !announcements.is_empty() {
+        referee.save(&mut game);
+        tx.save_game(&game)?;
+        announcement = Some(Phrase::by(|lang| {
+            announcements
+                .iter()
+                .map(|a| a.get(lang))
+                .collect::<Vec<_>>()
+                .join("\n")
         }));
-        if let Some(p) = &referee.current {
-            lines.push(tr!(
-                words,
-                "his.list_move",
-                status = describe_status_in(&referee.map, p.status(), lang)
-            ));
-        }
-        self.say_text(lines.join("\n"));
     }
+    let letters = if changed {
+        progress(desk, tx, &mut game, &mut referee, heading, now)?
+    } else {
+        referee.save(&mut game);
+        tx.save_game(&game)?;
+        Vec::new()
+    };
+    Ok(Ok(Lines {
+        replies,
+        announcement,
+        letters,
+    }))
+}
 
-    /// TERMINATE in a Here I Stand game also reveals the dice seed, so anyone can check.
-    pub(super) fn his_reveal(&mut self, tx: &Tx, row: &GameRow) -> rusqlite::Result<()> {
-        let Ok(referee) = Referee::load(row) else {
-            return Ok(());
-        };
-        let reveal = Dice::resume(referee.seed(), &row.name, referee.record.rolls).reveal_line();
-        let text = msg!("his.reveal", reveal = reveal);
-        self.say(text.clone());
-        self.announce(tx, row, msg!("his.revealed_subject", game = row.name), text)
+/// LIST game for a Here I Stand game, in `words`: the board where anything stands (`state` is
+/// the game's state in those words) and the move under way; or why the game cannot be read.
+pub(crate) fn list(row: &GameRow, words: Words<'_>, state: &str) -> Result<String, Message> {
+    let Ok(referee) = Referee::load(row) else {
+        return Err(msg!(
+            "his.broken",
+            game = row.name,
+            why = msg!("his.unreadable")
+        ));
+    };
+    let lang = lang_of(words);
+    let mut lines = vec![tr!(
+        words,
+        "his.list",
+        game = row.name,
+        state = state,
+        impulse = referee.board.impulse,
+        power = referee.board.active.name_in(lang),
+        cp = referee.board.cp
+    )];
+    lines.extend(referee.board_spaces().into_iter().map(|s| {
+        format!(
+            "  {}",
+            describe_space_in(&referee.map, &referee.board, s, lang)
+        )
+    }));
+    if let Some(p) = &referee.current {
+        lines.push(tr!(
+            words,
+            "his.list_move",
+            status = describe_status_in(&referee.map, p.status(), lang)
+        ));
     }
+    Ok(lines.join("\n"))
+}
+
+/// The line revealing the game's dice seed (TERMINATE), so anyone can check every roll.
+pub(crate) fn reveal_line(row: &GameRow) -> Option<String> {
+    let referee = Referee::load(row).ok()?;
+    Some(Dice::resume(referee.seed(), &row.name, referee.record.rolls).reveal_line())
 }

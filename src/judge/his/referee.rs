@@ -161,7 +161,8 @@ impl Referee {
                 break;
             };
             let mut dice = Dice::resume(seed.clone(), game, self.record.rolls);
-            let Ok(roll) = dice.roll(&request.purpose, request.dice as usize, &[]) else {
+            let details: Vec<&str> = request.details.iter().map(String::as_str).collect();
+            let Ok(roll) = dice.roll(&request.what, request.dice as usize, &details) else {
                 break;
             };
             if p.give_dice(&self.map, &roll.dice).is_err() {

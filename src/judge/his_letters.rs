@@ -1,0 +1,283 @@
+//! A letter's commands in a Here I Stand game, and a window's deadline: the letters' side of
+//! `judge::his`, above it. Signing on (passwords, locks, confirmations), taking a power,
+//! secrecy, and what the answer says are the session's; the game's operations (`create`,
+//! `lines`, `list`, `reveal_line`, `deadline`) are `judge::his`'s, which reaches the judge only
+//! through `his::Desk`, implemented here.
+
+use chrono::{DateTime, Utc};
+
+use super::Judge;
+use super::his::{self, Desk, Written, letter_of, name, power_by_letter};
+use super::letter::Session;
+use super::password::hash_password;
+use super::phase::next_deadline;
+use crate::config::Config;
+use crate::diplomacy::turn::PhaseKind;
+use crate::his::{Lang, Power};
+use crate::letter::OutgoingLetter;
+use crate::msg;
+use crate::report::Templates;
+use crate::report::messages::Words;
+use crate::store::{GameRow, MemberRow, Tx};
+
+impl Desk for Judge {
+    fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn templates(&self) -> &Templates {
+        &self.templates
+    }
+
+    fn game_words(&self, game: &GameRow) -> Words<'_> {
+        Judge::game_words(self, game)
+    }
+
+    fn member_words(
+        &self,
+        tx: &Tx,
+        game: &GameRow,
+        member: &MemberRow,
+    ) -> rusqlite::Result<Words<'_>> {
+        let language = self.language_of(tx, game, member)?;
+        Ok(self.templates.words(&language))
+    }
+
+    fn window_deadline(&self, game: &GameRow, now: DateTime<Utc>) -> DateTime<Utc> {
+        next_deadline(game, PhaseKind::Movement, now)
+    }
+}
+
+impl Judge {
+    /// A window's deadline passed: the silent get the default, and the move goes on.
+    pub(super) fn his_deadline(
+        &self,
+        tx: &Tx,
+        game: &mut GameRow,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
+        his::deadline(self, tx, game, now)
+    }
+}
+
+impl Session<'_> {
+    /// The Here I Stand game called `name`, if that is what it is and the letter may see it
+    /// (or, signing on with a power's letter and a password, sign on to that power:
+    /// `judge::secrecy`).
+    pub(super) fn his_game(
+        &mut self,
+        tx: &Tx,
+        name: &str,
+        power: Option<(char, &str)>,
+    ) -> rusqlite::Result<Option<GameRow>> {
+        let Some(game) = tx.game_by_name(name)?.filter(|g| g.variant == his::VARIANT) else {
+            return Ok(None);
+        };
+        Ok(self.may_see_or_sign_on(tx, &game, power)?.then_some(game))
+    }
+
+    /// CREATE ?game pw his: the sender referees it as its master; the 1517 board; the dice
+    /// committed to in the first report.
+    pub(super) fn his_create(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        game: &str,
+        password_hash: &str,
+    ) -> rusqlite::Result<()> {
+        if tx.game_by_name(game)?.is_some() {
+            self.fail(line, msg!("seats.game_exists", game = game));
+            return Ok(());
+        }
+        let sender = self.sender.clone();
+        match his::create(self.judge, tx, game, &sender, password_hash, self.now)? {
+            Err(why) => self.fail(line, why),
+            Ok((row, commitment)) => {
+                self.say(msg!(
+                    "his.created",
+                    game = row.name,
+                    commitment = commitment
+                ));
+                self.master_of = Some(row);
+            }
+        }
+        Ok(())
+    }
+
+    /// SIGNON <letter><game> pw in a Here I Stand game: takes a power without a player, or
+    /// signs on as the power's player.
+    pub(super) fn his_signon(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        letter: char,
+        row: GameRow,
+        password: &str,
+    ) -> rusqlite::Result<()> {
+        let Some(power) = power_by_letter(letter) else {
+            self.fail(
+                line,
+                msg!("his.no_such_power", letter = letter, game = row.name),
+            );
+            return Ok(());
+        };
+        let members = tx.members(row.id)?;
+        let Some(member) = members
+            .iter()
+            .find(|m| m.power.as_deref() == Some(power.id()))
+        else {
+            if !self.proven {
+                let what = msg!(
+                    "confirm.what_take_over",
+                    power = name(power),
+                    game = row.name
+                );
+                self.hold(what);
+                return Ok(());
+            }
+            return self.his_take(tx, line, row, power, &hash_password(password));
+        };
+        let seat = super::lockout::Seat::power(
+            &row,
+            power.id(),
+            power.name_in(Lang::En),
+            Some((member.player_id, member.email.clone())),
+        );
+        let checked = self.check_password(tx, &seat, password, &member.password_hash)?;
+        if checked != super::lockout::Checked::Right {
+            self.refused(line, checked, msg!("seats.wrong_password", game = row.name));
+            return Ok(());
+        }
+        self.account_proven = Some(member.player_id);
+        self.answer_to = member.email.clone();
+        // Answered in the language the member reads the game's letters in.
+        self.language = self.judge.language_of(tx, &row, member)?;
+        self.say(msg!("his.signed_on", power = name(power), game = row.name));
+        self.signed_on = Some((row, power.id().to_string()));
+        Ok(())
+    }
+
+    /// The sender takes the Here I Stand power, which has no player.
+    pub(super) fn his_take(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        row: GameRow,
+        power: Power,
+        password_hash: &str,
+    ) -> rusqlite::Result<()> {
+        let members = tx.members(row.id)?;
+        if members
+            .iter()
+            .any(|m| m.power.as_deref() == Some(power.id()))
+        {
+            self.fail(
+                line,
+                msg!(
+                    "seats.no_longer_open",
+                    game = row.name,
+                    letter = letter_of(power)
+                ),
+            );
+            return Ok(());
+        }
+        let player = tx.register_player(&self.sender, None, None, self.now)?;
+        if members.iter().any(|m| m.player_id == player.id) {
+            self.fail(line, msg!("his.one_seat", game = row.name));
+            return Ok(());
+        }
+        tx.set_member(
+            row.id,
+            player.id,
+            Some(power.id()),
+            "player",
+            password_hash,
+            self.now,
+        )?;
+        if let Some(member) = tx
+            .members(row.id)?
+            .iter()
+            .find(|m| m.player_id == player.id)
+        {
+            self.language = self.judge.language_of(tx, &row, member)?;
+        }
+        self.say(msg!("his.joined", power = name(power), game = row.name));
+        self.announce(
+            tx,
+            &row,
+            msg!("his.joined_subject", game = row.name, power = name(power)),
+            msg!(
+                "his.joined_notice",
+                game = row.name,
+                power = name(power),
+                player = self.member_named(tx, &row, player.id)?
+            ),
+        )?;
+        self.signed_on = Some((row, power.id().to_string()));
+        Ok(())
+    }
+
+    /// Lines written in a Here I Stand game: a power's MOVE, answers and standing
+    /// instructions; the master's adjustments of the board. Each line is echoed, then what it
+    /// did or why not.
+    pub(super) fn his_lines(
+        &mut self,
+        tx: &Tx,
+        row: GameRow,
+        power: Option<Power>,
+        text: &str,
+        first_line: usize,
+    ) -> rusqlite::Result<()> {
+        let written = Written {
+            power,
+            text,
+            first_line,
+            words: self.words(),
+        };
+        let done = match his::lines(self.judge, tx, &row, written, self.now)? {
+            Ok(done) => done,
+            Err(why) => {
+                self.fail(first_line, why);
+                return Ok(());
+            }
+        };
+        for (line, written, result) in done.replies {
+            self.say_text(format!("> {written}"));
+            match result {
+                Ok(said) => self.say_text(said),
+                Err(why) => self.fail(line, msg!("letter.text", text = why)),
+            }
+        }
+        if let Some(text) = done.announcement {
+            let game = tx.game(row.id)?;
+            self.announce(
+                tx,
+                &game,
+                msg!("his.adjusted_subject", game = game.name),
+                msg!("letter.text", text = text),
+            )?;
+        }
+        self.caused.extend(done.letters);
+        Ok(())
+    }
+
+    /// LIST game for a Here I Stand game: the board where anything stands, and the move.
+    pub(super) fn his_list(&mut self, row: &GameRow) {
+        let words = self.words();
+        let state = super::info::state_word(words, &row.state);
+        match his::list(row, words, &state) {
+            Ok(text) => self.say_text(text),
+            Err(why) => self.say(why),
+        }
+    }
+
+    /// TERMINATE in a Here I Stand game also reveals the dice seed, so anyone can check.
+    pub(super) fn his_reveal(&mut self, tx: &Tx, row: &GameRow) -> rusqlite::Result<()> {
+        let Some(reveal) = his::reveal_line(row) else {
+            return Ok(());
+        };
+        let text = msg!("his.reveal", reveal = reveal);
+        self.say(text.clone());
+        self.announce(tx, row, msg!("his.revealed_subject", game = row.name), text)
+    }
+}
