@@ -165,23 +165,58 @@ impl Session<'_> {
                     && to.is_none_or(|t| &when[..10.min(when.len())] <= t)
             })
             .collect();
+        // As njudge's HISTORY: the game's `::` lines, the span, then each archived letter with
+        // its Date: and Subject: lines and without its own `::` lines (so jDip imports a whole
+        // game from it).
         let words = self.words();
-        let mut body = tr!(
-            words,
-            "info.archive",
-            game = row.name,
-            count = reports.len()
-        ) + "\n";
+        let position = self.judge.game_position(&row);
+        let [judge_line, deadline_line] = super::results::game_header(
+            &self.judge.config.judge.code,
+            &row,
+            self.judge.variant(&row.variant).map(|v| v.name.as_str()),
+            position.as_ref().map(|(_, p)| p.turn),
+        );
+        let from_time = reports
+            .first()
+            .and_then(|(when, _, _)| crate::store::parse_time(when))
+            .unwrap_or(self.now);
+        let mut body = format!(
+            "\n{judge_line}\n{deadline_line}\n\n{}\n{}\n\n",
+            tr!(
+                words,
+                "classic.history_from",
+                game = row.name,
+                from = crate::report::classic::date(from_time, &row.time_zone)
+            ),
+            tr!(
+                words,
+                "classic.history_through",
+                to = crate::report::classic::date(self.now, &row.time_zone)
+            )
+        );
         for (when, title, text) in &reports {
-            body.push_str(&format!("\n======== {title} ({when})\n\n{text}"));
+            let at = crate::store::parse_time(when).unwrap_or(self.now);
+            body.push_str(&format!(
+                "Date:    {}\nSubject: {title}\n\n",
+                crate::report::classic::archive_date(at)
+            ));
+            for line in text.lines().filter(|l| !l.starts_with("::")) {
+                body.push_str(line);
+                body.push('\n');
+            }
+            body.push('\n');
         }
+        body.push_str(&format!("\n{}\n", tr!(words, "classic.history_end")));
         // Whatever the archive holds, no address the reader may not see.
         body = secrecy::scrub(tx, words, &row, &body, self.reader_for(&row))?;
-        self.caused.push(OutgoingLetter::fresh(
-            &self.answer_to,
-            tr!(words, "info.history_subject", game = row.name),
-            body,
-        ));
+        let subject = super::results::game_subject(
+            &self.judge.config.judge.code,
+            &row,
+            position.as_ref().map(|(_, p)| p.turn),
+            "History",
+        );
+        self.caused
+            .push(OutgoingLetter::fresh(&self.answer_to, subject, body));
         self.say(msg!("info.history_follows", game = row.name));
         Ok(())
     }

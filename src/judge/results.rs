@@ -75,6 +75,42 @@ pub(super) fn header_lines(
     )
 }
 
+/// The `::` lines of any letter about `game`: with its current phase and deadline when it is
+/// a Diplomacy game, with its deadline alone otherwise (Here I Stand).
+pub(super) fn game_header(
+    code: &str,
+    game: &GameRow,
+    variant: Option<&str>,
+    turn: Option<Turn>,
+) -> [String; 2] {
+    let deadline = game
+        .deadline_at
+        .map_or_else(|| "none".to_string(), |d| classic::date(d, &game.time_zone));
+    let variant = variant.unwrap_or(&game.variant);
+    match turn {
+        Some(turn) => classic::header(
+            code,
+            &game.name,
+            variant,
+            &classic::phase_token(turn),
+            &deadline,
+        ),
+        None => {
+            let [judge, _] = classic::header(code, &game.name, variant, "", &deadline);
+            [judge, format!(":: Deadline: {deadline}  ")]
+        }
+    }
+}
+
+/// The subject of a letter about `game`: `STRA:game - S1901M what` (without the phase when
+/// the game has none).
+pub(super) fn game_subject(code: &str, game: &GameRow, turn: Option<Turn>, what: &str) -> String {
+    match turn {
+        Some(turn) => classic::subject(code, &game.name, &classic::phase_token(turn), what),
+        None => format!("{code}:{} - {what}", game.name),
+    }
+}
+
 /// `in Trieste`, `in the North Sea`: where a unit stands, as njudge says it.
 fn in_place(words: Words, map: &Map, region: RegionId) -> String {
     let province = map.province(map.province_of(region));

@@ -110,7 +110,7 @@ fn an_archive_kept_in_russian_verifies() {
     let (_judge, transcript) = replay(&dir);
     let history = transcript
         .split("----\n")
-        .find(|letter| letter.contains("Subject: History of game 'wien'"))
+        .find(|letter| letter.contains("Subject: STRA:wien - History"))
         .expect("flow 016 ends with the game's history");
     assert!(history.contains("Движение окончено"), "{history}");
     let files = TempDir::new("his-dice-ru");

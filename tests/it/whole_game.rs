@@ -45,6 +45,8 @@ struct Table<'s> {
     sender: SmtpTransport,
     now: DateTime<Utc>,
     serial: usize,
+    /// Message-IDs of the letters sent and not yet seen handled by the judge.
+    sent_ids: Vec<String>,
 }
 
 impl Table<'_> {
@@ -60,6 +62,7 @@ impl Table<'_> {
             references: Vec::new(),
         };
         let id = format!("{}.{}.player@example.test", self.game, self.serial);
+        self.sent_ids.push(id.clone());
         let mut raw = compose(&letter, &Address::new(&player.address), &id, self.now);
         // Players' mail is not automatic: drop the judge's own markers that compose adds.
         let text = String::from_utf8_lossy(&raw).into_owned();
@@ -98,22 +101,41 @@ impl Table<'_> {
         self.judge_reads(powers.len());
     }
 
-    /// Lets the judge run rounds at the test's time until `n` new letters are handled.
+    /// Lets the judge run rounds at the test's time until every letter sent so far (`n` of
+    /// them since the last call) is handled: counted by its own Message-ID, so that letters
+    /// left in the judge's mailbox by other runs never stand in for them.
     fn judge_reads(&mut self, n: usize) {
+        assert_eq!(
+            self.sent_ids.len(),
+            n,
+            "letters sent since the last reading"
+        );
         self.judge.clock = Clock::Fixed(self.now);
         let started = Instant::now();
-        let mut handled = 0;
-        while handled < n {
+        loop {
+            self.judge.round();
+            let tx = self.judge.store.begin().unwrap();
+            let waiting: Vec<&String> = self
+                .sent_ids
+                .iter()
+                .filter(|id| {
+                    tx.stored_messages(id)
+                        .unwrap()
+                        .iter()
+                        .all(|m| m.state == "new")
+                })
+                .collect();
+            if waiting.is_empty() {
+                break;
+            }
             assert!(
                 started.elapsed() < Duration::from_secs(60),
-                "the judge got {handled} of {n} letters"
+                "the judge has not handled {waiting:?}"
             );
-            let round = self.judge.round();
-            handled += round.letters_in;
-            if handled < n {
-                std::thread::sleep(Duration::from_millis(100));
-            }
+            drop(tx);
+            std::thread::sleep(Duration::from_millis(100));
         }
+        self.sent_ids.clear();
     }
 
     /// Time passes to `now`; the judge processes what is due.
@@ -281,6 +303,7 @@ fn a_standard_game_through_real_mail_servers() {
         sender,
         now: at("2027-01-04T09:00:00Z"),
         serial: 0,
+        sent_ids: Vec::new(),
     };
     // Letters left unread in the judge's mailbox by earlier runs are handled first.
     table.judge.round();
