@@ -7,7 +7,7 @@
 //! province and region ids for the JSON interface.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hasher};
 
 use crate::diplomacy::map::{Map, NameTarget, ProvinceId, RegionId, normalise_name};
@@ -31,7 +31,7 @@ pub struct Lexicon {
     /// Most words in a place name (at most `MAX_NAME_WORDS`).
     pub(crate) max_words: usize,
     /// Power ids, names and adjectives, normalised.
-    pub(crate) powers: Vec<String>,
+    pub(crate) powers: HashSet<String, ByName>,
     /// Most words in a power's id, name or adjective.
     pub(crate) max_power_words: usize,
     /// Each name of `Map::names`, and each run of its first words (`mid`, `mid atlantic`), to
@@ -60,7 +60,7 @@ impl Lexicon {
     fn new(map: &Map) -> Lexicon {
         let words = |s: &str| s.bytes().filter(|&b| b == b' ').count() + 1;
         let max_words = map.names.iter().map(|(n, _)| words(n)).max().unwrap_or(1);
-        let powers: Vec<String> = map
+        let powers: HashSet<String, ByName> = map
             .powers
             .iter()
             .flat_map(|p| [&p.id, &p.name, &p.adjective])
@@ -116,6 +116,11 @@ impl Lexicon {
     /// What a normalised name refers to.
     pub fn lookup(&self, key: &str) -> Option<NameTarget> {
         self.words.get(key).and_then(|w| w.target)
+    }
+
+    /// Whether normalised words are a power's id, name or adjective (`english`).
+    pub(crate) fn is_power_word(&self, key: &str) -> bool {
+        self.powers.contains(key)
     }
 
     /// What the normalised words `key` are: a whole name, the start of a longer one, both, or
@@ -257,7 +262,7 @@ mod tests {
         let again: *const Lexicon = Lexicon::of(&map);
         assert_eq!(first, again, "the second reader gets the same lexicon");
         let lexicon = Lexicon::of(&map);
-        assert!(lexicon.powers.contains(&"english".to_string()));
+        assert!(lexicon.is_power_word("english"));
         assert_eq!(lexicon.max_words, 3, "Mid Atlantic Ocean, Gulf of Lyon");
         let mao = lexicon.lookup("mao");
         assert!(mao.is_some());

@@ -43,15 +43,14 @@ pub fn parse_orders(
         text,
         &mut diagnostics,
         |parser, order, times, line, column| {
-            let source = parser.src(0, parser.toks.len());
-            for _ in 0..times {
-                orders.push(ParsedOrder {
-                    order: order.clone(),
-                    line,
-                    column,
-                    text: source.clone(),
-                });
-            }
+            let text = parser.src(0, parser.toks.len());
+            let read = ParsedOrder {
+                order,
+                line,
+                column,
+                text,
+            };
+            orders.extend(std::iter::repeat_n(read, times));
         },
     );
     (orders, diagnostics)

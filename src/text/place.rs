@@ -40,17 +40,29 @@ impl Parser<'_> {
 
     /// The longest known name starting at token `i`, and how many tokens it spans.
     pub(super) fn name_at(&self, i: usize) -> Option<(NameTarget, usize)> {
-        let mut key = String::new();
-        let mut best = None;
-        let mut k = i;
-        let mut words = 0;
+        let first = self.word(i)?;
+        let known = self.lex.words(first)?;
+        let mut best = known.target.map(|target| (target, 1));
+        if !known.longer || self.lex.max_words < 2 {
+            return best;
+        }
+        let mut key = first.to_string();
+        let mut k = i + 1;
+        let mut words = 1;
+        // A dash inside a name (`Mid-Atlantic`) joins its words.
+        let tight_dash = |k: usize| {
+            self.toks
+                .get(k)
+                .is_some_and(|t| t.kind == Kind::Dash && t.tight)
+        };
+        if tight_dash(k) {
+            k += 1;
+        }
         while let Some(t) = self.toks.get(k) {
             if t.kind != Kind::Word || words >= self.lex.max_words {
                 break;
             }
-            if words > 0 {
-                key.push(' ');
-            }
+            key.push(' ');
             key.push_str(self.norm(t));
             words += 1;
             k += 1;
@@ -63,12 +75,7 @@ impl Parser<'_> {
             if !known.longer {
                 break;
             }
-            // A dash inside a name (`Mid-Atlantic`) joins its words.
-            if self
-                .toks
-                .get(k)
-                .is_some_and(|t| t.kind == Kind::Dash && t.tight)
-            {
+            if tight_dash(k) {
                 k += 1;
             }
         }
@@ -77,14 +84,16 @@ impl Parser<'_> {
 
     /// How many tokens a power's id, name or adjective at `i` spans (`Austrian`, `Russia`).
     pub(super) fn power_at(&self, i: usize) -> Option<usize> {
-        let mut key = String::new();
-        for n in 1..=self.lex.max_power_words {
+        let first = self.word(i)?;
+        if self.lex.is_power_word(first) {
+            return Some(1);
+        }
+        let mut key = first.to_string();
+        for n in 2..=self.lex.max_power_words {
             let word = self.word(i + n - 1)?;
-            if n > 1 {
-                key.push(' ');
-            }
+            key.push(' ');
             key.push_str(word);
-            if self.lex.powers.contains(&key) {
+            if self.lex.is_power_word(&key) {
                 return Some(n);
             }
         }
