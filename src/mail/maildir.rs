@@ -31,6 +31,9 @@ pub struct Staged {
     id: String,
 }
 
+/// Threads that flush staged messages to disk together (`Maildir::deliver_staged`).
+const FLUSHERS: usize = 8;
+
 /// Makes each delivery of this process unique, even several in one microsecond.
 static DELIVERIES: AtomicU64 = AtomicU64::new(0);
 
@@ -170,9 +173,24 @@ impl Maildir {
     /// those already in `new/` stay there (delivered again later, they are there twice).
     pub fn deliver_staged(&self, staged: Vec<Staged>) -> io::Result<()> {
         let temporary = |s: &Staged| self.root.join("tmp").join(&s.id);
-        let flushed = staged
-            .iter()
-            .try_for_each(|s| File::open(temporary(s)).and_then(|f| f.sync_data()));
+        // Flushed from a few threads at once, the files share the file system's commits to
+        // its journal rather than waiting for one each.
+        let share = staged.len().div_ceil(FLUSHERS).max(1);
+        let flushed = std::thread::scope(|scope| {
+            let flushers: Vec<_> = staged
+                .chunks(share)
+                .map(|part| {
+                    scope.spawn(move || {
+                        part.iter()
+                            .try_for_each(|s| File::open(temporary(s)).and_then(|f| f.sync_data()))
+                    })
+                })
+                .collect();
+            flushers.into_iter().try_for_each(|f| {
+                f.join()
+                    .unwrap_or_else(|_| Err(io::Error::other("a flushing thread failed")))
+            })
+        });
         let mut moved = 0;
         let delivered = flushed.and_then(|()| {
             staged.iter().try_for_each(|s| {
