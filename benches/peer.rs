@@ -249,6 +249,8 @@ fn write_cases(map: &Map, path: &Path, n: usize, seed: u64) -> u64 {
 }
 
 /// Runs a command with its output to `out`: the wall time and the peak resident memory (MB).
+// The child is reaped by `wait4`, which also gives its peak memory, not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
 fn run(command: &mut Command, out: &Path) -> (Duration, f64) {
     let started = Instant::now();
     let child = command

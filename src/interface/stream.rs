@@ -479,7 +479,7 @@ mod tests {
             deep = deep[0].clone();
             deep = serde_json::json!([{"k": deep}]);
         }
-        let entries = vec![
+        let entries = [
             serde_json::json!({"id": deep}),
             serde_json::json!({"id": "a", "result": {"orders": [], "retreats": {}}}),
             serde_json::json!({"id": null, "error": "x"}),
