@@ -52,6 +52,18 @@ fn movement_phases(c: &mut Criterion) {
             by_power
         })
         .collect();
+    let mut r = 0;
+    c.bench_function("read a 34-unit movement phase's orders from text", |b| {
+        b.iter(|| {
+            let k = r % phases.len();
+            r += 1;
+            let mut read = 0;
+            for (_, text) in &letters[k] {
+                read += parse_orders(map, PhaseKind::Movement, text).0.len();
+            }
+            black_box(read)
+        })
+    });
     let mut j = 0;
     c.bench_function("read letters and adjudicate 34-unit movement phase", |b| {
         b.iter(|| {

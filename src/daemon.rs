@@ -3,7 +3,7 @@
 //! processed; the outbox is flushed with retries. One letter or one game failing is logged
 //! and kept, never fatal.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Utc};
@@ -588,12 +588,13 @@ impl Daemon {
                 .collect::<rusqlite::Result<Vec<_>>>()
         });
         let letters = match letters {
-            Ok(letters) => letters.into_iter().flatten(),
+            Ok(letters) => letters.into_iter().flatten().collect::<Vec<_>>(),
             Err(e) => {
                 warn!(error = %e, "cannot read the outbox");
                 return 0;
             }
         };
+        let mut staged = self.stage_round(&from, &letters);
         let mut sent = 0;
         // Addresses whose letter failed a moment ago in this round: their later letters wait.
         // (Not `waiting`, which also holds addresses whose later letters were merely left for
@@ -606,7 +607,10 @@ impl Daemon {
                 failed.extend(recipients);
                 continue;
             }
-            let outcome = self.transport.send(&from, &letter.recipients, &letter.raw);
+            let outcome = match staged.remove(&letter.id) {
+                Some(outcome) => outcome,
+                None => self.transport.send(&from, &letter.recipients, &letter.raw),
+            };
             let result = self.store.begin().and_then(|tx| {
                 match &outcome {
                     Ok(()) => tx.mark_sent(letter.id, now)?,
@@ -641,6 +645,42 @@ impl Daemon {
             }
         }
         sent
+    }
+
+    /// For a transport that stages (the sent Maildir): stages the letters `flush` is about to
+    /// send, skipping those it would skip (behind a failure to the same address), then settles
+    /// them together, so that the disk is waited for once a round rather than twice a letter.
+    /// Returns each staged letter's outcome by outbox id; `flush` records them after this, so
+    /// a letter marked sent is on disk (docs/reliability.md). Other transports: nothing.
+    fn stage_round(
+        &mut self,
+        from: &str,
+        letters: &[crate::store::OutboxRow],
+    ) -> HashMap<i64, Result<(), SendError>> {
+        let mut outcomes = HashMap::new();
+        if !self.transport.stages() {
+            return outcomes;
+        }
+        let mut failed: HashSet<String> = HashSet::new();
+        for letter in letters {
+            let recipients: Vec<String> =
+                letter.recipients.iter().map(|r| r.to_lowercase()).collect();
+            if recipients.iter().any(|r| failed.contains(r)) {
+                failed.extend(recipients);
+                continue;
+            }
+            let outcome = self.transport.stage(from, &letter.recipients, &letter.raw);
+            if matches!(outcome, Err(SendError::Transient(_))) {
+                failed.extend(recipients);
+            }
+            outcomes.insert(letter.id, outcome);
+        }
+        if let Err(e) = self.transport.settle() {
+            for outcome in outcomes.values_mut().filter(|o| o.is_ok()) {
+                *outcome = Err(e.clone());
+            }
+        }
+        outcomes
     }
 
     /// Tells the keeper that a letter could not be delivered (never about letters to the

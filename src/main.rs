@@ -15,7 +15,7 @@ mod setup;
 
 use strategos::config::{Config, ProcessEnvironment};
 use strategos::diplomacy::rules::Rules;
-use strategos::interface::adjudicate::{Options, run};
+use strategos::interface::adjudicate::{Options, StreamError, run_stream};
 use strategos::variant::{self, Variant, load_variant};
 
 #[derive(Parser)]
@@ -206,32 +206,41 @@ fn adjudicate(input: &str, rules: Option<&str>, folder: Option<&Path>) -> ExitCo
             return ExitCode::from(2);
         }
     };
-    let mut text = String::new();
-    let read = if input == "-" {
-        std::io::stdin().read_to_string(&mut text).map(|_| ())
+    let stdout = std::io::stdout();
+    let output = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let options = Options { rules };
+    let result = if input == "-" {
+        run_stream(std::io::stdin().lock(), output, &variants, &options)
     } else {
-        std::fs::read_to_string(input).map(|t| text = t)
-    };
-    if let Err(err) = read {
-        eprintln!("strategos: cannot read {input}: {err}");
-        return ExitCode::from(2);
-    }
-    let value: serde_json::Value = match serde_json::from_str(&text) {
-        Ok(v) => v,
-        Err(err) => {
-            eprintln!("strategos: {input} is not JSON: {err}");
-            return ExitCode::from(2);
+        match std::fs::File::open(input) {
+            Ok(file) => run_stream(file, output, &variants, &options),
+            Err(err) => {
+                eprintln!("strategos: cannot read {input}: {err}");
+                return ExitCode::from(2);
+            }
         }
     };
-    let report = run(&value, &variants, &Options { rules });
-    println!(
-        "{}",
-        serde_json::to_string_pretty(&report.results).expect("JSON values always serialise")
-    );
-    if report.any_error {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
+    match result {
+        Ok(summary) if summary.any_error => ExitCode::from(1),
+        Ok(_) => ExitCode::SUCCESS,
+        Err(StreamError::Read(err)) => {
+            eprintln!("strategos: cannot read {input}: {err}");
+            ExitCode::from(2)
+        }
+        Err(StreamError::NotJson { message, cases }) => {
+            if cases > 0 {
+                eprintln!(
+                    "strategos: {input} is not JSON after its first {cases} cases (their results are written): {message}"
+                );
+            } else {
+                eprintln!("strategos: {input} is not JSON: {message}");
+            }
+            ExitCode::from(2)
+        }
+        Err(StreamError::Write(err)) => {
+            eprintln!("strategos: cannot write the results: {err}");
+            ExitCode::from(2)
+        }
     }
 }
 

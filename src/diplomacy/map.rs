@@ -116,6 +116,9 @@ pub struct Map {
     /// Names players may write, folded by `normalise_name`, to what they mean; sorted by
     /// name, so it can be searched by halves.
     pub names: Vec<(String, NameTarget)>,
+    /// These names prepared for reading players' text (`text::lexicon::Lexicon::of`), made on
+    /// first use and shared by every reader of the map; the rules never look at it.
+    pub(crate) lexicon: std::sync::OnceLock<crate::text::lexicon::Lexicon>,
 }
 
 /// What a name written by a player refers to.
@@ -264,21 +267,36 @@ pub fn coast_name(coast: &str) -> String {
 /// The form in which names are compared: lower case, dots dropped, `-`, `_` and runs of
 /// white space made one space. `St. Petersburg` and `st-petersburg` both give `st petersburg`.
 pub fn normalise_name(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
+    normalise_chars(name.chars())
+}
+
+/// `normalise_name` of text given as chars (as the order reader holds a line).
+pub fn normalise_chars(chars: impl IntoIterator<Item = char>) -> String {
+    let mut out = String::new();
+    normalise_chars_into(chars, &mut out);
+    out
+}
+
+/// `normalise_chars`, appended to `out` (the reader keeps a line's words in one string).
+pub fn normalise_chars_into(chars: impl IntoIterator<Item = char>, out: &mut String) {
+    let start = out.len();
     let mut pending_space = false;
-    for c in name.chars() {
+    for c in chars {
         if c == '.' {
             continue;
         }
         if c.is_whitespace() || c == '-' || c == '_' {
-            pending_space = !out.is_empty();
+            pending_space = out.len() > start;
             continue;
         }
         if pending_space {
             out.push(' ');
             pending_space = false;
         }
-        out.extend(c.to_lowercase());
+        if c.is_ascii() {
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.extend(c.to_lowercase());
+        }
     }
-    out
 }

@@ -2,12 +2,22 @@
 //!
 //! A case that cannot be read gives an `error` entry for that case alone; orders that
 //! cannot be read are player mistakes and come back `illegal` with a message.
+//!
+//! `run_stream` reads the cases one at a time from the input and writes each result as it
+//! goes (`stream.rs`), each case read into typed fields (`case.rs`) rather than a tree of
+//! values; `run` does the same for a document already read into a `serde_json::Value`.
 
-use serde_json::{Map as JsonMap, Value, json};
+use std::borrow::Cow;
+use std::fmt::{self, Display};
+use std::io::{Read, Write};
+
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::{Value, json};
 
 use crate::diplomacy::adjudicate::{Outcome, Submitted, adjudicate};
 use crate::diplomacy::credit::{self, Lapse};
-use crate::diplomacy::map::{Map, ProvinceId};
+use crate::diplomacy::map::{Map, NameTarget, ProvinceId};
 use crate::diplomacy::order::Order;
 use crate::diplomacy::position::{Credit, Dislodgement, Position, Restoration};
 use crate::diplomacy::power::PowerId;
@@ -15,8 +25,12 @@ use crate::diplomacy::progress::{advance, survivors};
 use crate::diplomacy::rules::{Rules, SwitchValue};
 use crate::diplomacy::turn::{PhaseKind, Season, Turn};
 use crate::diplomacy::unit::{Unit, UnitKind};
-use crate::text::order::parse_order;
+use crate::text::lexicon::Lexicon;
+use crate::text::order::OrderReader;
 use crate::variant::Variant;
+
+use super::case::{self, CaseInput, Given, Pairs, Text, UnitInput};
+use super::stream::{CaseReader, InputError, Next, ResultWriter};
 
 /// What the command-line adds to every case.
 #[derive(Clone, Debug, Default)]
@@ -31,24 +45,21 @@ pub struct Report {
     pub any_error: bool,
 }
 
-/// Adjudicates one case object or a list of them.
+/// Adjudicates one case object or a list of them, already read.
 pub fn run(input: &Value, variants: &[Variant], options: &Options) -> Report {
     let cases: Vec<&Value> = match input {
         Value::Array(list) => list.iter().collect(),
         other => vec![other],
     };
     let mut any_error = false;
+    let mut reader = OrderReader::default();
     let results = cases
         .into_iter()
-        .map(|case| {
-            let id = case.get("id").cloned().unwrap_or(Value::Null);
-            match run_case(case, variants, options) {
-                Ok(result) => json!({"id": id, "result": result}),
-                Err(message) => {
-                    any_error = true;
-                    json!({"id": id, "error": message})
-                }
-            }
+        .map(|value| {
+            let case = case::from_value(value);
+            let entry = run_case(&case, variants, options, &mut reader);
+            any_error |= entry.outcome.is_err();
+            serde_json::to_value(&entry).expect("results are JSON")
         })
         .collect();
     Report {
@@ -57,27 +68,203 @@ pub fn run(input: &Value, variants: &[Variant], options: &Options) -> Report {
     }
 }
 
-fn run_case(case: &Value, variants: &[Variant], options: &Options) -> Result<Value, String> {
-    let case = case.as_object().ok_or("a case must be a JSON object")?;
-    let variant_id = match case.get("variant") {
-        None | Some(Value::Null) => "standard",
-        Some(Value::String(s)) => s.as_str(),
-        Some(_) => return Err("'variant' must be a string".into()),
+/// What `run_stream` did.
+#[derive(Debug)]
+pub struct Summary {
+    /// Results written.
+    pub cases: usize,
+    /// Some case had an `error`.
+    pub any_error: bool,
+}
+
+/// Why `run_stream` stopped before the end of its input.
+#[derive(Debug)]
+pub enum StreamError {
+    /// The input could not be read.
+    Read(std::io::Error),
+    /// The input is not JSON; the results of the cases before the problem are written (and the
+    /// list closed) when `cases` > 0.
+    NotJson { message: String, cases: usize },
+    /// The results could not be written.
+    Write(std::io::Error),
+}
+
+/// Reads cases from `input` one at a time (a list of cases, or one case) and writes each
+/// result to `output` as soon as it is known: memory holds one case and one result,
+/// whatever the size of the input. The output is that of `run`, laid out by
+/// `serde_json::to_string_pretty`, with a line end.
+pub fn run_stream(
+    input: impl Read,
+    output: impl Write,
+    variants: &[Variant],
+    options: &Options,
+) -> Result<Summary, StreamError> {
+    let mut reader = CaseReader::new(input);
+    let mut writer = ResultWriter::new(output);
+    let mut orders = OrderReader::default();
+    let mut any_error = false;
+    let problem = loop {
+        let text = match reader.next_case() {
+            Ok(Next::Case(text)) => text,
+            Ok(Next::End) => break None,
+            Err(InputError::Read(e)) => return Err(StreamError::Read(e)),
+            Err(InputError::NotJson(message)) => break Some(message),
+        };
+        let case = match case::from_json(text) {
+            Ok(case) => case,
+            Err(e) => break Some(e.to_string()),
+        };
+        let entry = run_case(&case, variants, options, &mut orders);
+        any_error |= entry.outcome.is_err();
+        writer.entry(&entry).map_err(StreamError::Write)?;
+    };
+    let cases = writer.entries();
+    match problem {
+        None => {
+            writer.finish().map_err(StreamError::Write)?;
+            Ok(Summary { cases, any_error })
+        }
+        Some(message) => {
+            if cases > 0 {
+                writer.finish().map_err(StreamError::Write)?;
+            }
+            Err(StreamError::NotJson { message, cases })
+        }
+    }
+}
+
+/// One entry of the output: `{"id": ..., "result": {...}}` or `{"id": ..., "error": "..."}`.
+struct Entry<'c, 'm> {
+    id: Cow<'c, Value>,
+    outcome: Result<CaseResult<'c, 'm>, String>,
+}
+
+impl Serialize for Entry<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(2))?;
+        map.serialize_entry("id", &*self.id)?;
+        match &self.outcome {
+            Ok(result) => map.serialize_entry("result", result)?,
+            Err(message) => map.serialize_entry("error", message)?,
+        }
+        map.end()
+    }
+}
+
+/// What a case came to (`docs/adjudicate-json.md`, "Output: a result").
+#[derive(Serialize)]
+struct CaseResult<'c, 'm> {
+    orders: Vec<OrderResult<'c, 'm>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    dislodged: Option<Vec<&'m str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retreats: Option<Keyed<&'m str, Vec<&'m str>>>,
+    positions_after: Vec<UnitResult<'m>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    destroyed_after: Option<Vec<&'m str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    adjustments: Option<Keyed<&'m str, i32>>,
+    /// Diadochi V: the credit commands carried out before the phase, with their results.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    credit_orders: Option<Vec<Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    credits: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    credits_lapsed: Option<Value>,
+    /// Powers still in the game after the phase.
+    survivors: Value,
+    /// What the end of the year brought (`null` when the phase does not end a year).
+    year_end: Option<Value>,
+}
+
+#[derive(Serialize)]
+struct OrderResult<'c, 'm> {
+    power: &'m str,
+    /// The order text exactly as given.
+    order: &'c str,
+    result: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<Cow<'static, str>>,
+}
+
+#[derive(Serialize)]
+struct UnitResult<'m> {
+    power: &'m str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    at: &'m str,
+}
+
+/// A JSON object written from pairs, in their order.
+struct Keyed<K, V>(Vec<(K, V)>);
+
+impl<K: Serialize, V: Serialize> Serialize for Keyed<K, V> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut map = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+fn run_case<'c, 'm>(
+    case: &'c Given<CaseInput<'c>>,
+    variants: &'m [Variant],
+    options: &Options,
+    reader: &mut OrderReader,
+) -> Entry<'c, 'm> {
+    let Given::Is(case) = case else {
+        return Entry {
+            id: Cow::Owned(Value::Null),
+            outcome: Err("a case must be a JSON object".into()),
+        };
+    };
+    Entry {
+        id: case
+            .id
+            .as_ref()
+            .map_or(Cow::Owned(Value::Null), Cow::Borrowed),
+        outcome: adjudicate_case(case, variants, options, reader),
+    }
+}
+
+fn adjudicate_case<'c, 'm>(
+    case: &'c CaseInput<'c>,
+    variants: &'m [Variant],
+    options: &Options,
+    reader: &mut OrderReader,
+) -> Result<CaseResult<'c, 'm>, String> {
+    let variant_id = match &case.variant {
+        Given::Absent | Given::Null => "standard",
+        Given::Is(s) => s.as_ref(),
+        Given::Wrong => return Err("'variant' must be a string".into()),
     };
     let variant = variants
         .iter()
         .find(|v| v.id.eq_ignore_ascii_case(variant_id))
         .ok_or_else(|| format!("unknown variant '{variant_id}'"))?;
     let map = &variant.map;
-    let default = options
-        .rules
-        .clone()
-        .unwrap_or_else(|| variant.rules.clone());
-    let rules = read_rules(case.get("rules"), default)?;
-    let turn = read_turn(case.get("phase"))?;
-    let mut position = read_position(case, variant, turn)?;
-    let credit_results = run_credit_orders(case.get("credit_orders"), map, &rules, &mut position)?;
-    let orders = read_orders(case.get("orders"), map, turn.kind)?;
+    let lexicon = Lexicon::of(map);
+    let rules = match &case.rules {
+        None => options.rules.as_ref().unwrap_or(&variant.rules).clone(),
+        Some(value) => {
+            let default = options.rules.as_ref().unwrap_or(&variant.rules);
+            read_rules(value, default.clone())?
+        }
+    };
+    let turn = read_turn(&case.phase)?;
+    let mut position = read_position(case, variant, lexicon, turn)?;
+    let credit_results = run_credit_orders(
+        case.credit_orders.as_ref(),
+        map,
+        lexicon,
+        &rules,
+        &mut position,
+    )?;
+    let orders = read_orders(&case.orders, map, lexicon, turn.kind, reader)?;
     let submitted: Vec<Submitted> = orders
         .iter()
         .filter_map(|o| {
@@ -89,77 +276,93 @@ fn run_case(case: &Value, variants: &[Variant], options: &Options) -> Result<Val
         .collect();
     let resolution = adjudicate(map, &rules, &position, &submitted);
     let mut outcomes = resolution.outcomes.iter();
-    let orders_out: Vec<Value> = orders
-        .iter()
+    let orders_out = orders
+        .into_iter()
         .map(|o| {
-            let mut entry = JsonMap::new();
-            entry.insert("power".into(), json!(map.power(o.power).id));
-            entry.insert("order".into(), json!(o.text));
-            match (&o.order, &o.problem) {
-                (Some(_), _) => {
+            let power = map.power(o.power).id.as_str();
+            match o.order {
+                Some(_) => {
                     let outcome = outcomes.next().expect("one outcome per order");
-                    entry.insert("result".into(), json!(outcome.result_word()));
-                    if let Some(reason) = outcome.reason_word() {
-                        entry.insert("reason".into(), json!(reason));
-                    }
-                    if let Outcome::Illegal(why) = outcome {
-                        entry.insert("message".into(), json!(why.explain()));
+                    let message = match outcome {
+                        Outcome::Illegal(why) => Some(Cow::Borrowed(why.explain())),
+                        _ => None,
+                    };
+                    OrderResult {
+                        power,
+                        order: o.text,
+                        result: outcome.result_word(),
+                        reason: outcome.reason_word(),
+                        message,
                     }
                 }
-                (None, problem) => {
-                    entry.insert("result".into(), json!("illegal"));
-                    entry.insert("reason".into(), json!("unreadable"));
-                    entry.insert("message".into(), json!(problem));
-                }
+                None => OrderResult {
+                    power,
+                    order: o.text,
+                    result: "illegal",
+                    reason: Some("unreadable"),
+                    message: Some(Cow::Owned(o.problem)),
+                },
             }
-            Value::Object(entry)
         })
         .collect();
-    let mut result = JsonMap::new();
-    result.insert("orders".into(), Value::Array(orders_out));
-    if turn.kind == PhaseKind::Movement {
-        let dislodged: Vec<Value> = resolution
+    let region = |r| lexicon.region_id(r);
+    let (dislodged, retreats) = if turn.kind == PhaseKind::Movement {
+        let dislodged = resolution
             .dislodged
             .iter()
-            .map(|d| json!(map.region_id(d.dislodgement.unit.region)))
+            .map(|d| region(d.dislodgement.unit.region))
             .collect();
-        let mut retreats = JsonMap::new();
-        for d in &resolution.dislodged {
-            let at = map.region_id(d.dislodgement.unit.region);
-            let options: Vec<Value> = d
-                .retreats
-                .iter()
-                .map(|r| json!(map.region_id(*r)))
-                .collect();
-            retreats.insert(at, Value::Array(options));
-        }
-        result.insert("dislodged".into(), Value::Array(dislodged));
-        result.insert("retreats".into(), Value::Object(retreats));
-    }
-    let after: Vec<Value> = resolution
+        let retreats = resolution
+            .dislodged
+            .iter()
+            .map(|d| {
+                let options = d.retreats.iter().map(|r| region(*r)).collect();
+                (region(d.dislodgement.unit.region), options)
+            })
+            .collect();
+        (Some(dislodged), Some(Keyed(retreats)))
+    } else {
+        (None, None)
+    };
+    let positions_after = resolution
         .after
         .units
         .iter()
-        .map(|u| unit_json(map, u))
+        .map(|u| UnitResult {
+            power: map.power(u.power).id.as_str(),
+            kind: u.kind.word(),
+            at: region(u.region),
+        })
         .collect();
-    result.insert("positions_after".into(), Value::Array(after));
-    if rules.destroy_and_restore {
-        let destroyed: Vec<Value> = resolution
+    let destroyed_after = rules.destroy_and_restore.then(|| {
+        resolution
             .after
             .destroyed
             .iter()
-            .map(|p| json!(map.province(*p).id))
-            .collect();
-        result.insert("destroyed_after".into(), Value::Array(destroyed));
-    }
-    if !credit_results.is_empty() {
-        result.insert("credit_orders".into(), Value::Array(credit_results));
-    }
-    if rules.supply_credit && turn.kind == PhaseKind::Adjustment {
+            .map(|p| map.province(*p).id.as_str())
+            .collect()
+    });
+    let adjustments = (turn.kind == PhaseKind::Adjustment).then(|| {
+        let owed = crate::diplomacy::adjudicate::adjustment::adjustments(map, &position);
+        Keyed(
+            map.powers
+                .iter()
+                .zip(owed)
+                .filter(|(_, n)| *n != 0)
+                .map(|(p, n)| (p.id.as_str(), n))
+                .collect(),
+        )
+    });
+    let credit_orders = (!credit_results.is_empty()).then_some(credit_results);
+    let (credits, credits_lapsed) = if rules.supply_credit && turn.kind == PhaseKind::Adjustment {
         let ledger = credit::ledger(map, &position);
-        result.insert("credits".into(), credits_json(map, &ledger.in_force));
-        result.insert("credits_lapsed".into(), lapses_json(map, &ledger.lapsed));
-    }
+        (
+            Some(credits_json(map, &ledger.in_force)),
+            Some(lapses_json(map, &ledger.lapsed)),
+        )
+    } else {
+        (None, None)
+    };
     let progress = advance(
         map,
         &variant.calendar,
@@ -167,11 +370,11 @@ fn run_case(case: &Value, variants: &[Variant], options: &Options) -> Result<Val
         &position,
         &resolution,
     );
-    let powers = |list: Vec<PowerId>| -> Value {
+    let powers = |list: &[PowerId]| -> Value {
         Value::Array(list.iter().map(|p| json!(map.power(*p).id)).collect())
     };
-    result.insert("survivors".into(), powers(survivors(map, &progress.next)));
-    if let Some(year) = &progress.year_end {
+    let survivors = powers(&survivors(map, &progress.next));
+    let year_end = progress.year_end.as_ref().map(|year| {
         let by_power = |f: &dyn Fn(usize) -> u32| -> Value {
             Value::Object(
                 map.powers
@@ -182,32 +385,28 @@ fn run_case(case: &Value, variants: &[Variant], options: &Options) -> Result<Val
             )
         };
         let standing = &year.standing;
-        result.insert(
-            "year_end".into(),
-            json!({
-                "supply": by_power(&|i| standing.tallies[i].supply),
-                "centres": by_power(&|i| standing.tallies[i].centres),
-                "winner": standing.winner.map(|p| map.power(p).id.clone()),
-                "eliminated": powers(standing.eliminated.clone()),
-                "credits": credits_json(map, &year.board.credits),
-                "credits_lapsed": lapses_json(map, &year.lapsed),
-            }),
-        );
-    } else {
-        result.insert("year_end".into(), Value::Null);
-    }
-    if turn.kind == PhaseKind::Adjustment {
-        let owed = crate::diplomacy::adjudicate::adjustment::adjustments(map, &position);
-        let adjustments: JsonMap<String, Value> = map
-            .powers
-            .iter()
-            .zip(owed)
-            .filter(|(_, n)| *n != 0)
-            .map(|(p, n)| (p.id.clone(), json!(n)))
-            .collect();
-        result.insert("adjustments".into(), Value::Object(adjustments));
-    }
-    Ok(Value::Object(result))
+        json!({
+            "supply": by_power(&|i| standing.tallies[i].supply),
+            "centres": by_power(&|i| standing.tallies[i].centres),
+            "winner": standing.winner.map(|p| map.power(p).id.clone()),
+            "eliminated": powers(&standing.eliminated),
+            "credits": credits_json(map, &year.board.credits),
+            "credits_lapsed": lapses_json(map, &year.lapsed),
+        })
+    });
+    Ok(CaseResult {
+        orders: orders_out,
+        dislodged,
+        retreats,
+        positions_after,
+        destroyed_after,
+        adjustments,
+        credit_orders,
+        credits,
+        credits_lapsed,
+        survivors,
+        year_end,
+    })
 }
 
 fn credits_json(map: &Map, credits: &[Credit]) -> Value {
@@ -241,20 +440,29 @@ fn lapses_json(map: &Map, lapsed: &[Lapse]) -> Value {
 fn run_credit_orders(
     value: Option<&Value>,
     map: &Map,
+    lexicon: &Lexicon,
     rules: &Rules,
     position: &mut Position,
 ) -> Result<Vec<Value>, String> {
+    let orders: &[Value] = match value {
+        None | Some(Value::Null) => &[],
+        Some(Value::Array(items)) => items,
+        Some(_) => return Err("'credit_orders' must be a list".into()),
+    };
     let mut out = Vec::new();
-    for (i, c) in list(value, "credit_orders")?.iter().enumerate() {
+    for (i, c) in orders.iter().enumerate() {
         let what = format!("credit_orders[{i}]");
-        let power = read_power(map, c.get("power"), &what)?;
-        let to = c
-            .get("to")
-            .and_then(Value::as_str)
-            .ok_or_else(|| format!("{what}: 'to' must be a string"))?;
-        let other = map
-            .power_by_id(to)
-            .ok_or_else(|| format!("{what}: unknown power '{to}'"))?;
+        let power_named = |field: &str| {
+            let name = c
+                .get(field)
+                .and_then(Value::as_str)
+                .ok_or_else(|| format!("{what}: '{field}' must be a string"))?;
+            lexicon
+                .power_by_id(name)
+                .ok_or_else(|| format!("{what}: unknown power '{name}'"))
+        };
+        let power = power_named("power")?;
+        let other = power_named("to")?;
         let amount = c
             .get("amount")
             .and_then(Value::as_u64)
@@ -283,21 +491,17 @@ fn run_credit_orders(
     Ok(out)
 }
 
-fn unit_json(map: &Map, unit: &Unit) -> Value {
-    json!({"power": map.power(unit.power).id, "type": unit.kind.word(), "at": map.region_id(unit.region)})
-}
-
 /// `"2000"`, or `{"edition": "2000", "retreat_to_convoy_origin": true, ...}`: an edition
 /// (by default the variant's) with single switches changed.
-fn read_rules(value: Option<&Value>, default: Rules) -> Result<Rules, String> {
+fn read_rules(value: &Value, default: Rules) -> Result<Rules, String> {
     let edition = |name: &str| {
         Rules::edition(name).ok_or_else(|| format!("unknown rules edition '{name}' (2000 or 2023)"))
     };
     match value {
-        None | Some(Value::Null) => Ok(default),
-        Some(Value::String(name)) => edition(name),
-        Some(Value::Number(n)) => edition(&n.to_string()),
-        Some(Value::Object(fields)) => {
+        Value::Null => Ok(default),
+        Value::String(name) => edition(name),
+        Value::Number(n) => edition(&n.to_string()),
+        Value::Object(fields) => {
             let mut rules = match fields.get("edition") {
                 None => default,
                 Some(Value::String(name)) => edition(name)?,
@@ -317,82 +521,107 @@ fn read_rules(value: Option<&Value>, default: Rules) -> Result<Rules, String> {
             }
             Ok(rules)
         }
-        Some(_) => {
-            Err("'rules' must be an edition such as \"2000\" or an object of switches".into())
-        }
+        _ => Err("'rules' must be an edition such as \"2000\" or an object of switches".into()),
     }
 }
 
-fn read_turn(phase: Option<&Value>) -> Result<Turn, String> {
-    let phase = phase
-        .and_then(Value::as_object)
-        .ok_or("a case needs a 'phase' object")?;
-    let season = match phase
-        .get("season")
-        .and_then(Value::as_str)
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
+/// A word of the input in lower case, borrowed when it is already.
+fn lower<'a>(word: &'a Given<Text<'_>>) -> Option<Cow<'a, str>> {
+    let word = word.get()?;
+    Some(if word.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(word.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(word.as_ref())
+    })
+}
+
+fn read_turn(phase: &Given<case::PhaseInput<'_>>) -> Result<Turn, String> {
+    let phase = phase.get().ok_or("a case needs a 'phase' object")?;
+    let season = match lower(&phase.season).as_deref() {
         Some("spring") => Season::Spring,
         Some("fall" | "autumn") => Season::Fall,
         Some("winter") => Season::Winter,
         _ => return Err("phase.season must be spring, fall or winter".into()),
     };
-    let kind = match phase
-        .get("kind")
-        .and_then(Value::as_str)
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
+    let kind = match lower(&phase.kind).as_deref() {
         Some("movement") => PhaseKind::Movement,
         Some("retreat" | "retreats") => PhaseKind::Retreat,
         Some("adjustment" | "adjustments" | "build" | "builds") => PhaseKind::Adjustment,
         _ => return Err("phase.kind must be movement, retreat or adjustment".into()),
     };
-    let year = match phase.get("year") {
-        None => 1901,
-        Some(y) => y
-            .as_i64()
+    let year = match &phase.year {
+        Given::Absent => 1901,
+        other => other
+            .get()
+            .and_then(|y| y.as_i64())
             .and_then(|y| i32::try_from(y).ok())
             .ok_or("phase.year must be a whole number")?,
     };
     Ok(Turn { year, season, kind })
 }
 
-fn read_power(map: &Map, value: Option<&Value>, what: &str) -> Result<PowerId, String> {
+/// Where in a case a value is (`units[3]`), written out only for a problem.
+#[derive(Clone, Copy)]
+struct At<'a>(&'a str, usize);
+
+impl Display for At<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}[{}]", self.0, self.1)
+    }
+}
+
+fn read_power(
+    lexicon: &Lexicon,
+    value: &Given<Text<'_>>,
+    what: impl Display,
+) -> Result<PowerId, String> {
     let name = value
-        .and_then(Value::as_str)
+        .get()
         .ok_or_else(|| format!("{what}: 'power' must be a string"))?;
-    map.power_by_id(name)
+    lexicon
+        .power_by_id(name)
         .ok_or_else(|| format!("{what}: unknown power '{name}'"))
 }
 
-fn read_province(map: &Map, name: &str, what: &str) -> Result<ProvinceId, String> {
-    map.province_by_id(name)
-        .ok_or_else(|| format!("{what}: unknown province '{name}'"))
+/// A province given by its id (`bul`), or by a region of it where the coast does not
+/// matter (`bul/ec`, as other tools write where an attacker came from).
+fn read_province(
+    map: &Map,
+    lexicon: &Lexicon,
+    name: &str,
+    what: impl Display,
+) -> Result<ProvinceId, String> {
+    match lexicon.place_by_id(name) {
+        Some(NameTarget::Province(p)) => Ok(p),
+        Some(NameTarget::Region(r)) => Ok(map.province_of(r)),
+        None => Err(format!("{what}: unknown province '{name}'")),
+    }
 }
 
-fn read_unit(map: &Map, value: &Value, what: &str) -> Result<Unit, String> {
-    let power = read_power(map, value.get("power"), what)?;
-    let kind = match value
-        .get("type")
-        .and_then(Value::as_str)
-        .map(str::to_ascii_lowercase)
-        .as_deref()
-    {
+fn read_unit(
+    map: &Map,
+    lexicon: &Lexicon,
+    unit: &UnitInput<'_>,
+    what: At<'_>,
+) -> Result<Unit, String> {
+    let power = read_power(lexicon, &unit.power, what)?;
+    let kind = match lower(&unit.kind).as_deref() {
         Some("army" | "a") => UnitKind::Army,
         Some("fleet" | "f") => UnitKind::Fleet,
         _ => return Err(format!("{what}: 'type' must be army or fleet")),
     };
-    let at = value
-        .get("at")
-        .and_then(Value::as_str)
+    let at = unit
+        .at
+        .get()
         .ok_or_else(|| format!("{what}: 'at' must be a string"))?;
     let (name, coast) = match at.split_once('/') {
         Some((p, c)) => (p, Some(c.to_ascii_lowercase())),
-        None => (at, None),
+        None => (at.as_ref(), None),
     };
-    let province = read_province(map, name, what)?;
+    let province = match lexicon.place_by_id(name) {
+        Some(NameTarget::Province(p)) => p,
+        _ => return Err(format!("{what}: unknown province '{name}'")),
+    };
     let regions = map.regions_for(province, kind);
     let region = match (&coast, regions.as_slice()) {
         (_, []) => return Err(format!("{what}: {} cannot stand in {at}", kind.word())),
@@ -410,25 +639,36 @@ fn read_unit(map: &Map, value: &Value, what: &str) -> Result<Unit, String> {
     })
 }
 
-fn list<'a>(value: Option<&'a Value>, what: &str) -> Result<&'a [Value], String> {
+/// The items of a list field; absent or null is an empty list.
+fn list<'a, T>(value: &'a Given<Vec<T>>, what: &str) -> Result<&'a [T], String> {
     match value {
-        None | Some(Value::Null) => Ok(&[]),
-        Some(Value::Array(items)) => Ok(items),
-        Some(_) => Err(format!("'{what}' must be a list")),
+        Given::Absent | Given::Null => Ok(&[]),
+        Given::Is(items) => Ok(items),
+        Given::Wrong => Err(format!("'{what}' must be a list")),
+    }
+}
+
+/// A unit object of a list; one that is no object reads as having none of its fields.
+fn unit_fields<'a, 'c>(unit: &'a Given<UnitInput<'c>>) -> Cow<'a, UnitInput<'c>> {
+    match unit {
+        Given::Is(u) => Cow::Borrowed(u),
+        _ => Cow::Owned(UnitInput::default()),
     }
 }
 
 fn read_position(
-    case: &JsonMap<String, Value>,
+    case: &CaseInput<'_>,
     variant: &Variant,
+    lexicon: &Lexicon,
     turn: Turn,
 ) -> Result<Position, String> {
     let map = &variant.map;
     let mut position = Position::empty(map, turn);
-    for (i, u) in list(case.get("units"), "units")?.iter().enumerate() {
-        let unit = read_unit(map, u, &format!("units[{i}]"))?;
+    let mut occupied = vec![false; map.n_provinces()];
+    for (i, u) in list(&case.units, "units")?.iter().enumerate() {
+        let unit = read_unit(map, lexicon, &unit_fields(u), At("units", i))?;
         let province = map.province_of(unit.region);
-        if position.unit_in(map, province).is_some() {
+        if std::mem::replace(&mut occupied[province.index()], true) {
             return Err(format!(
                 "units[{i}]: two units in {}",
                 map.province(province).id
@@ -436,86 +676,102 @@ fn read_position(
         }
         position.units.push(unit);
     }
-    for (i, d) in list(case.get("dislodged"), "dislodged")?.iter().enumerate() {
-        let what = format!("dislodged[{i}]");
-        let unit = read_unit(map, d, &what)?;
+    for (i, d) in list(&case.dislodged, "dislodged")?.iter().enumerate() {
+        let what = At("dislodged", i);
+        let d = unit_fields(d);
+        let unit = read_unit(map, lexicon, &d, what)?;
         let from = d
-            .get("attacker_from")
-            .and_then(Value::as_str)
+            .attacker_from
+            .get()
             .ok_or_else(|| format!("{what}: 'attacker_from' must be a string"))?;
-        let attacker_from = read_province(map, from, &what)?;
-        let by_convoy = d.get("by_convoy").and_then(Value::as_bool).unwrap_or(false);
+        let attacker_from = read_province(map, lexicon, from, what)?;
+        let by_convoy = d.by_convoy.get().copied().unwrap_or(false);
         position.dislodged.push(Dislodgement {
             unit,
             attacker_from,
             by_convoy,
         });
     }
-    for (i, c) in list(case.get("contested"), "contested")?.iter().enumerate() {
+    for (i, c) in list(&case.contested, "contested")?.iter().enumerate() {
         let name = c
-            .as_str()
+            .get()
             .ok_or_else(|| format!("contested[{i}] must be a string"))?;
         position
             .contested
-            .push(read_province(map, name, &format!("contested[{i}]"))?);
+            .push(read_province(map, lexicon, name, At("contested", i))?);
     }
-    match case.get("centers").or_else(|| case.get("centres")) {
-        None | Some(Value::Null) => position.owners = variant.start.owners.clone(),
-        Some(Value::Object(owners)) => {
+    let centers = match case.centers {
+        Given::Absent => &case.centres,
+        _ => &case.centers,
+    };
+    match centers {
+        Given::Absent | Given::Null => position.owners = variant.start.owners.clone(),
+        Given::Is(Pairs(owners)) => {
             for (power, provinces) in owners {
-                let id = map
+                let id = lexicon
                     .power_by_id(power)
                     .ok_or_else(|| format!("centers: unknown power '{power}'"))?;
-                for (i, p) in list(Some(provinces), "centers")?.iter().enumerate() {
+                for (i, p) in list(provinces, "centers")?.iter().enumerate() {
                     let name = p
-                        .as_str()
+                        .get()
                         .ok_or_else(|| format!("centers.{power}[{i}] must be a string"))?;
-                    let province = read_province(map, name, &format!("centers.{power}[{i}]"))?;
+                    let what = At(&format!("centers.{power}"), i);
+                    let province = read_province(map, lexicon, name, what)?;
                     position.owners[province.index()] = Some(id);
                 }
             }
         }
-        Some(_) => return Err("'centers' must be an object of power: [provinces]".into()),
+        Given::Wrong => return Err("'centers' must be an object of power: [provinces]".into()),
     }
-    read_variant_state(case, map, &mut position)?;
+    read_variant_state(case, map, lexicon, &mut position)?;
     Ok(position)
 }
 
 /// Diadochi V's state: destroyed centres, restorations under way, credits.
 fn read_variant_state(
-    case: &JsonMap<String, Value>,
+    case: &CaseInput<'_>,
     map: &Map,
+    lexicon: &Lexicon,
     position: &mut Position,
 ) -> Result<(), String> {
-    for (i, c) in list(case.get("destroyed"), "destroyed")?.iter().enumerate() {
+    for (i, c) in list(&case.destroyed, "destroyed")?.iter().enumerate() {
         let name = c
-            .as_str()
+            .get()
             .ok_or_else(|| format!("destroyed[{i}] must be a string"))?;
         position
             .destroyed
-            .push(read_province(map, name, &format!("destroyed[{i}]"))?);
+            .push(read_province(map, lexicon, name, At("destroyed", i))?);
     }
-    for (i, r) in list(case.get("restoring"), "restoring")?.iter().enumerate() {
-        let what = format!("restoring[{i}]");
+    for (i, r) in list(&case.restoring, "restoring")?.iter().enumerate() {
+        let what = At("restoring", i);
+        let r = match r {
+            Given::Is(r) => Cow::Borrowed(r),
+            _ => Cow::Owned(case::RestorationInput::default()),
+        };
         let name = r
-            .get("province")
-            .and_then(Value::as_str)
+            .province
+            .get()
             .ok_or_else(|| format!("{what}: 'province' must be a string"))?;
         position.restoring.push(Restoration {
-            province: read_province(map, name, &what)?,
-            power: read_power(map, r.get("power"), &what)?,
-            turns: r.get("turns").and_then(Value::as_u64).unwrap_or(1).min(9) as u8,
+            province: read_province(map, lexicon, name, what)?,
+            power: read_power(lexicon, &r.power, what)?,
+            turns: r.turns.get().and_then(|t| t.as_u64()).unwrap_or(1).min(9) as u8,
         });
     }
-    for (i, c) in list(case.get("credits"), "credits")?.iter().enumerate() {
-        let what = format!("credits[{i}]");
+    for (i, c) in list(&case.credits, "credits")?.iter().enumerate() {
+        let what = At("credits", i);
+        let c = match c {
+            Given::Is(c) => Cow::Borrowed(c),
+            _ => Cow::Owned(case::CreditInput::default()),
+        };
         let amount = c
-            .get("amount")
-            .and_then(Value::as_u64)
+            .amount
+            .get()
+            .and_then(|n| n.as_u64())
             .ok_or_else(|| format!("{what}: 'amount' must be a number"))?;
         position.credits.push(Credit {
-            lender: read_power(map, c.get("lender"), &what)?,
-            borrower: read_power(map, c.get("borrower"), &what)?,
+            lender: read_power(lexicon, &c.lender, what)?,
+            borrower: read_power(lexicon, &c.borrower, what)?,
             amount: amount.min(1000) as u32,
         });
     }
@@ -523,45 +779,130 @@ fn read_variant_state(
 }
 
 /// One order as given, read or not.
-struct GivenOrder {
+struct GivenOrder<'c> {
     power: PowerId,
-    text: String,
+    text: &'c str,
     order: Option<Order>,
     problem: String,
 }
 
-fn read_orders(
-    value: Option<&Value>,
+fn read_orders<'c>(
+    value: &'c Given<Pairs<'c, Given<Vec<Given<Text<'c>>>>>>,
     map: &Map,
+    lexicon: &Lexicon,
     kind: PhaseKind,
-) -> Result<Vec<GivenOrder>, String> {
+    reader: &mut OrderReader,
+) -> Result<Vec<GivenOrder<'c>>, String> {
     let orders = match value {
-        None | Some(Value::Null) => return Ok(Vec::new()),
-        Some(Value::Object(orders)) => orders,
-        Some(_) => return Err("'orders' must be an object of power: [orders]".into()),
+        Given::Absent | Given::Null => return Ok(Vec::new()),
+        Given::Is(Pairs(orders)) => orders,
+        Given::Wrong => return Err("'orders' must be an object of power: [orders]".into()),
     };
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(
+        orders
+            .iter()
+            .map(|(_, t)| t.get().map_or(0, Vec::len))
+            .sum(),
+    );
     for (power, texts) in orders {
-        let id = map
+        let id = lexicon
             .power_by_id(power)
             .ok_or_else(|| format!("orders: unknown power '{power}'"))?;
-        for (i, text) in list(Some(texts), "orders")?.iter().enumerate() {
+        for (i, text) in list(texts, "orders")?.iter().enumerate() {
             let text = text
-                .as_str()
+                .get()
                 .ok_or_else(|| format!("orders.{power}[{i}] must be a string"))?;
-            let (order, diagnostics) = parse_order(map, kind, text);
-            let problem = diagnostics
-                .iter()
-                .map(|d| d.message.clone())
-                .collect::<Vec<_>>()
-                .join("; ");
+            let (order, diagnostics) = reader.parse_order(map, kind, text);
+            let problem = match diagnostics.as_slice() {
+                [] => String::new(),
+                [one] => one.message.clone(),
+                many => many
+                    .iter()
+                    .map(|d| d.message.as_str())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            };
             out.push(GivenOrder {
                 power: id,
-                text: text.to_string(),
+                text,
                 order,
                 problem,
             });
         }
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn variants() -> Vec<Variant> {
+        crate::variant::embedded().expect("embedded variants load")
+    }
+
+    /// Runs `input` through `run_stream`, and checks it gives what `run` gives the same text.
+    fn streamed(input: &str) -> (Result<Summary, StreamError>, String) {
+        let variants = variants();
+        let mut out = Vec::new();
+        let result = run_stream(input.as_bytes(), &mut out, &variants, &Options::default());
+        (result, String::from_utf8(out).unwrap())
+    }
+
+    #[test]
+    fn a_region_stands_for_its_province_where_the_coast_does_not_matter() {
+        let case = r#"{"id": "r", "phase": {"season": "spring", "year": 1901, "kind": "retreat"},
+            "units": [{"power": "turkey", "type": "fleet", "at": "rum"}],
+            "dislodged": [{"power": "russia", "type": "fleet", "at": "rum", "attacker_from": "BUL/EC"}],
+            "contested": ["stp/nc"], "centers": {"russia": ["stp/sc"]},
+            "orders": {"russia": ["F RUM R BUL"]}}"#;
+        let (result, out) = streamed(case);
+        let summary = result.unwrap();
+        assert!(!summary.any_error, "{out}");
+        let results: Value = serde_json::from_str(&out).unwrap();
+        let order = &results[0]["result"]["orders"][0];
+        assert_eq!(
+            order["result"], "illegal",
+            "no retreat to where the attacker came from"
+        );
+        let case = case.replace("BUL/EC", "bul/xx");
+        let (result, out) = streamed(&case);
+        assert!(result.unwrap().any_error);
+        let results: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            results[0]["error"],
+            "dislodged[0]: unknown province 'bul/xx'"
+        );
+    }
+
+    #[test]
+    fn the_stream_writes_what_run_gives_and_stops_where_the_json_does() {
+        let input = r#"[{"id": 1, "phase": {"season": "fall", "kind": "movement"},
+              "units": [{"power": "england", "type": "army", "at": "lon"}],
+              "orders": {"england": ["A LON - WAL", "A LON - Lodnon"]}},
+            {"id": [2], "variant": 7}, "three"]"#;
+        let (result, out) = streamed(input);
+        let summary = result.unwrap();
+        assert_eq!((summary.cases, summary.any_error), (3, true));
+        let whole: Value = serde_json::from_str(input).unwrap();
+        let report = run(&whole, &variants(), &Options::default());
+        assert!(report.any_error);
+        assert_eq!(
+            out,
+            serde_json::to_string_pretty(&report.results).unwrap() + "\n"
+        );
+        let (result, out) = streamed(&input.replace("\"three\"]", "\"three\" {}]"));
+        match result {
+            Err(StreamError::NotJson { cases: 3, .. }) => {}
+            other => panic!("{other:?}"),
+        }
+        let written: Value = serde_json::from_str(&out).expect("the list is closed");
+        assert_eq!(written.as_array().map(Vec::len), Some(3));
+        let (result, out) = streamed("[{\"id\": }]");
+        assert!(matches!(result, Err(StreamError::NotJson { cases: 0, .. })));
+        assert_eq!(
+            out, "",
+            "nothing is written when the first case is not JSON"
+        );
+    }
 }

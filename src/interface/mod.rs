@@ -1,3 +1,5 @@
 //! Interfaces to the outside world that are not mail: the JSON of `strategos adjudicate`.
 
 pub mod adjudicate;
+pub mod case;
+pub mod stream;

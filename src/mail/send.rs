@@ -60,6 +60,24 @@ impl std::error::Error for SendError {}
 pub trait Transport {
     /// Sends `raw` as is, from envelope sender `from` to envelope recipients `to`.
     fn send(&mut self, from: &str, to: &[String], raw: &[u8]) -> Result<(), SendError>;
+
+    /// Like `send`, for a transport that makes many letters durable at once (the Maildir: one
+    /// wait for the disk for all): the letter may only be staged, and it is sent only once
+    /// `settle` returns Ok. By default the letter is sent at once.
+    fn stage(&mut self, from: &str, to: &[String], raw: &[u8]) -> Result<(), SendError> {
+        self.send(from, to, raw)
+    }
+
+    /// Sends every letter staged since the last call; an error means none of them is sent
+    /// (some may go out again when tried again). By default there is nothing to do.
+    fn settle(&mut self) -> Result<(), SendError> {
+        Ok(())
+    }
+
+    /// Whether `stage` only stages, so that letters are best staged together, then settled.
+    fn stages(&self) -> bool {
+        false
+    }
 }
 
 fn require_recipients(to: &[String]) -> Result<(), SendError> {
@@ -71,14 +89,26 @@ fn require_recipients(to: &[String]) -> Result<(), SendError> {
 
 /// Delivers every message, unchanged, into a Maildir (the default "sent" folder). The envelope
 /// is not recorded: the message's own headers say who it is for.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct MaildirTransport {
     maildir: Maildir,
+    /// Letters staged and not yet settled.
+    staged: Vec<crate::mail::maildir::Staged>,
+}
+
+/// A copy writes into the same Maildir, with nothing staged.
+impl Clone for MaildirTransport {
+    fn clone(&self) -> MaildirTransport {
+        MaildirTransport::new(self.maildir.clone())
+    }
 }
 
 impl MaildirTransport {
     pub fn new(maildir: Maildir) -> MaildirTransport {
-        MaildirTransport { maildir }
+        MaildirTransport {
+            maildir,
+            staged: Vec::new(),
+        }
     }
 
     /// Opens (creating if needed) the Maildir at `path`.
@@ -91,15 +121,42 @@ impl MaildirTransport {
     }
 }
 
+impl MaildirTransport {
+    fn failure(&self, e: &io::Error) -> SendError {
+        SendError::Transient(format!(
+            "cannot write to {}: {e}",
+            self.maildir.path().display()
+        ))
+    }
+}
+
 impl Transport for MaildirTransport {
     fn send(&mut self, _from: &str, to: &[String], raw: &[u8]) -> Result<(), SendError> {
         require_recipients(to)?;
-        self.maildir.deliver(raw).map(|_| ()).map_err(|e| {
-            SendError::Transient(format!(
-                "cannot write to {}: {e}",
-                self.maildir.path().display()
-            ))
-        })
+        self.maildir
+            .deliver(raw)
+            .map(|_| ())
+            .map_err(|e| self.failure(&e))
+    }
+
+    /// Writes the letter into `tmp/`; `settle` flushes the round's letters to disk together
+    /// and moves them into `new/` (docs/reliability.md: a letter marked sent is on disk).
+    fn stage(&mut self, _from: &str, to: &[String], raw: &[u8]) -> Result<(), SendError> {
+        require_recipients(to)?;
+        let staged = self.maildir.stage(raw).map_err(|e| self.failure(&e))?;
+        self.staged.push(staged);
+        Ok(())
+    }
+
+    fn settle(&mut self) -> Result<(), SendError> {
+        let staged = std::mem::take(&mut self.staged);
+        self.maildir
+            .deliver_staged(staged)
+            .map_err(|e| self.failure(&e))
+    }
+
+    fn stages(&self) -> bool {
+        true
     }
 }
 

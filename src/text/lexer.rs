@@ -1,6 +1,6 @@
 //! Splits one line of a player's text into words and punctuation, remembering columns.
 
-use super::names::normalise_name;
+use crate::diplomacy::map::normalise_chars_into;
 
 /// What a token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,8 +29,10 @@ pub(crate) enum Kind {
 #[derive(Clone, Debug)]
 pub(crate) struct Token {
     pub kind: Kind,
-    /// The word as written (for words), normalised with `normalise_name`.
-    pub norm: String,
+    /// Where the word, normalised with `normalise_name`, is in `Line::norms` (empty for
+    /// punctuation).
+    pub norm_start: usize,
+    pub norm_end: usize,
     /// Index of the first char in the line (0-based, in chars).
     pub start: usize,
     /// Index one past the last char.
@@ -47,9 +49,29 @@ fn is_word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_' || c == '.' || c == '\''
 }
 
-/// The tokens of one line (which holds no newline).
-pub(crate) fn tokenise(chars: &[char]) -> Vec<Token> {
-    let mut tokens = Vec::new();
+/// One line of text read into tokens, its buffers kept from line to line.
+#[derive(Default)]
+pub(crate) struct Line {
+    /// The line's chars (columns count chars).
+    pub chars: Vec<char>,
+    pub tokens: Vec<Token>,
+    /// The normalised words, one after the other.
+    pub norms: String,
+}
+
+impl Line {
+    /// Reads `text` (which holds no newline) in place of the line before.
+    pub fn read(&mut self, text: &str) {
+        self.chars.clear();
+        self.chars.extend(text.chars());
+        self.tokens.clear();
+        self.norms.clear();
+        tokenise(&self.chars, &mut self.tokens, &mut self.norms);
+    }
+}
+
+/// The tokens of one line (which holds no newline), added to `tokens`, their words to `norms`.
+fn tokenise(chars: &[char], tokens: &mut Vec<Token>, norms: &mut String) {
     let mut i = 0;
     while let Some(&c) = chars.get(i) {
         let start = i;
@@ -61,10 +83,13 @@ pub(crate) fn tokenise(chars: &[char]) -> Vec<Token> {
             while chars.get(i).is_some_and(|&c| is_word_char(c)) {
                 i += 1;
             }
-            let text: String = chars.get(start..i).unwrap_or_default().iter().collect();
+            let word = chars.get(start..i).unwrap_or_default();
+            let norm_start = norms.len();
+            normalise_chars_into(word.iter().copied(), norms);
             tokens.push(Token {
                 kind: Kind::Word,
-                norm: normalise_name(&text),
+                norm_start,
+                norm_end: norms.len(),
                 start,
                 end: i,
                 tight: false,
@@ -100,13 +125,13 @@ pub(crate) fn tokenise(chars: &[char]) -> Vec<Token> {
             && chars.get(i).is_some_and(|&c| c.is_alphanumeric());
         tokens.push(Token {
             kind,
-            norm: String::new(),
+            norm_start: norms.len(),
+            norm_end: norms.len(),
             start,
             end: i,
             tight,
         });
     }
-    tokens
 }
 
 #[cfg(test)]
@@ -114,10 +139,11 @@ mod tests {
     use super::*;
 
     fn kinds(s: &str) -> Vec<(Kind, String)> {
-        let chars: Vec<char> = s.chars().collect();
-        tokenise(&chars)
-            .into_iter()
-            .map(|t| (t.kind, t.norm))
+        let mut line = Line::default();
+        line.read(s);
+        line.tokens
+            .iter()
+            .map(|t| (t.kind, line.norms[t.norm_start..t.norm_end].to_string()))
             .collect()
     }
 
@@ -149,8 +175,9 @@ mod tests {
 
     #[test]
     fn columns_count_chars() {
-        let chars: Vec<char> = "é🚢 lon-bel".chars().collect();
-        let t = tokenise(&chars);
+        let mut line = Line::default();
+        line.read("é🚢 lon-bel");
+        let t = &line.tokens;
         assert_eq!(t[0].start, 0);
         assert_eq!(t[1].kind, Kind::Other);
         assert_eq!(t[2].start, 3);

@@ -1,6 +1,7 @@
 //! Players' text read into orders, with diagnostics a player understands; never fails.
 //!
 //! - `command`: the body of a letter read into judge commands (`parse_commands`), echoed (`render`).
+//! - `lexicon`: a map's names prepared once for every reader (`Lexicon::of`).
 //! - `names`: place names normalised, looked up, and "did you mean" suggestions.
 //! - `order`: orders read from text (`parse_orders`, `parse_order`) and written back (`render`).
 //! - `table`: checks the data-driven table of order texts in `tests/data/text/orders.txt`.
@@ -9,6 +10,7 @@ use std::fmt;
 
 pub mod command;
 mod lexer;
+pub mod lexicon;
 pub mod names;
 pub mod order;
 mod parse;

@@ -8,9 +8,9 @@ use crate::diplomacy::order::{Action, Location, Order};
 use crate::diplomacy::turn::PhaseKind;
 use crate::diplomacy::unit::UnitKind;
 
-use super::lexer::{Kind, tokenise};
+use super::lexer::{Kind, Line};
+use super::lexicon::Lexicon;
 use super::parse::Parser;
-use super::place::Lexicon;
 pub use super::{Diagnostic, Severity};
 
 /// One order read from the text, with the text it came from.
@@ -34,62 +34,116 @@ pub fn parse_orders(
     phase: PhaseKind,
     text: &str,
 ) -> (Vec<ParsedOrder>, Vec<Diagnostic>) {
-    let lexicon = Lexicon::new(map);
     let mut orders = Vec::new();
     let mut diagnostics = Vec::new();
-    for (index, line) in text.lines().enumerate() {
-        let chars: Vec<char> = line.chars().collect();
-        let tokens = tokenise(&chars);
-        for segment in tokens.split(|t| t.kind == Kind::Separator) {
-            let line = index + 1;
-            let marker = Parser::new(&lexicon, phase, &chars, segment, line).list_marker();
-            let segment = segment.get(marker..).unwrap_or_default();
-            let Some(first) = segment.first() else {
-                continue;
+    read(
+        &mut Line::default(),
+        map,
+        phase,
+        text,
+        &mut diagnostics,
+        |parser, order, times, line, column| {
+            let text = parser.src(0, parser.toks.len());
+            let read = ParsedOrder {
+                order,
+                line,
+                column,
+                text,
             };
-            let mut parser = Parser::new(&lexicon, phase, &chars, segment, line);
-            let source = parser.src(0, segment.len());
-            match parser.parse() {
-                Ok(read) => {
-                    orders.extend(read.into_iter().map(|order| ParsedOrder {
-                        order,
-                        line,
-                        column: first.start + 1,
-                        text: source.clone(),
-                    }));
-                    diagnostics.append(&mut parser.warnings);
-                }
-                Err(error) => diagnostics.push(error),
-            }
-        }
-    }
+            orders.extend(std::iter::repeat_n(read, times));
+        },
+    );
     (orders, diagnostics)
 }
 
 /// Read one order (as the JSON interface and the DATC give them, e.g. `F NTH C A LON - BEL`).
 /// Never fails: `None`, with an error diagnostic, when the text is not exactly one order.
 pub fn parse_order(map: &Map, phase: PhaseKind, text: &str) -> (Option<Order>, Vec<Diagnostic>) {
-    let (mut orders, mut diagnostics) = parse_orders(map, phase, text);
-    if orders.len() == 1 {
-        return (orders.pop().map(|o| o.order), diagnostics);
-    }
-    let error = |message: String| Diagnostic {
-        line: 1,
-        column: 1,
-        severity: Severity::Error,
-        message,
-    };
-    if orders.len() > 1 {
-        let message = format!(
-            "'{}' holds {} orders; give one at a time",
-            text.trim(),
-            orders.len()
+    OrderReader::default().parse_order(map, phase, text)
+}
+
+/// Reads orders one text after another, keeping its buffers from one to the next (the JSON
+/// interface reads tens of thousands of orders, one text each).
+#[derive(Default)]
+pub struct OrderReader {
+    line: Line,
+}
+
+impl OrderReader {
+    /// `parse_order`, with this reader's buffers.
+    pub fn parse_order(
+        &mut self,
+        map: &Map,
+        phase: PhaseKind,
+        text: &str,
+    ) -> (Option<Order>, Vec<Diagnostic>) {
+        let mut diagnostics = Vec::new();
+        let mut first = None;
+        let mut count = 0;
+        read(
+            &mut self.line,
+            map,
+            phase,
+            text,
+            &mut diagnostics,
+            |_, order, times, _, _| {
+                if count == 0 {
+                    first = Some(order);
+                }
+                count += times;
+            },
         );
-        diagnostics.push(error(message));
-    } else if !diagnostics.iter().any(|d| d.severity == Severity::Error) {
-        diagnostics.push(error("there is no order here".into()));
+        if count == 1 {
+            return (first, diagnostics);
+        }
+        let error = |message: String| Diagnostic {
+            line: 1,
+            column: 1,
+            severity: Severity::Error,
+            message,
+        };
+        if count > 1 {
+            let message = format!("'{}' holds {count} orders; give one at a time", text.trim());
+            diagnostics.push(error(message));
+        } else if !diagnostics.iter().any(|d| d.severity == Severity::Error) {
+            diagnostics.push(error("there is no order here".into()));
+        }
+        (None, diagnostics)
     }
-    (None, diagnostics)
+}
+
+/// Reads every order of `text`, handing each to `found` with the parser that read it (for its
+/// text), how many times it was given (`WAIVE 2`), its line and its column; problems go to
+/// `diagnostics`.
+fn read(
+    buffer: &mut Line,
+    map: &Map,
+    phase: PhaseKind,
+    text: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+    mut found: impl FnMut(&Parser<'_>, Order, usize, usize, usize),
+) {
+    let lexicon = Lexicon::of(map);
+    for (index, line) in text.lines().enumerate() {
+        buffer.read(line);
+        let tokens = &buffer.tokens;
+        for segment in tokens.split(|t| t.kind == Kind::Separator) {
+            let line = index + 1;
+            let marker = Parser::new(map, lexicon, phase, buffer, segment, line).list_marker();
+            let segment = segment.get(marker..).unwrap_or_default();
+            let Some(first) = segment.first() else {
+                continue;
+            };
+            let mut parser = Parser::new(map, lexicon, phase, buffer, segment, line);
+            match parser.parse() {
+                Ok((order, times)) => {
+                    found(&parser, order, times, line, first.start + 1);
+                    diagnostics.append(&mut parser.warnings);
+                }
+                Err(error) => diagnostics.push(error),
+            }
+        }
+    }
 }
 
 /// An order in canonical form, with upper-case ids: `A LON - BEL VIA`, `F NTH C A LON - BEL`,

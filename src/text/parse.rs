@@ -3,8 +3,10 @@
 use crate::diplomacy::order::{Action, Order, UnitOrder};
 use crate::diplomacy::turn::PhaseKind;
 
-use super::lexer::{Kind, Token};
-use super::place::Lexicon;
+use super::lexer::{Kind, Line, Token};
+use crate::diplomacy::map::Map;
+
+use super::lexicon::Lexicon;
 use super::{Diagnostic, Severity};
 
 /// Most orders one `WAIVE n` gives.
@@ -43,12 +45,15 @@ pub(super) fn is_keyword(word: &str) -> bool {
 
 /// Reads the tokens of one order (one line may hold several, split at `,` and `;`).
 pub(crate) struct Parser<'a> {
-    pub(super) lex: &'a Lexicon<'a>,
+    pub(super) map: &'a Map,
+    pub(super) lex: &'a Lexicon,
     pub(super) phase: PhaseKind,
     /// The whole line, for quoting.
     pub(super) chars: &'a [char],
+    /// The line's normalised words (`Token::norm_start..norm_end`).
+    pub(super) norms: &'a str,
     /// This order's tokens.
-    pub(super) toks: &'a [Token],
+    pub(crate) toks: &'a [Token],
     pub(super) line: usize,
     pub(super) pos: usize,
     /// Parts ignored in an order that was read.
@@ -57,16 +62,19 @@ pub(crate) struct Parser<'a> {
 
 impl<'a> Parser<'a> {
     pub fn new(
-        lex: &'a Lexicon<'a>,
+        map: &'a Map,
+        lex: &'a Lexicon,
         phase: PhaseKind,
-        chars: &'a [char],
+        text: &'a Line,
         toks: &'a [Token],
         line: usize,
     ) -> Self {
         Parser {
+            map,
             lex,
             phase,
-            chars,
+            chars: &text.chars,
+            norms: &text.norms,
             toks,
             line,
             pos: 0,
@@ -74,8 +82,8 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Read the order (or, for `WAIVE n`, orders).
-    pub fn parse(&mut self) -> Result<Vec<Order>, Diagnostic> {
+    /// Read the order, and how many times it is given (more than once only for `WAIVE n`).
+    pub fn parse(&mut self) -> Result<(Order, usize), Diagnostic> {
         if self.word(0) == Some("waive") {
             return self.waive();
         }
@@ -90,7 +98,7 @@ impl<'a> Parser<'a> {
             } else {
                 Action::Build
             };
-            return Ok(vec![Order::Unit(UnitOrder { unit, at, action })]);
+            return Ok((Order::Unit(UnitOrder { unit, at, action }), 1));
         }
         if !self.starts_unit(0) {
             return Err(self.bad_start());
@@ -98,16 +106,16 @@ impl<'a> Parser<'a> {
         let (unit, at, place_start) = self.unit()?;
         let action = self.action(place_start)?;
         self.end()?;
-        Ok(vec![Order::Unit(UnitOrder { unit, at, action })])
+        Ok((Order::Unit(UnitOrder { unit, at, action }), 1))
     }
 
     /// How many tokens at the start are a list marker (`1.` or `2)` before a word, `*` before
     /// a unit, `-` before a unit type or a power), to be skipped.
     pub fn list_marker(&self) -> usize {
         let Some(first) = self.tok(0) else { return 0 };
-        let number = first.kind == Kind::Word
-            && !first.norm.is_empty()
-            && first.norm.chars().all(|c| c.is_ascii_digit());
+        let number = self
+            .word(0)
+            .is_some_and(|w| !w.is_empty() && w.chars().all(|c| c.is_ascii_digit()));
         let bullet = first.kind == Kind::Other
             && matches!(self.chars.get(first.start), Some('*' | '•' | '·' | '+'));
         if !(number || bullet || first.kind == Kind::Dash) {
@@ -140,7 +148,12 @@ impl<'a> Parser<'a> {
         self.toks
             .get(i)
             .filter(|t| t.kind == Kind::Word)
-            .map(|t| t.norm.as_str())
+            .map(|t| self.norm(t))
+    }
+
+    /// A token's normalised word (empty for punctuation).
+    pub(super) fn norm(&self, t: &Token) -> &'a str {
+        self.norms.get(t.norm_start..t.norm_end).unwrap_or_default()
     }
 
     pub(super) fn word_in(&self, i: usize, list: &[&str]) -> bool {
@@ -257,8 +270,8 @@ impl<'a> Parser<'a> {
         let t = self.tok(i)?;
         match t.kind {
             Kind::Dash | Kind::Arrow => Some(1),
-            Kind::Word if t.norm == "to" => Some(1),
-            Kind::Word if MOVE.contains(&t.norm.as_str()) => {
+            Kind::Word if self.norm(t) == "to" => Some(1),
+            Kind::Word if MOVE.contains(&self.norm(t)) => {
                 Some(if self.word(i + 1) == Some("to") { 2 } else { 1 })
             }
             _ => None,
@@ -372,7 +385,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `WAIVE`, `WAIVE 2`, `WAIVE 2 builds`.
-    fn waive(&mut self) -> Result<Vec<Order>, Diagnostic> {
+    fn waive(&mut self) -> Result<(Order, usize), Diagnostic> {
         self.pos = 1;
         let mut count = 1;
         if let Some(w) = self.word(1)
@@ -394,6 +407,6 @@ impl<'a> Parser<'a> {
             self.warn(1, message);
             count = MAX_WAIVES;
         }
-        Ok(vec![Order::Waive; count])
+        Ok((Order::Waive, count))
     }
 }

@@ -1,58 +1,16 @@
 //! Places and units in an order: names (longest match), coasts, power words and unit types.
 
-use crate::diplomacy::map::{Map, NameTarget, ProvinceId, coast_name};
+use crate::diplomacy::map::{NameTarget, ProvinceId, coast_name};
 use crate::diplomacy::order::Location;
 use crate::diplomacy::unit::UnitKind;
 
 use super::Diagnostic;
 use super::lexer::Kind;
-use super::names::{closest, normalise_name};
+use super::names::closest;
 use super::parse::{Parser, is_keyword};
 
-/// Longest name looked up, in words (bounds the work on long lines).
-const MAX_NAME_WORDS: usize = 8;
 /// Coasts that may be written after a place with no `/` or brackets: `stp nc`.
 const BARE_COASTS: &[&str] = &["nc", "sc", "ec", "wc"];
-
-/// The names and power words of a map, prepared once per text.
-pub(crate) struct Lexicon<'m> {
-    pub map: &'m Map,
-    /// Most words in a name.
-    pub(super) max_words: usize,
-    /// Power ids, names and adjectives, normalised.
-    pub(super) powers: Vec<String>,
-    pub(super) max_power_words: usize,
-}
-
-impl<'m> Lexicon<'m> {
-    pub fn new(map: &'m Map) -> Self {
-        let words = |s: &str| s.bytes().filter(|&b| b == b' ').count() + 1;
-        let max_words = map.names.iter().map(|(n, _)| words(n)).max().unwrap_or(1);
-        let powers: Vec<String> = map
-            .powers
-            .iter()
-            .flat_map(|p| [&p.id, &p.name, &p.adjective])
-            .map(|s| normalise_name(s))
-            .filter(|s| !s.is_empty())
-            .collect();
-        let max_power_words = powers.iter().map(|p| words(p)).max().unwrap_or(1);
-        Lexicon {
-            map,
-            max_words: max_words.min(MAX_NAME_WORDS),
-            powers,
-            max_power_words: max_power_words.min(MAX_NAME_WORDS),
-        }
-    }
-
-    /// What a normalised name refers to (`Map::names` is sorted and has no repeats).
-    pub(super) fn lookup(&self, key: &str) -> Option<NameTarget> {
-        self.map
-            .names
-            .binary_search_by(|(name, _)| name.as_str().cmp(key))
-            .ok()
-            .map(|i| self.map.names[i].1)
-    }
-}
 
 impl Parser<'_> {
     /// `there is no province 'Lodnon'; did you mean London?`, about the word at `i`.
@@ -62,7 +20,7 @@ impl Parser<'_> {
             if (i..i + n).any(|k| self.word(k).is_none()) {
                 break;
             }
-            if let Some((name, d)) = closest(self.lex.map, &self.src(i, i + n))
+            if let Some((name, d)) = closest(self.map, &self.src(i, i + n))
                 && best.as_ref().is_none_or(|b| d <= b.1)
             {
                 best = Some((name, d, n));
@@ -82,29 +40,42 @@ impl Parser<'_> {
 
     /// The longest known name starting at token `i`, and how many tokens it spans.
     pub(super) fn name_at(&self, i: usize) -> Option<(NameTarget, usize)> {
-        let mut key = String::new();
-        let mut best = None;
-        let mut k = i;
-        let mut words = 0;
+        let first = self.word(i)?;
+        let known = self.lex.words(first)?;
+        let mut best = known.target.map(|target| (target, 1));
+        if !known.longer || self.lex.max_words < 2 {
+            return best;
+        }
+        let mut key = first.to_string();
+        let mut k = i + 1;
+        let mut words = 1;
+        // A dash inside a name (`Mid-Atlantic`) joins its words.
+        let tight_dash = |k: usize| {
+            self.toks
+                .get(k)
+                .is_some_and(|t| t.kind == Kind::Dash && t.tight)
+        };
+        if tight_dash(k) {
+            k += 1;
+        }
         while let Some(t) = self.toks.get(k) {
             if t.kind != Kind::Word || words >= self.lex.max_words {
                 break;
             }
-            if words > 0 {
-                key.push(' ');
-            }
-            key.push_str(&t.norm);
+            key.push(' ');
+            key.push_str(self.norm(t));
             words += 1;
             k += 1;
-            if let Some(target) = self.lex.lookup(&key) {
+            let Some(known) = self.lex.words(&key) else {
+                break;
+            };
+            if let Some(target) = known.target {
                 best = Some((target, k - i));
             }
-            // A dash inside a name (`Mid-Atlantic`) joins its words.
-            if self
-                .toks
-                .get(k)
-                .is_some_and(|t| t.kind == Kind::Dash && t.tight)
-            {
+            if !known.longer {
+                break;
+            }
+            if tight_dash(k) {
                 k += 1;
             }
         }
@@ -113,14 +84,16 @@ impl Parser<'_> {
 
     /// How many tokens a power's id, name or adjective at `i` spans (`Austrian`, `Russia`).
     pub(super) fn power_at(&self, i: usize) -> Option<usize> {
-        let mut key = String::new();
-        for n in 1..=self.lex.max_power_words {
+        let first = self.word(i)?;
+        if self.lex.is_power_word(first) {
+            return Some(1);
+        }
+        let mut key = first.to_string();
+        for n in 2..=self.lex.max_power_words {
             let word = self.word(i + n - 1)?;
-            if n > 1 {
-                key.push(' ');
-            }
+            key.push(' ');
             key.push_str(word);
-            if self.lex.powers.contains(&key) {
+            if self.lex.is_power_word(&key) {
                 return Some(n);
             }
         }
@@ -191,7 +164,7 @@ impl Parser<'_> {
             return Err(self.unknown_place(i));
         };
         self.pos = i + n;
-        let map = self.lex.map;
+        let map = self.map;
         let province = match target {
             NameTarget::Region(r) => {
                 let region = map.region(r);
@@ -267,7 +240,7 @@ impl Parser<'_> {
                     && self
                         .word(i)
                         .is_some_and(|w| w.chars().count() > 1 && !is_keyword(w))
-                    && self.lex.map.coast_region(province, &coast).is_some()
+                    && self.map.coast_region(province, &coast).is_some()
                     && self.name_at(i).is_none();
                 if !(n == 2 || compass || plain && self.known_coast(province, &coast)) {
                     return Ok(None);
@@ -283,7 +256,7 @@ impl Parser<'_> {
     /// the usual four, or a coast of this province that is not also an order word.
     pub(super) fn known_coast(&self, province: ProvinceId, coast: &str) -> bool {
         BARE_COASTS.contains(&coast)
-            || (self.lex.map.coast_region(province, coast).is_some() && !is_keyword(coast))
+            || (self.map.coast_region(province, coast).is_some() && !is_keyword(coast))
     }
 
     /// The coast named by the words at `i`: its id, the tokens used, and whether it was

@@ -134,6 +134,7 @@ fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
         powers,
         army_neighbours: Vec::new(),
         names: Vec::new(),
+        lexicon: Default::default(),
     };
     map.army_neighbours = vec![Vec::new(); map.provinces.len()];
     build_adjacency(file, &mut map, &region_index, problems);

@@ -915,3 +915,106 @@ fn list_in_a_retreat_phase_shows_the_retreats() {
         sent[0].body
     );
 }
+
+/// The sent Maildir takes a round's letters together; a letter is marked sent only once it is
+/// on disk in `new/`. When the Maildir cannot take them, none is marked sent, none is left in
+/// `tmp/`, and each goes out in a later round.
+#[test]
+fn a_letter_is_marked_sent_only_once_the_sent_maildir_holds_it() {
+    let mut judge = Harness::new("staged");
+    let t0 = at("2027-01-05T12:00:00Z");
+    judge.set_time(t0);
+    let sent = judge.dir.0.join("sent");
+    std::fs::remove_dir_all(sent.join("new")).unwrap();
+    judge.deliver(&mail("ann@example.test", "one", "s1@x", "HELP\n"));
+    judge.deliver(&mail("bob@example.test", "two", "s2@x", "HELP\n"));
+    {
+        let tx = judge.daemon.store.begin().unwrap();
+        assert_eq!(
+            tx.outbox_counts().unwrap(),
+            (2, 0, 0),
+            "not delivered, so not sent"
+        );
+    }
+    assert_eq!(std::fs::read_dir(sent.join("tmp")).unwrap().count(), 0);
+    std::fs::create_dir(sent.join("new")).unwrap();
+    judge.tick(t0 + Duration::hours(1));
+    let answered: Vec<String> = judge
+        .take_sent()
+        .iter()
+        .flat_map(|l| l.to.iter().map(|a| a.email.clone()))
+        .collect();
+    assert_eq!(answered.len(), 2, "{answered:?}");
+    assert!(answered.contains(&"ann@example.test".to_string()));
+    assert!(answered.contains(&"bob@example.test".to_string()));
+    let tx = judge.daemon.store.begin().unwrap();
+    assert_eq!(tx.outbox_counts().unwrap(), (0, 2, 0));
+    drop(tx);
+
+    // The round's letters are staged, then settled, and only then marked sent.
+    let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    judge.daemon.transport = Box::new(Watching {
+        inner: strategos::mail::send::MaildirTransport::open(&sent).unwrap(),
+        db: judge.dir.0.join("judge.db"),
+        seen: seen.clone(),
+    });
+    judge.deliver(&mail("cy@example.test", "three", "s3@x", "HELP\n"));
+    judge.deliver(&mail("di@example.test", "four", "s4@x", "HELP\n"));
+    assert_eq!(
+        *seen.borrow(),
+        [(1, 2), (1, 3)],
+        "at each settle, one letter staged and the letters before it alone marked sent"
+    );
+    assert_eq!(judge.take_sent().len(), 2);
+}
+
+/// The Maildir transport, noting at each settle how many letters it staged and how many the
+/// outbox holds as sent.
+struct Watching {
+    inner: strategos::mail::send::MaildirTransport,
+    db: std::path::PathBuf,
+    seen: std::rc::Rc<std::cell::RefCell<Vec<(usize, i64)>>>,
+}
+
+impl Transport for Watching {
+    fn send(
+        &mut self,
+        from: &str,
+        to: &[String],
+        raw: &[u8],
+    ) -> Result<(), strategos::mail::send::SendError> {
+        self.inner.send(from, to, raw)
+    }
+
+    fn stage(
+        &mut self,
+        from: &str,
+        to: &[String],
+        raw: &[u8],
+    ) -> Result<(), strategos::mail::send::SendError> {
+        let staged = self.seen.borrow().len();
+        self.seen.borrow_mut().push((staged, -1));
+        self.inner.stage(from, to, raw)
+    }
+
+    fn settle(&mut self) -> Result<(), strategos::mail::send::SendError> {
+        let marked: i64 = rusqlite::Connection::open(&self.db)
+            .unwrap()
+            .query_row(
+                "SELECT count(*) FROM outbox WHERE state = 'sent'",
+                [],
+                |r| r.get(0),
+            )
+            .unwrap();
+        let mut seen = self.seen.borrow_mut();
+        let staged = seen.iter().filter(|(_, m)| *m == -1).count();
+        seen.retain(|(_, m)| *m != -1);
+        seen.push((staged, marked));
+        drop(seen);
+        self.inner.settle()
+    }
+
+    fn stages(&self) -> bool {
+        true
+    }
+}
