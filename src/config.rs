@@ -158,6 +158,13 @@ pub struct LimitsConfig {
     /// Days a quarantined letter (one that could not be read) is kept whole for the keeper;
     /// then its body is removed and its headers kept.
     pub keep_quarantined_days: u32,
+    /// Attempts at handling one letter, each counted before it begins, after which a letter
+    /// whose handling never finished (the judge killed, stopped by the watchdog or panicking
+    /// on it each time) is quarantined, its sender told once, and the letters behind it go on.
+    pub handling_attempts: u32,
+    /// Seconds the handling of one letter may last before the watchdog ends the process (exit
+    /// status 75) for its supervisor to start again; 0: no watchdog.
+    pub letter_seconds: u64,
 }
 
 impl Default for JudgeConfig {
@@ -258,6 +265,8 @@ impl Default for LimitsConfig {
             confirm_hours: 72,
             held_wait_hours: 24,
             keep_quarantined_days: 30,
+            handling_attempts: 3,
+            letter_seconds: 300,
         }
     }
 }
@@ -373,6 +382,9 @@ impl Config {
                 "password_failures_per_letter and password_failures_per_hour must be at least 1"
                     .into(),
             ));
+        }
+        if self.limits.handling_attempts == 0 {
+            return Err(("limits.handling_attempts", "must be at least 1".into()));
         }
         if self.limits.confirm_hours == 0 {
             return Err(("limits.confirm_hours", "must be at least 1".into()));

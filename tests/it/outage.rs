@@ -2,7 +2,8 @@
 //! unreachable for an evening (letters wait and go out in order when it returns), a recipient
 //! refused for good (recorded, the keeper told, the game goes on), IMAP cut in the middle of
 //! a fetch (nothing lost, nothing handled twice), the database locked or full (the letter is
-//! kept and handled later, the daemon goes on).
+//! kept and handled later, the daemon goes on, and a letter is never set aside as poison for
+//! the database's fault).
 //!
 //! Game time is set by the tests; only the mail moves in real time. The SMTP tests use the
 //! real Postfix and Dovecot of `mailserver`, each reading its letters back over IMAP by a tag
@@ -819,4 +820,51 @@ fn deliver_with_the_database_locked_asks_the_mail_system_to_retry() {
     let out = deliver();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(sent(), 1, "not answered twice");
+}
+
+/// A stored letter whose handling fails because the disk is full is not charged for it: each
+/// failed attempt is given back, so however many rounds the disk stays full, the letter is
+/// handled (not set aside as poison) once there is room, on its first counted attempt.
+#[test]
+fn a_letter_is_never_set_aside_for_the_database_s_fault() {
+    let mut judge = Harness::new("outage-attempts");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    // Its answer (three help files) needs pages the full disk has not got.
+    let raw = mail(
+        "alice@example.test",
+        "help",
+        "full1@x",
+        &"GET his\n".repeat(3),
+    );
+    {
+        // Stored, not yet handled (as after a stop).
+        let tx = judge.daemon.store.begin().unwrap();
+        tx.record_message(
+            "full1@x#0",
+            "full1@x",
+            "test",
+            &raw,
+            at("2027-01-05T12:00:00Z"),
+        )
+        .unwrap();
+        tx.commit().unwrap();
+    }
+    let pages = judge.daemon.store.page_count().unwrap();
+    judge.daemon.store.set_max_pages(Some(pages)).unwrap();
+    let attempts_so_far = |judge: &mut Harness| {
+        let tx = judge.daemon.store.begin().unwrap();
+        let stored = tx.stored_messages("full1@x").unwrap();
+        (stored[0].state.clone(), stored[0].attempts)
+    };
+    for _ in 0..5 {
+        assert_eq!(judge.daemon.round().letters_in, 0);
+        assert_eq!(attempts_so_far(&mut judge), ("new".to_string(), 0));
+    }
+    assert!(judge.take_sent().is_empty());
+    judge.daemon.store.set_max_pages(None).unwrap();
+    assert_eq!(judge.daemon.round().letters_in, 1);
+    assert_eq!(attempts_so_far(&mut judge), ("handled".to_string(), 1));
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].references, ["full1@x"]);
 }
