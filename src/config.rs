@@ -104,7 +104,8 @@ pub struct ImapConfig {
     /// A file holding the password (first line), instead of `password`.
     pub password_file: Option<PathBuf>,
     pub folder: String,
-    /// Move handled mail here; when absent it is marked seen.
+    /// Move handled mail here, so the mail folder holds only mail not yet handled; when absent
+    /// it is marked seen and stays, and the mail folder only grows.
     pub done_folder: Option<String>,
     /// Wait with IDLE between polls when the server offers it.
     pub idle: bool,

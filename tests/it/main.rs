@@ -32,7 +32,8 @@
 //! - `his_game`: a Here I Stand move played by mail, and its dice checked by `verify-dice`.
 //! - `hostile`: hostile input (oversized parts, endless bodies, header injection) and bounded
 //!   fuzzing of every reader from a corpus (`tests/data/fuzz/`, `STRATEGOS_FUZZ_ROUNDS`).
-//! - `outage`: SMTP away, a recipient refused, IMAP cut mid-fetch, the database locked or full.
+//! - `outage`: SMTP away, a recipient refused, IMAP cut mid-fetch, the judge killed between
+//!   the steps of marking IMAP mail, the database locked or full.
 //! - `judge_harness`: a judge on temporary files with a settable clock, for those tests.
 //! - `whole_game`: a standard game of two years through the real IMAP and SMTP servers.
 //! - `archive`: a duel by mail written as a web site, summed up, and shown by `game`/`archive`.
