@@ -262,7 +262,7 @@ impl Daemon {
             Ok(Err(e)) => format!("the database refused its handling: {e}"),
             Err(panic) => format!("the judge panicked: {}", panic_text(panic.as_ref())),
         };
-        error!(id, reason = %why, "handling a letter failed; it is tried again next round");
+        error!(id, reason = %why, "handling a letter failed");
         let max = self.judge.config.limits.handling_attempts;
         let settled = (|| -> rusqlite::Result<bool> {
             let tx = self.store.begin()?;
@@ -282,9 +282,10 @@ impl Daemon {
         })
     }
 
-    /// Quarantines letter `id`, whose handling did not finish in `attempts` attempts (`last`:
-    /// the reason noted by the last attempt that failed without killing the judge), and tells its sender once: the letters behind it
-    /// go on. Only its headers are read again: its body may be what stopped the judge.
+    /// Quarantines letter `id`, whose handling did not finish in `attempts` attempts, and tells
+    /// its sender once; the letters behind it go on. `last` is the reason noted by the last
+    /// attempt that failed without killing the judge. Only the letter's headers are read
+    /// again: its body may be what stopped the judge.
     fn set_aside(
         judge: &Judge,
         tx: &Tx,
@@ -598,8 +599,8 @@ impl Daemon {
         Ok(self.attempt(id, &message.raw, message.size, read, now))
     }
 
-    /// Reads new mail from the inbox; each message is marked at the source only after its
-    /// handling has committed.
+    /// Reads new mail from the inbox; each message is marked at the source only once it is
+    /// safely stored (its handling committed, or left to `recover` should it have failed).
     fn poll_inbox(&mut self) -> usize {
         let mut n = 0;
         match &mut self.inbox {
