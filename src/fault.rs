@@ -71,3 +71,38 @@ impl Fault {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faults_are_read_from_kind_and_marker() {
+        assert_eq!(
+            Fault::parse("panic:POISON"),
+            Some(Fault {
+                kind: FaultKind::Panic,
+                marker: "POISON".into()
+            })
+        );
+        assert_eq!(
+            Fault::parse("stall:a:b").map(|f| (f.kind, f.marker)),
+            Some((FaultKind::Stall, "a:b".to_string()))
+        );
+        assert_eq!(
+            Fault::parse("kill:X").map(|f| f.kind),
+            Some(FaultKind::Kill)
+        );
+        for refused in ["panic:", "panic", "explode:X", ""] {
+            assert_eq!(Fault::parse(refused), None, "{refused:?}");
+        }
+    }
+
+    #[test]
+    fn a_fault_strikes_only_on_its_marker() {
+        let fault = Fault::parse("panic:POISON").unwrap();
+        fault.strike("HELP\nLIST\n");
+        let struck = std::panic::catch_unwind(|| fault.strike("HELP\nPOISON\n"));
+        assert!(struck.is_err());
+    }
+}
