@@ -121,6 +121,8 @@ fn daemon(dir: &Path, now: DateTime<Utc>) -> Daemon {
         inbox: Inbox::Maildir(Maildir::open(dir.join("in")).expect("inbox")),
         transport: Box::new(MaildirTransport::open(dir.join("sent")).expect("sent Maildir")),
         clock: Clock::Fixed(now),
+        watchdog: None,
+        fault: None,
     }
 }
 

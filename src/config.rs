@@ -107,7 +107,8 @@ pub struct ImapConfig {
     /// A file holding the password (first line), instead of `password`.
     pub password_file: Option<PathBuf>,
     pub folder: String,
-    /// Move handled mail here; when absent it is marked seen.
+    /// Move handled mail here, so the mail folder holds only mail not yet handled; when absent
+    /// it is marked seen and stays, and the mail folder only grows.
     pub done_folder: Option<String>,
     /// Wait with IDLE between polls when the server offers it.
     pub idle: bool,
@@ -169,6 +170,13 @@ pub struct LimitsConfig {
     /// Days a quarantined letter (one that could not be read) is kept whole for the keeper;
     /// then its body is removed and its headers kept.
     pub keep_quarantined_days: u32,
+    /// Attempts at handling one letter, each counted before it begins, after which a letter
+    /// whose handling never finished (the judge killed, stopped by the watchdog or panicking
+    /// on it each time) is quarantined, its sender told once, and the letters behind it go on.
+    pub handling_attempts: u32,
+    /// Seconds the handling of one letter may last before the watchdog ends the process (exit
+    /// status 75) for its supervisor to start again; 0: no watchdog.
+    pub letter_seconds: u64,
 }
 
 impl Default for JudgeConfig {
@@ -274,6 +282,8 @@ impl Default for LimitsConfig {
             answer_bytes: 512 * 1024,
             letters_to_others_per_letter: 200,
             keep_quarantined_days: 30,
+            handling_attempts: 3,
+            letter_seconds: 300,
         }
     }
 }
@@ -401,6 +411,9 @@ impl Config {
         }
         if self.limits.answer_bytes < 4096 {
             return Err(("limits.answer_bytes", "must be at least 4096".into()));
+        }
+        if self.limits.handling_attempts == 0 {
+            return Err(("limits.handling_attempts", "must be at least 1".into()));
         }
         if self.limits.confirm_hours == 0 {
             return Err(("limits.confirm_hours", "must be at least 1".into()));

@@ -1,24 +1,28 @@
-//! The daemon: the only loop and the only clock. Mail in is stored raw, then handled in
-//! the same transaction as the state it changes and the letters it queues; deadlines are
-//! processed; the outbox is flushed with retries. One letter or one game failing is logged
-//! and kept, never fatal.
+//! The daemon: the only loop and the only clock. Mail in is stored raw (with its first
+//! attempt counted), then handled in one transaction with the state it changes and the
+//! letters it queues; deadlines are processed; the outbox is flushed with retries. One letter
+//! or one game failing is logged and kept, never fatal: a letter whose handling panics, kills
+//! or stalls the judge `limits.handling_attempts` times is quarantined and its sender told.
 
 use std::collections::{HashMap, HashSet};
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::Duration as StdDuration;
 
 use chrono::{DateTime, Utc};
-use tracing::{info, warn};
+use tracing::{error, info, warn};
 
+use crate::fault::Fault;
 use crate::judge::Judge;
 use crate::letter::{Address, OutgoingLetter};
 use crate::mail::compose::compose;
 use crate::mail::imap::{ImapInbox, ImapSettings};
 use crate::mail::maildir::Maildir;
-use crate::mail::read::read_letter;
+use crate::mail::read::{Unreadable, read_letter};
 use crate::mail::redact::{purged, redacted};
 use crate::mail::send::{SendError, Transport};
 use crate::store::{MessageState, RawState, Store, Tx};
 use crate::tr;
+use crate::watchdog::{Watchdog, Watching};
 
 /// Where the time comes from: the system, or a time tests (and `--now`) set.
 #[derive(Clone, Copy, Debug)]
@@ -70,6 +74,41 @@ pub struct Daemon {
     pub inbox: Inbox,
     pub transport: Box<dyn Transport>,
     pub clock: Clock,
+    /// Ends the process when one letter's handling outlasts `limits.letter_seconds`; the
+    /// binary starts one, a daemon built in a test has none unless the test starts it.
+    pub watchdog: Option<Watchdog>,
+    /// A failure injected on purpose (`fault`): tests and benchmarks only.
+    pub fault: Option<Fault>,
+}
+
+/// The text of a panic's payload.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".to_string())
+}
+
+/// Whether a failure is the database's (busy, locked, full, unwritable), not the letter's:
+/// such an attempt is given back, the letter tried again next round.
+fn database_at_fault(e: &rusqlite::Error) -> bool {
+    use rusqlite::ErrorCode::*;
+    matches!(
+        e.sqlite_error_code(),
+        Some(
+            DatabaseBusy
+                | DatabaseLocked
+                | DiskFull
+                | SystemIoFailure
+                | CannotOpen
+                | OutOfMemory
+                | ReadOnly
+                | FileLockingProtocolFailed
+                | DatabaseCorrupt
+                | NotADatabase
+        )
+    )
 }
 
 impl Daemon {
@@ -136,11 +175,14 @@ impl Daemon {
         self.try_accept(raw, source).unwrap_or(false)
     }
 
-    /// Stores and handles one raw message in one transaction. `Ok(new)` once the message is
-    /// safely in the database (`false`: it was there already), so its source copy may go;
-    /// `Err` when it could not be stored (the database busy, the disk full), so the source
-    /// must keep it and offer it again.
+    /// Stores one raw message, then handles it. `Ok(new)` once the message is safely in the
+    /// database (`false`: it was there already), so its source copy may go; `Err` when it
+    /// could not be stored (the database busy, the disk full), so the source must keep it and
+    /// offer it again. The message is stored with its first attempt counted, in a transaction
+    /// of its own, before the handling begins: should the handling kill the judge, the letter
+    /// is known after the restart, with the attempts it cost (see `attempt`).
     pub fn try_accept(&mut self, raw: &[u8], source: &str) -> rusqlite::Result<bool> {
+        let _watching = self.watching("a letter as it arrives");
         let now = self.clock.now();
         let limit = self.judge.config.limits.max_message_bytes;
         let own = vec![self.judge.config.judge.address.to_lowercase()];
@@ -156,32 +198,165 @@ impl Daemon {
             }
         };
         let stored = &raw[..raw.len().min(limit)];
-        let result = (|| -> rusqlite::Result<bool> {
+        let recorded = (|| -> rusqlite::Result<Option<i64>> {
             let tx = self.store.begin()?;
-            let Some(id) = tx.record_message(&key, &message_id, source, stored, now)? else {
-                tx.commit()?;
-                return Ok(false);
-            };
-            Self::handle_stored(&self.judge, &tx, id, stored, raw.len(), read, now)?;
+            let id = tx.record_message(&key, &message_id, source, stored, now)?;
+            if let Some(id) = id {
+                tx.record_size(id, raw.len())?;
+                tx.begin_attempt(id)?;
+            }
             tx.commit()?;
-            Ok(true)
+            Ok(id)
         })();
-        if let Err(e) = &result {
-            warn!(%message_id, error = %e, "could not store or handle a letter; it stays in the inbox");
+        match recorded {
+            Ok(Some(id)) => {
+                self.attempt(id, stored, raw.len(), read, now);
+                Ok(true)
+            }
+            Ok(None) => Ok(false),
+            Err(e) => {
+                warn!(%message_id, error = %e, "could not store a letter; it stays in the inbox");
+                Err(e)
+            }
         }
-        result
+    }
+
+    /// The watchdog's watch over one letter's handling, if there is a watchdog.
+    fn watching(&self, what: &str) -> Option<Watching> {
+        self.watchdog.as_ref().map(|w| w.watch(what))
+    }
+
+    /// One attempt at handling stored letter `id`, already counted and committed: handled and
+    /// settled in one transaction. If it fails the letter stays `new` for the next round: a
+    /// panic (caught, its transaction rolled back) or an error of the letter's own keeps the
+    /// attempt counted with its reason, and once `limits.handling_attempts` are spent the
+    /// letter is quarantined (`set_aside`); a database that cannot take the work (busy, full)
+    /// gives the attempt back. Returns whether the letter was settled.
+    fn attempt(
+        &mut self,
+        id: i64,
+        raw: &[u8],
+        size: usize,
+        read: Result<crate::letter::IncomingLetter, Unreadable>,
+        now: DateTime<Utc>,
+    ) -> bool {
+        let (judge, fault, store) = (&self.judge, self.fault.as_ref(), &mut self.store);
+        let outcome = catch_unwind(AssertUnwindSafe(|| -> rusqlite::Result<()> {
+            let tx = store.begin()?;
+            Self::handle_stored(judge, &tx, id, raw, size, read, fault, now)?;
+            tx.commit()
+        }));
+        let why = match outcome {
+            Ok(Ok(())) => return true,
+            Ok(Err(e)) if database_at_fault(&e) => {
+                warn!(id, error = %e, "could not handle a stored letter; it is tried again next round");
+                let given_back = self.store.begin().and_then(|tx| {
+                    tx.give_back_attempt(id)?;
+                    tx.commit()
+                });
+                if let Err(e) = given_back {
+                    warn!(id, error = %e, "could not take back the attempt");
+                }
+                return false;
+            }
+            Ok(Err(e)) => format!("the database refused its handling: {e}"),
+            Err(panic) => format!("the judge panicked: {}", panic_text(panic.as_ref())),
+        };
+        error!(id, reason = %why, "handling a letter failed");
+        let max = self.judge.config.limits.handling_attempts;
+        let settled = (|| -> rusqlite::Result<bool> {
+            let tx = self.store.begin()?;
+            let attempts = tx.attempts(id)?;
+            let why = format!("attempt {attempts}: {why}");
+            tx.note_failed_attempt(id, &why)?;
+            let spent = attempts >= max;
+            if spent {
+                Self::set_aside(&self.judge, &tx, id, raw, attempts, Some(&why), now)?;
+            }
+            tx.commit()?;
+            Ok(spent)
+        })();
+        settled.unwrap_or_else(|e| {
+            warn!(id, error = %e, "could not record a failed attempt");
+            false
+        })
+    }
+
+    /// Quarantines letter `id`, whose handling did not finish in `attempts` attempts, and tells
+    /// its sender once; the letters behind it go on. `last` is the reason noted by the last
+    /// attempt that failed without killing the judge. Only the letter's headers are read
+    /// again: its body may be what stopped the judge.
+    fn set_aside(
+        judge: &Judge,
+        tx: &Tx,
+        id: i64,
+        raw: &[u8],
+        attempts: u32,
+        last: Option<&str>,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        let stopped = "the judge stopped during it (killed, or ended by its watchdog)";
+        let reason = match last {
+            Some(noted) if noted.starts_with(&format!("attempt {attempts}:")) => {
+                format!("its handling did not finish in {attempts} attempt(s); {noted}")
+            }
+            Some(noted) => format!(
+                "its handling did not finish in {attempts} attempt(s); at the last {stopped}; \
+                 before, {noted}"
+            ),
+            None => {
+                format!("its handling did not finish in {attempts} attempt(s); at each {stopped}")
+            }
+        };
+        error!(id, %reason, "letter quarantined");
+        let own = vec![judge.config.judge.address.to_lowercase()];
+        let headers = read_letter(&purged(raw), &own).ok();
+        let sender = headers
+            .as_ref()
+            .and_then(|letter| letter.from.as_ref())
+            .map(|a| a.email.to_lowercase());
+        if let (Some(letter), Some(sender)) = (&headers, &sender)
+            && letter.automatic.is_none()
+            && tx.count_letter(sender, now)? <= judge.config.limits.letters_per_hour
+        {
+            let words = judge
+                .templates
+                .words(&tx.player_language(sender)?.unwrap_or_else(|| "en".into()));
+            let keeper = &judge.config.judge.keeper;
+            let notice = Self::answer(
+                letter,
+                sender,
+                true,
+                tr!(
+                    words,
+                    "handling.set_aside",
+                    attempts = attempts,
+                    keeper = keeper
+                ),
+            );
+            Self::queue_answer(judge, tx, &notice, id, now)?;
+        }
+        tx.settle_message(
+            id,
+            MessageState::Quarantined,
+            sender.as_deref(),
+            Some(&reason),
+            now,
+        )
     }
 
     /// Handles a stored message and settles it; a letter handled or ignored keeps only its
     /// headers and its commands with passwords hidden (`mail::redact`), a quarantined one
     /// stays whole until `limits.keep_quarantined_days` have passed.
+    #[allow(clippy::too_many_arguments)]
     fn handle_stored(
         judge: &Judge,
         tx: &Tx,
         id: i64,
         raw: &[u8],
         size: usize,
-        read: Result<crate::letter::IncomingLetter, crate::mail::read::Unreadable>,
+        read: Result<crate::letter::IncomingLetter, Unreadable>,
+        fault: Option<&Fault>,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
         let letter = match read {
@@ -197,7 +372,7 @@ impl Daemon {
                 );
             }
         };
-        let settled = Self::handle_read(judge, tx, id, size, &letter, now)?;
+        let settled = Self::handle_read(judge, tx, id, size, &letter, fault, now)?;
         tx.settle_message(
             id,
             settled.state,
@@ -218,6 +393,7 @@ impl Daemon {
         id: i64,
         size: usize,
         letter: &crate::letter::IncomingLetter,
+        fault: Option<&Fault>,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<Settlement> {
         let settled = |state, sender: Option<&str>, reason: Option<&str>| Settlement {
@@ -284,6 +460,10 @@ impl Daemon {
             ));
         }
         let handled = judge.handle_letter(tx, letter, now)?;
+        // An injected fault strikes once the letter's work is done but not committed.
+        if let Some(fault) = fault {
+            fault.strike(&letter.body);
+        }
         let mut held_back = None;
         for out in &handled.letters {
             if out.in_reply_to.is_some() && !handled.effective {
@@ -377,9 +557,10 @@ impl Daemon {
         tx.enqueue(&message_id, &recipients, &raw, caused_by, now)
     }
 
-    /// Handles messages stored but not settled (the judge stopped in between).
+    /// Handles messages stored but not settled: the judge stopped in between (killed, or
+    /// ended by its watchdog), or their last attempt failed. Returns how many were settled.
     fn recover(&mut self) -> usize {
-        let pending = match self.store.begin().and_then(|tx| tx.unhandled_messages()) {
+        let pending = match self.store.begin().and_then(|tx| tx.unhandled_ids()) {
             Ok(p) => p,
             Err(e) => {
                 warn!(error = %e, "could not read unhandled letters");
@@ -387,24 +568,39 @@ impl Daemon {
             }
         };
         let mut n = 0;
-        for (id, raw) in pending {
-            let now = self.clock.now();
-            let own = vec![self.judge.config.judge.address.to_lowercase()];
-            let read = read_letter(&raw, &own);
-            let result = self.store.begin().and_then(|tx| {
-                Self::handle_stored(&self.judge, &tx, id, &raw, raw.len(), read, now)?;
-                tx.commit()
-            });
-            match result {
-                Ok(()) => n += 1,
+        for id in pending {
+            match self.retry(id) {
+                Ok(settled) => n += usize::from(settled),
                 Err(e) => warn!(id, error = %e, "could not handle a stored letter"),
             }
         }
         n
     }
 
-    /// Reads new mail from the inbox; each message is marked at the source only after its
-    /// handling has committed.
+    /// Tries stored letter `id` once more, its attempt counted and committed first; or, when
+    /// its attempts are spent, quarantines it. Returns whether it was settled.
+    fn retry(&mut self, id: i64) -> rusqlite::Result<bool> {
+        let _watching = self.watching(&format!("letter {id}"));
+        let now = self.clock.now();
+        let tx = self.store.begin()?;
+        let Some(message) = tx.unhandled_message(id)? else {
+            return Ok(false);
+        };
+        if message.attempts >= self.judge.config.limits.handling_attempts {
+            let (raw, attempts, last) = (&message.raw, message.attempts, message.reason.as_deref());
+            Self::set_aside(&self.judge, &tx, id, raw, attempts, last, now)?;
+            tx.commit()?;
+            return Ok(true);
+        }
+        tx.begin_attempt(id)?;
+        tx.commit()?;
+        let own = vec![self.judge.config.judge.address.to_lowercase()];
+        let read = read_letter(&message.raw, &own);
+        Ok(self.attempt(id, &message.raw, message.size, read, now))
+    }
+
+    /// Reads new mail from the inbox; each message is marked at the source only once it is
+    /// safely stored (its handling committed, or left to `recover` should it have failed).
     fn poll_inbox(&mut self) -> usize {
         let mut n = 0;
         match &mut self.inbox {

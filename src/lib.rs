@@ -7,6 +7,7 @@
 //! - `letter`: incoming and outgoing letters, plain data.
 //! - `mail`: reading, writing, fetching and sending mail.
 //! - `archive`: the archive as a static web site, and the SUMMARY of a game.
+//! - `watchdog`, `fault`: the time limit on one letter's handling, and faults injected by tests.
 //!
 //! `ARCHITECTURE.md` at the top of the repository describes how these fit together.
 
@@ -15,6 +16,7 @@ pub mod config;
 pub mod daemon;
 pub mod dice;
 pub mod diplomacy;
+pub mod fault;
 pub mod his;
 pub mod interface;
 pub mod judge;
@@ -24,3 +26,4 @@ pub mod report;
 pub mod store;
 pub mod text;
 pub mod variant;
+pub mod watchdog;

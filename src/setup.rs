@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use strategos::config::{Config, SecurityConfig};
 use strategos::daemon::{Clock, Daemon, Inbox};
+use strategos::fault::Fault;
 use strategos::judge::Judge;
 use strategos::mail::imap::ImapSettings;
 use strategos::mail::maildir::Maildir;
@@ -16,6 +17,7 @@ use strategos::mail::send::{
 use strategos::report::Templates;
 use strategos::store::Store;
 use strategos::variant::Variant;
+use strategos::watchdog::Watchdog;
 
 fn security(s: SecurityConfig) -> Security {
     match s {
@@ -105,12 +107,25 @@ pub fn daemon(
         variants,
         templates,
     };
+    // The watchdog ends a handling that outlasts its time; the fault (tests only) is read in
+    // debug builds alone.
+    let seconds = judge.config.limits.letter_seconds;
+    let watchdog = if seconds == 0 {
+        None
+    } else {
+        Some(
+            Watchdog::start(std::time::Duration::from_secs(seconds))
+                .map_err(|e| format!("limits.letter_seconds: cannot start the watchdog: {e}"))?,
+        )
+    };
     Ok(Daemon {
         judge,
         store,
         inbox,
         transport,
         clock,
+        watchdog,
+        fault: Fault::from_environment(),
     })
 }
 

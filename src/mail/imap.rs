@@ -1,5 +1,11 @@
-//! An IMAP inbox read with blocking calls: unseen messages by UID, marking them handled (seen,
-//! or moved to a folder of handled mail), and waiting for new mail with IDLE.
+//! An IMAP inbox read with blocking calls: the messages to handle by UID, marking them handled
+//! (seen, or moved to a folder of handled mail), and waiting for new mail with IDLE.
+//!
+//! Marking takes more than one command (`\Seen`, then MOVE; or COPY, `\Deleted`, EXPUNGE),
+//! and the judge may be killed between any two. So that a handled letter always ends marked:
+//! with a folder for handled mail, every message left in the mail folder is fetched again,
+//! seen or not (the judge's store knows a letter it has already stored, and it is only marked
+//! again); without one, marking is the single `\Seen` flag and unseen messages are fetched.
 //!
 //! async-imap runs on a current-thread tokio runtime owned by the inbox. Every exchange with
 //! the server is bounded by `timeout_secs`. After any error the connection is dropped and every
@@ -14,7 +20,7 @@ use std::time::Duration;
 
 use async_imap::extensions::idle::IdleResponse;
 use async_imap::imap_proto::{Response, Status};
-use async_imap::types::{Capability, UnsolicitedResponse};
+use async_imap::types::{Capability, Flag, UnsolicitedResponse};
 use async_imap::{Client, Session};
 use futures_util::TryStreamExt;
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
@@ -36,8 +42,8 @@ pub struct ImapSettings {
     pub password: String,
     /// The folder mail arrives in: `INBOX` unless told otherwise.
     pub folder: String,
-    /// Move handled mail there (created if missing); without it handled mail is marked `\Seen`
-    /// and stays where it is.
+    /// Move handled mail there (created if missing), so that the mail folder holds only mail
+    /// not yet handled; without it handled mail is marked `\Seen` and stays where it is.
     pub done_folder: Option<String>,
     /// An extra root CA (PEM) to trust besides the webpki roots: for tests and private servers.
     pub ca_pem: Option<PathBuf>,
@@ -83,6 +89,10 @@ pub struct ImapInbox {
     idle: bool,
     move_command: bool,
     uidplus: bool,
+    /// Messages the last `pending` found flagged `\Deleted`: with a folder for handled mail,
+    /// copied there already (by an earlier run killed before its EXPUNGE) or deleted by
+    /// another client; marking them only expunges them.
+    deleted: std::collections::HashSet<u32>,
 }
 
 impl fmt::Debug for ImapInbox {
@@ -120,6 +130,7 @@ impl ImapInbox {
             server,
             done_folder: settings.done_folder.clone(),
             limit,
+            deleted: std::collections::HashSet::new(),
         })
     }
 
@@ -133,21 +144,30 @@ impl ImapInbox {
         self.idle
     }
 
-    /// The unseen messages of the folder, oldest UID first, fetched with `BODY.PEEK[]` so that
-    /// nothing is marked seen before it is handled.
+    /// The messages to handle, oldest UID first, fetched with `BODY.PEEK[]` so that nothing is
+    /// marked seen before it is handled: with a folder for handled mail, every message in the
+    /// mail folder (a seen one was marked by a run killed before it could move it); without
+    /// one, the unseen messages.
     pub fn pending(&mut self) -> Result<Vec<(u32, Vec<u8>)>, String> {
         let limit = self.limit;
-        self.exchange(async move |session| {
+        let criteria = if self.done_folder.is_some() {
+            "ALL"
+        } else {
+            "UNSEEN"
+        };
+        let found = self.exchange(async move |session| {
             drain_new_mail(|| session.unsolicited_responses.try_recv().ok());
-            let found = within(limit, "UID SEARCH UNSEEN", session.uid_search("UNSEEN")).await?;
+            let step = format!("UID SEARCH {criteria}");
+            let found = within(limit, &step, session.uid_search(criteria)).await?;
             let mut uids: Vec<u32> = found.into_iter().collect();
             uids.sort_unstable();
             let mut messages = Vec::with_capacity(uids.len());
+            let mut deleted = Vec::new();
             for chunk in uids.chunks(50) {
                 let set = uid_set(chunk);
                 let fetched = within(limit, "UID FETCH", async {
                     session
-                        .uid_fetch(&set, "(UID BODY.PEEK[])")
+                        .uid_fetch(&set, "(UID FLAGS BODY.PEEK[])")
                         .await?
                         .try_collect::<Vec<_>>()
                         .await
@@ -155,23 +175,35 @@ impl ImapInbox {
                 .await?;
                 for fetch in fetched {
                     if let (Some(uid), Some(body)) = (fetch.uid, fetch.body()) {
+                        if fetch.flags().any(|f| f == Flag::Deleted) {
+                            deleted.push(uid);
+                        }
                         messages.push((uid, body.to_vec()));
                     }
                 }
             }
             messages.sort_by_key(|(uid, _)| *uid);
-            Ok(messages)
-        })
+            Ok((messages, deleted))
+        })?;
+        let (messages, deleted) = found;
+        self.deleted = deleted.into_iter().collect();
+        Ok(messages)
     }
 
     /// Marks a message handled: `\Seen`, then moved to the folder for handled mail if there is
-    /// one (MOVE, or COPY + `\Deleted` + EXPUNGE where MOVE is missing).
+    /// one (MOVE, or COPY + `\Deleted` + EXPUNGE where MOVE is missing). Each step may be the
+    /// last before a kill: `pending` then offers the message again and it is marked again
+    /// (a message already `\Deleted` is only expunged, so it is not copied twice).
     pub fn mark_handled(&mut self, uid: u32) -> Result<(), String> {
         let limit = self.limit;
         let done_folder = self.done_folder.clone();
         let (move_command, uidplus) = (self.move_command, self.uidplus);
+        let copied = self.deleted.contains(&uid);
         self.exchange(async move |session| {
             let set = uid.to_string();
+            if copied && done_folder.is_some() {
+                return expunge(session, &set, uidplus, limit).await;
+            }
             // Only the server's tagged OK confirms a flag: `uid_store`'s stream simply ends
             // when the connection drops, which would pass for success and keep a dead
             // connection in use.
@@ -195,22 +227,7 @@ impl ImapInbox {
                     .run_command_and_check_ok(format!("UID STORE {set} +FLAGS.SILENT (\\Deleted)")),
             )
             .await?;
-            if uidplus {
-                within(limit, "UID EXPUNGE", async {
-                    session
-                        .uid_expunge(&set)
-                        .await?
-                        .try_collect::<Vec<_>>()
-                        .await
-                })
-                .await?;
-            } else {
-                within(limit, "EXPUNGE", async {
-                    session.expunge().await?.try_collect::<Vec<_>>().await
-                })
-                .await?;
-            }
-            Ok(())
+            expunge(session, &set, uidplus, limit).await
         })
     }
 
@@ -383,6 +400,32 @@ async fn greeting(client: &mut Client<Wire>, limit: Duration) -> Result<(), Stri
         )),
         other => Err(format!("unexpected greeting: {other:?}")),
     }
+}
+
+/// Expunges the message `set` (flagged `\Deleted`): UID EXPUNGE where the server has UIDPLUS,
+/// else EXPUNGE (which also expunges whatever else is flagged `\Deleted` in the folder).
+async fn expunge(
+    session: &mut Session<Wire>,
+    set: &str,
+    uidplus: bool,
+    limit: Duration,
+) -> Result<(), String> {
+    if uidplus {
+        within(limit, "UID EXPUNGE", async {
+            session
+                .uid_expunge(set)
+                .await?
+                .try_collect::<Vec<_>>()
+                .await
+        })
+        .await?;
+    } else {
+        within(limit, "EXPUNGE", async {
+            session.expunge().await?.try_collect::<Vec<_>>().await
+        })
+        .await?;
+    }
+    Ok(())
 }
 
 /// Empties the unsolicited answers (`next` takes one); true if one announced mail (EXISTS).

@@ -60,6 +60,21 @@ pub struct StoredMessage {
     /// What is left of the raw letter: whole, redacted, purged.
     pub raw_state: String,
     pub raw: Vec<u8>,
+    /// Attempts begun at handling it.
+    pub attempts: u32,
+}
+
+/// A stored letter not yet settled, as a new attempt at it needs it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnsettledMessage {
+    pub id: i64,
+    pub raw: Vec<u8>,
+    /// The size the letter came with (its raw copy may be cut at the size limit).
+    pub size: usize,
+    /// Attempts begun so far.
+    pub attempts: u32,
+    /// Why the last attempt failed, when the judge lived to say it.
+    pub reason: Option<String>,
 }
 
 /// A letter in the outbox.
@@ -132,7 +147,7 @@ impl Tx<'_> {
     /// Every stored message with this Message-ID (as the letter gave it), oldest first.
     pub fn stored_messages(&self, message_id: &str) -> rusqlite::Result<Vec<StoredMessage>> {
         let mut stmt = self.tx.prepare(
-            "SELECT id, state, reason, raw_state, raw FROM messages
+            "SELECT id, state, reason, raw_state, raw, attempts FROM messages
              WHERE header_message_id = ?1 OR (header_message_id IS NULL AND message_id = ?1)
              ORDER BY id",
         )?;
@@ -143,6 +158,7 @@ impl Tx<'_> {
                 reason: r.get(2)?,
                 raw_state: r.get(3)?,
                 raw: r.get(4)?,
+                attempts: r.get(5)?,
             })
         })?;
         rows.collect()
@@ -203,6 +219,84 @@ impl Tx<'_> {
             .prepare("SELECT id, raw FROM messages WHERE state = 'new' ORDER BY id")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         rows.collect()
+    }
+
+    /// The ids of messages stored but not yet settled, oldest first.
+    pub fn unhandled_ids(&self) -> rusqlite::Result<Vec<i64>> {
+        let mut stmt = self
+            .tx
+            .prepare("SELECT id FROM messages WHERE state = 'new' ORDER BY id")?;
+        let rows = stmt.query_map([], |r| r.get(0))?;
+        rows.collect()
+    }
+
+    /// Message `id` if it is stored and not yet settled.
+    pub fn unhandled_message(&self, id: i64) -> rusqlite::Result<Option<UnsettledMessage>> {
+        self.tx
+            .query_row(
+                "SELECT id, raw, COALESCE(size, length(raw)), attempts, reason FROM messages
+                 WHERE id = ?1 AND state = 'new'",
+                [id],
+                |r| {
+                    Ok(UnsettledMessage {
+                        id: r.get(0)?,
+                        raw: r.get(1)?,
+                        size: r.get::<_, i64>(2)?.max(0) as usize,
+                        attempts: r.get(3)?,
+                        reason: r.get(4)?,
+                    })
+                },
+            )
+            .optional()
+    }
+
+    /// Records the size message `id` came with (its raw copy may be cut at the size limit).
+    pub fn record_size(&self, id: i64, size: usize) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET size = ?2 WHERE id = ?1",
+            params![id, size as i64],
+        )?;
+        Ok(())
+    }
+
+    /// Counts one more attempt at handling message `id`, to be committed before the attempt
+    /// begins; returns the attempts begun so far, this one included.
+    pub fn begin_attempt(&self, id: i64) -> rusqlite::Result<u32> {
+        self.tx.query_row(
+            "UPDATE messages SET attempts = attempts + 1 WHERE id = ?1 RETURNING attempts",
+            [id],
+            |r| r.get(0),
+        )
+    }
+
+    /// Takes back the last attempt at message `id`: it failed for want of the database (busy,
+    /// full), which is no fault of the letter.
+    pub fn give_back_attempt(&self, id: i64) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET attempts = MAX(attempts - 1, 0) WHERE id = ?1",
+            [id],
+        )?;
+        Ok(())
+    }
+
+    /// Records why an attempt at a message not yet settled failed (kept as its reason).
+    pub fn note_failed_attempt(&self, id: i64, why: &str) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET reason = ?2 WHERE id = ?1 AND state = 'new'",
+            params![id, why],
+        )?;
+        Ok(())
+    }
+
+    /// The attempts begun at message `id` (0 if there is no such message).
+    pub fn attempts(&self, id: i64) -> rusqlite::Result<u32> {
+        Ok(self
+            .tx
+            .query_row("SELECT attempts FROM messages WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })
+            .optional()?
+            .unwrap_or(0))
     }
 
     /// Quarantined messages with their reasons: `(message_id, reason)`, the Message-ID as

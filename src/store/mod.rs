@@ -15,7 +15,7 @@ use rusqlite::{Connection, Transaction};
 
 pub use games::{GameRow, MemberRow, PhaseRow, PlayerRow};
 pub use identities::IdentityRow;
-pub use mail::{MessageState, OutboxRow, QueuedLetter, RawState, StoredMessage};
+pub use mail::{MessageState, OutboxRow, QueuedLetter, RawState, StoredMessage, UnsettledMessage};
 pub use position::{position_from_json, position_to_json};
 pub use trust::{FailureRow, RequestRow};
 

@@ -77,3 +77,12 @@ CREATE TABLE secrets (
     name TEXT PRIMARY KEY,
     value BLOB NOT NULL
 );
+
+-- Letters that kill or stall the judge. Each attempt to handle a stored letter is counted, and
+-- committed, before the handling begins; a letter still `new` after `limits.handling_attempts`
+-- attempts (the judge killed, stopped by its watchdog or panicking each time) is quarantined
+-- with its reason, so that the letters behind it are handled. `reason` holds why the last
+-- attempt failed while the letter is still `new`. The size the letter came with, as its raw
+-- copy may be cut at `limits.max_message_bytes` (NULL for letters stored before this column).
+ALTER TABLE messages ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE messages ADD COLUMN size INTEGER;

@@ -3,6 +3,10 @@
 //! pass. Afterwards every letter was handled exactly once and answered, every phase was
 //! processed once and none skipped, every letter due went out (a duplicate only ever with
 //! the same Message-ID), and the database is intact.
+//!
+//! Poison letters: a letter that kills the process each time it is handled, or stalls it
+//! until the watchdog ends it (faults injected through `STRATEGOS_FAULT`, which only a debug
+//! build reads), is set aside after three starts, and the letters behind it are answered.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::{Command, Stdio};
@@ -68,12 +72,15 @@ fn the_judge_survives_being_killed_again_and_again() {
             "[judge]\naddress = \"judge@example.test\"\nkeeper = \"keeper@example.test\"\n\
              [paths]\ndatabase = \"{0}/judge.db\"\nvariants = \"{1}/tests/data/variants\"\n\
              [inbox]\nmaildir = \"{0}/inbox\"\npoll_seconds = 1\n[outbox]\nmaildir = \"{0}/sent\"\n\
-             [limits]\nletters_per_hour = 100000\n",
+             [limits]\nletters_per_hour = 100000\nhandling_attempts = 1000\n",
             root.display(),
             env!("CARGO_MANIFEST_DIR")
         ),
     )
     .unwrap();
+    // Kills here fall at random, so one may land in the same letter's handling again and
+    // again on a slow machine; this test is about losing nothing, so a letter is never set
+    // aside for its attempts (`poison_*` below test that).
     let inbox = Maildir::open(root.join("inbox")).unwrap();
     // The players' addresses are taken as proven (as if each had confirmed once): this test
     // is about crashes, and a token comes back only after the judge has answered.
@@ -272,4 +279,144 @@ fn writeln_report(
         std::io::stderr(),
         "crash harness: {kills} kills, {letters} letters, {checks} checks passed, {repeats} letters sent twice (same Message-ID)"
     )
+}
+
+/// A judge on a Maildir inbox in `root`, with `limits` added to its configuration; returns
+/// the configuration file.
+fn poison_config(root: &std::path::Path, limits: &str) -> std::path::PathBuf {
+    let config = root.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[judge]\naddress = \"judge@example.test\"\nkeeper = \"keeper@example.test\"\n\
+             [paths]\ndatabase = \"{0}/judge.db\"\n\
+             [inbox]\nmaildir = \"{0}/inbox\"\n[outbox]\nmaildir = \"{0}/sent\"\n\
+             [limits]\n{limits}\n",
+            root.display(),
+        ),
+    )
+    .unwrap();
+    config
+}
+
+/// Puts the poison letter (from alice) and two plain ones behind it (bob, carol) in the inbox.
+fn poison_letters(root: &std::path::Path) {
+    let inbox = Maildir::open(root.join("inbox")).unwrap();
+    for (from, id, body) in [
+        ("alice@example.test", "poison@x", "HELP\nPOISON-PILL\n"),
+        ("bob@example.test", "after1@x", "HELP\n"),
+        ("carol@example.test", "after2@x", "LIST\n"),
+    ] {
+        inbox.deliver(&letter(from, id, body)).unwrap();
+    }
+}
+
+/// Runs `strategos run --once` with the fault `fault` until it ends well (at most `most`
+/// times); returns each run's exit status.
+fn run_until_done(
+    config: &std::path::Path,
+    fault: &str,
+    most: usize,
+) -> Vec<std::process::ExitStatus> {
+    let mut statuses = Vec::new();
+    while statuses.len() < most {
+        let status = judge(config, now0(), true)
+            .env(strategos::fault::FAULT_VARIABLE, fault)
+            .status()
+            .unwrap();
+        statuses.push(status);
+        if status.success() {
+            break;
+        }
+    }
+    statuses
+}
+
+/// After the runs: the poison letter quarantined with `reason` in its reason after three
+/// attempts, kept whole, its sender answered once; the two letters behind it answered; the
+/// inbox empty.
+fn check_set_aside(root: &std::path::Path, reason: &str) {
+    let mut store = Store::open(&root.join("judge.db")).unwrap();
+    assert!(store.is_intact().unwrap());
+    let tx = store.begin().unwrap();
+    let stored = tx.stored_messages("poison@x").unwrap();
+    assert_eq!(stored.len(), 1);
+    assert_eq!(stored[0].state, "quarantined");
+    assert_eq!(stored[0].attempts, 3);
+    assert_eq!(stored[0].raw_state, "whole");
+    let why = stored[0].reason.clone().unwrap_or_default();
+    assert!(why.contains("did not finish in 3 attempt(s)"), "{why}");
+    assert!(why.contains(reason), "{why}");
+    assert!(tx.unhandled_messages().unwrap().is_empty());
+    let inbox = Maildir::open(root.join("inbox")).unwrap();
+    assert!(inbox.pending().unwrap().is_empty(), "the inbox is empty");
+    let sent = Maildir::open(root.join("sent")).unwrap();
+    let mut answered: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for message in sent.pending().unwrap() {
+        let read = read_letter(&sent.read(&message).unwrap(), &[]).unwrap();
+        answered
+            .entry(read.references.first().cloned().unwrap_or_default())
+            .or_default()
+            .push(read.body);
+    }
+    assert_eq!(
+        answered.keys().collect::<Vec<_>>(),
+        ["after1@x", "after2@x", "poison@x"],
+        "every letter answered"
+    );
+    assert!(
+        answered.values().all(|bodies| bodies.len() == 1),
+        "once each"
+    );
+    assert!(answered["poison@x"][0].contains("broke off 3 times"));
+}
+
+/// A letter on which the judge process dies (an injected `abort`, as under SIGKILL or the
+/// kernel's OOM killer) kills each of the next two starts too; the fourth start sets it aside
+/// and answers the letters behind it. A release build ignores the fault variable.
+#[test]
+fn poison_that_kills_the_judge_is_set_aside_after_three_starts() {
+    let dir = TempDir::new("poison-kill");
+    let config = poison_config(&dir.0, "");
+    poison_letters(&dir.0);
+    let statuses = run_until_done(&config, "kill:POISON-PILL", 6);
+    if !cfg!(debug_assertions) {
+        assert!(
+            statuses[0].success(),
+            "a release build ignores STRATEGOS_FAULT"
+        );
+        return;
+    }
+    assert_eq!(statuses.len(), 4, "{statuses:?}");
+    assert!(
+        statuses[..3]
+            .iter()
+            .all(|s| !s.success() && s.code().is_none()),
+        "{statuses:?}"
+    );
+    check_set_aside(&dir.0, "at each the judge stopped during it");
+}
+
+/// A letter on which the judge stalls is ended by the watchdog (`limits.letter_seconds`,
+/// exit status 75) three times; the fourth start sets it aside and answers the others.
+#[test]
+fn poison_that_stalls_the_judge_is_ended_by_the_watchdog_and_set_aside() {
+    let dir = TempDir::new("poison-stall");
+    let config = poison_config(&dir.0, "letter_seconds = 1");
+    poison_letters(&dir.0);
+    let statuses = run_until_done(&config, "stall:POISON-PILL", 6);
+    if !cfg!(debug_assertions) {
+        assert!(
+            statuses[0].success(),
+            "a release build ignores STRATEGOS_FAULT"
+        );
+        return;
+    }
+    assert_eq!(statuses.len(), 4, "{statuses:?}");
+    let watchdog = Some(strategos::watchdog::WATCHDOG_EXIT);
+    assert!(
+        statuses[..3].iter().all(|s| s.code() == watchdog),
+        "{statuses:?}"
+    );
+    check_set_aside(&dir.0, "at each the judge stopped during it");
 }

@@ -1,7 +1,7 @@
 //! The judge under stress of a small kind: a crash between handling and sending, mail
 //! that is broken or hostile, automatic mail, floods (and the passwords that still get a
 //! letter read past the limit), robots answered again and again, reused Message-IDs, what is
-//! kept of raw letters, and a failing outbox.
+//! kept of raw letters, a failing outbox, and a letter that panics the judge.
 
 use chrono::{DateTime, Duration, Utc};
 use strategos::mail::send::RecordingTransport;
@@ -1017,4 +1017,110 @@ impl Transport for Watching {
     fn stages(&self) -> bool {
         true
     }
+}
+
+/// A letter on which the judge panics (an injected fault) does not stop the daemon: each
+/// attempt is rolled back (the game it created is not there), the letters behind it are
+/// answered at once, and after its third attempt it is quarantined with its reason, kept
+/// whole, and its sender gets one answer saying so, in the sender's language.
+#[test]
+fn a_letter_that_panics_the_judge_is_set_aside_after_three_attempts() {
+    use strategos::fault::{Fault, FaultKind};
+    let mut judge = Harness::new("poison-panic");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.daemon.fault = Some(Fault {
+        kind: FaultKind::Panic,
+        marker: "POISON-PILL".into(),
+    });
+    judge.vouch(&["alice@example.test"]);
+    judge.deliver_confirmed(
+        "olga@example.test",
+        &mail(
+            "olga@example.test",
+            "я",
+            "p0@x",
+            "REGISTER olgapw\nSET LANGUAGE ru\n",
+        ),
+    );
+    judge.take_sent();
+    let poison = mail(
+        "alice@example.test",
+        "poison",
+        "p1@x",
+        "CREATE ?poisoned secret1 tiny\nPOISON-PILL\n",
+    );
+    // The first attempt panics; the daemon goes on with the next letter in the same round.
+    assert!(judge.daemon.accept(&poison, "test"), "stored");
+    assert!(
+        judge
+            .daemon
+            .accept(&mail("bob@example.test", "help", "p2@x", "HELP\n"), "test")
+    );
+    let mut rounds = 0;
+    let mut letters: Vec<strategos::letter::IncomingLetter> = Vec::new();
+    loop {
+        judge.daemon.round();
+        letters.extend(judge.take_sent());
+        rounds += 1;
+        let tx = judge.daemon.store.begin().unwrap();
+        let stored = tx.stored_messages("p1@x").unwrap();
+        assert_eq!(stored.len(), 1);
+        assert!(
+            tx.game_by_name("poisoned").unwrap().is_none(),
+            "a failed attempt is rolled back"
+        );
+        if stored[0].state == "quarantined" {
+            assert_eq!(stored[0].attempts, 3);
+            let reason = stored[0].reason.clone().unwrap();
+            assert!(
+                reason.contains("did not finish in 3 attempt(s)"),
+                "{reason}"
+            );
+            assert!(reason.contains("attempt 3: the judge panicked"), "{reason}");
+            assert_eq!(stored[0].raw_state, "whole", "kept whole for the keeper");
+            break;
+        }
+        assert_eq!(stored[0].state, "new");
+        assert!(rounds < 5, "set aside within its attempts");
+    }
+    assert_eq!(rounds, 2, "attempts 2 and 3 in the next two rounds");
+    let to = |who: &str| {
+        letters
+            .iter()
+            .filter(|l| l.to[0].email == who)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        to("bob@example.test").len(),
+        1,
+        "the letter behind it is answered"
+    );
+    let alice = to("alice@example.test");
+    assert_eq!(alice.len(), 1, "one answer to the poison's sender");
+    assert!(alice[0].subject.contains("[Error Flag]"));
+    assert!(
+        alice[0].body.contains("broke off 3 times")
+            && alice[0].body.contains("keeper@example.test"),
+        "{}",
+        alice[0].body
+    );
+    assert_eq!(alice[0].references, ["p1@x"]);
+    // Nothing more comes of it, and later letters are handled as ever.
+    judge.daemon.round();
+    assert!(judge.take_sent().is_empty());
+    judge.deliver(&mail(
+        "olga@example.test",
+        "я",
+        "p3@x",
+        "LIST\nPOISON-PILL\n",
+    ));
+    for _ in 0..3 {
+        judge.daemon.round();
+    }
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert!(sent[0].body.contains("3 раза"), "{}", sent[0].body);
+    let tx = judge.daemon.store.begin().unwrap();
+    assert!(tx.unhandled_messages().unwrap().is_empty());
+    assert_eq!(tx.quarantine().unwrap().len(), 2);
 }

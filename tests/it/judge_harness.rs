@@ -100,6 +100,8 @@ impl Harness {
             inbox: Inbox::None,
             transport: Box::new(transport),
             clock: Clock::System,
+            watchdog: None,
+            fault: None,
         }
     }
 

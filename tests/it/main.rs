@@ -2,7 +2,8 @@
 //!
 //! - `attacks`: the attack table (`tests/data/attacks/*.txt`): forged, flooding and hostile
 //!   letters played against a fresh judge, each ending safely; each listed in `docs/security.md`.
-//! - `crash`: the judge as a process killed with SIGKILL 60 times while letters arrive.
+//! - `crash`: the judge as a process killed with SIGKILL 60 times while letters arrive; poison
+//!   letters that kill or stall it (injected faults) set aside after three starts.
 //! - `datc`: every DATC v3.0 case (`tests/data/datc/cases.json`) under both rules editions.
 //! - `diadochi`: Diadochi V rule by rule (`tests/data/diadochi/rules.json`).
 //! - `diadochi_game`: three years of Diadochi V through the judge's mail handling.
@@ -26,11 +27,13 @@
 //!   uses exists with its values, report words in Russian, catalogs replaced from a folder.
 //! - `judge`: the judge through a crash, broken and automatic mail, floods (and the seat
 //!   passwords read past the limit), identical answers backing off, letters deduplicated by
-//!   Message-ID, sender and body, raw letters redacted and purged, a failing outbox.
+//!   Message-ID, sender and body, raw letters redacted and purged, a failing outbox, a letter
+//!   that panics the judge set aside after three attempts.
 //! - `his_game`: a Here I Stand move played by mail, and its dice checked by `verify-dice`.
 //! - `hostile`: hostile input (oversized parts, endless bodies, header injection) and bounded
 //!   fuzzing of every reader from a corpus (`tests/data/fuzz/`, `STRATEGOS_FUZZ_ROUNDS`).
-//! - `outage`: SMTP away, a recipient refused, IMAP cut mid-fetch, the database locked or full.
+//! - `outage`: SMTP away, a recipient refused, IMAP cut mid-fetch, the judge killed between
+//!   the steps of marking IMAP mail, the database locked or full.
 //! - `judge_harness`: a judge on temporary files with a settable clock, for those tests.
 //! - `whole_game`: a standard game of two years through the real IMAP and SMTP servers.
 //! - `archive`: a duel by mail written as a web site, summed up, and shown by `game`/`archive`.

@@ -1,12 +1,16 @@
 //! Outages: what the judge does while its mail servers or its database are away. SMTP
 //! unreachable for an evening (letters wait and go out in order when it returns), a recipient
 //! refused for good (recorded, the keeper told, the game goes on), IMAP cut in the middle of
-//! a fetch (nothing lost, nothing handled twice), the database locked or full (the letter is
-//! kept and handled later, the daemon goes on).
+//! a fetch (nothing lost, nothing handled twice), the judge killed between the steps of
+//! marking a letter over IMAP (it ends moved or flagged, handled once), the database locked
+//! or full (the letter is kept and handled later, the daemon goes on, and a letter is never
+//! set aside as poison for the database's fault).
 //!
 //! Game time is set by the tests; only the mail moves in real time. The SMTP tests use the
 //! real Postfix and Dovecot of `mailserver`, each reading its letters back over IMAP by a tag
-//! no other test or run uses; IMAP cuts are made by a small fake server here.
+//! no other test or run uses; IMAP cuts are made by a small fake server here, and the kills
+//! between marking steps are played in folders of the real Dovecot made for each run (and
+//! removed after it).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::{BufRead, BufReader, Write};
@@ -815,4 +819,325 @@ fn deliver_with_the_database_locked_asks_the_mail_system_to_retry() {
     let out = deliver();
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(sent(), 1, "not answered twice");
+}
+
+/// A stored letter whose handling fails because the disk is full is not charged for it: each
+/// failed attempt is given back, so however many rounds the disk stays full, the letter is
+/// handled (not set aside as poison) once there is room, on its first counted attempt.
+#[test]
+fn a_letter_is_never_set_aside_for_the_database_s_fault() {
+    let mut judge = Harness::new("outage-attempts");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    // Its answer (three help files) needs pages the full disk has not got.
+    let raw = mail(
+        "alice@example.test",
+        "help",
+        "full1@x",
+        &"GET his\n".repeat(3),
+    );
+    {
+        // Stored, not yet handled (as after a stop).
+        let tx = judge.daemon.store.begin().unwrap();
+        tx.record_message(
+            "full1@x#0",
+            "full1@x",
+            "test",
+            &raw,
+            at("2027-01-05T12:00:00Z"),
+        )
+        .unwrap();
+        tx.commit().unwrap();
+    }
+    let pages = judge.daemon.store.page_count().unwrap();
+    judge.daemon.store.set_max_pages(Some(pages)).unwrap();
+    let attempts_so_far = |judge: &mut Harness| {
+        let tx = judge.daemon.store.begin().unwrap();
+        let stored = tx.stored_messages("full1@x").unwrap();
+        (stored[0].state.clone(), stored[0].attempts)
+    };
+    for _ in 0..5 {
+        assert_eq!(judge.daemon.round().letters_in, 0);
+        assert_eq!(attempts_so_far(&mut judge), ("new".to_string(), 0));
+    }
+    assert!(judge.take_sent().is_empty());
+    judge.daemon.store.set_max_pages(None).unwrap();
+    assert_eq!(judge.daemon.round().letters_in, 1);
+    assert_eq!(attempts_so_far(&mut judge), ("handled".to_string(), 1));
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].references, ["full1@x"]);
+}
+
+/// The test's own hand in a real IMAP account: folders made, letters put in them (seen or
+/// not, flagged deleted or not), and what each folder holds read back. Plain IMAP on loopback.
+struct Hand {
+    runtime: tokio::runtime::Runtime,
+    session: async_imap::Session<tokio::net::TcpStream>,
+}
+
+/// A message as a folder holds it: its Message-ID, and whether it is seen and deleted.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Held {
+    message_id: String,
+    seen: bool,
+    deleted: bool,
+}
+
+impl Hand {
+    fn login(servers: &MailServers, user: &str) -> Hand {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let session = runtime.block_on(async {
+            let tcp = tokio::net::TcpStream::connect((servers.host.as_str(), servers.imap_port))
+                .await
+                .unwrap();
+            let mut client = async_imap::Client::new(tcp);
+            client.read_response().await.unwrap().expect("a greeting");
+            client
+                .login(servers.address(user), &servers.password)
+                .await
+                .map_err(|(e, _)| e)
+                .unwrap()
+        });
+        Hand { runtime, session }
+    }
+
+    fn create(&mut self, folder: &str) {
+        self.runtime.block_on(self.session.create(folder)).unwrap();
+    }
+
+    /// Removes the test's folders from the shared account.
+    fn remove(&mut self, folders: &[&str]) {
+        let session = &mut self.session;
+        self.runtime.block_on(async {
+            session.select("INBOX").await.unwrap();
+            for folder in folders {
+                let _ = session.delete(folder).await;
+            }
+        });
+    }
+
+    /// Puts `raw` into `folder` with `flags` (`""`, `"(\\Seen)"`...).
+    fn append(&mut self, folder: &str, raw: &[u8], flags: &str) {
+        let flags = (!flags.is_empty()).then_some(flags);
+        self.runtime
+            .block_on(self.session.append(folder, flags, None, raw))
+            .unwrap();
+    }
+
+    /// What `folder` holds, by Message-ID.
+    fn held(&mut self, folder: &str) -> Vec<Held> {
+        use futures_util::TryStreamExt;
+        let session = &mut self.session;
+        let mut held: Vec<Held> = self.runtime.block_on(async {
+            session.select(folder).await.unwrap();
+            let fetched: Vec<_> = session
+                .fetch("1:*", "(FLAGS BODY.PEEK[HEADER.FIELDS (MESSAGE-ID)])")
+                .await
+                .unwrap()
+                .try_collect()
+                .await
+                .unwrap_or_default();
+            fetched
+                .iter()
+                .map(|f| {
+                    let header = String::from_utf8_lossy(f.header().unwrap_or_default());
+                    let id = header.trim().trim_start_matches("Message-ID:").trim();
+                    Held {
+                        message_id: id.trim_matches(['<', '>']).to_string(),
+                        seen: f.flags().any(|x| x == async_imap::types::Flag::Seen),
+                        deleted: f.flags().any(|x| x == async_imap::types::Flag::Deleted),
+                    }
+                })
+                .collect()
+        });
+        held.sort();
+        held
+    }
+}
+
+/// The judge reading `folder` over plain IMAP as `user`, moving handled mail to `done`.
+fn imap_inbox(servers: &MailServers, user: &str, folder: &str, done: Option<&str>) -> Inbox {
+    let mut settings = servers.imap(user, Security::None);
+    settings.folder = folder.to_string();
+    settings.done_folder = done.map(str::to_string);
+    Inbox::Imap {
+        settings: Box::new(settings),
+        connection: None,
+        idle: false,
+    }
+}
+
+/// A letter over IMAP ends marked whatever moment the judge was killed at, and is handled
+/// once. In the real Dovecot, letters are left as a judge killed at each moment leaves them:
+/// stored but not yet marked; stored and flagged seen but not yet moved; copied to the folder
+/// of handled mail and flagged deleted but not yet expunged (a server without MOVE). The
+/// next round moves each of them without answering it again, and handles the new one; without
+/// a folder of handled mail, a letter stored but not flagged is flagged, not answered again.
+#[test]
+fn imap_letters_end_marked_whatever_moment_the_judge_was_killed() {
+    let Some(servers) = servers("imap_letters_end_marked_whatever_moment_the_judge_was_killed")
+    else {
+        return;
+    };
+    let tag = unique();
+    let (folder, done, flat) = (
+        format!("kill-{tag}"),
+        format!("kill-{tag}-done"),
+        format!("kill-{tag}-flat"),
+    );
+    let mut hand = Hand::login(servers, "player7");
+    for f in [&folder, &done, &flat] {
+        hand.create(f);
+    }
+    let mut judge = Harness::new("outage-imap-marks");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    let letter = |from: &str, id: &str| mail(from, "hello", &format!("{id}.{tag}@x"), "HELP\n");
+    let (stored, flagged, copied, new) = (
+        letter("ann@example.test", "stored"),
+        letter("ben@example.test", "flagged"),
+        letter("cid@example.test", "copied"),
+        letter("dee@example.test", "new"),
+    );
+    // Handled before the kill, each as a judge killed at that moment left it.
+    for raw in [&stored, &flagged, &copied] {
+        assert!(judge.daemon.accept(raw, "imap"));
+    }
+    assert_eq!(judge.daemon.flush(), 3);
+    assert_eq!(judge.take_sent().len(), 3);
+    hand.append(&folder, &stored, "");
+    hand.append(&folder, &flagged, "(\\Seen)");
+    hand.append(&done, &copied, "(\\Seen)");
+    hand.append(&folder, &copied, "(\\Seen \\Deleted)");
+    hand.append(&folder, &new, "");
+    judge.daemon.inbox = imap_inbox(servers, "player7", &folder, Some(&done));
+    let round = judge.daemon.round();
+    assert_eq!(round.letters_in, 1, "only the new letter is handled");
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].references, [format!("new.{tag}@x")]);
+    assert!(hand.held(&folder).is_empty(), "{:?}", hand.held(&folder));
+    let ids: Vec<String> = hand.held(&done).into_iter().map(|h| h.message_id).collect();
+    let mut expected: Vec<String> = ["copied", "flagged", "new", "stored"]
+        .iter()
+        .map(|id| format!("{id}.{tag}@x"))
+        .collect();
+    expected.sort();
+    assert_eq!(ids, expected, "each letter moved, once");
+    // Nothing more to do.
+    assert_eq!(judge.daemon.round().letters_in, 0);
+    assert!(judge.take_sent().is_empty());
+
+    // Without a folder of handled mail: a stored letter not yet flagged is flagged.
+    let (kept, fresh) = (
+        letter("eve@example.test", "kept"),
+        letter("fay@example.test", "fresh"),
+    );
+    assert!(judge.daemon.accept(&kept, "imap"));
+    judge.daemon.flush();
+    judge.take_sent();
+    hand.append(&flat, &kept, "");
+    hand.append(&flat, &fresh, "");
+    judge.daemon.inbox = imap_inbox(servers, "player7", &flat, None);
+    assert_eq!(judge.daemon.round().letters_in, 1);
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].references, [format!("fresh.{tag}@x")]);
+    let held = hand.held(&flat);
+    assert_eq!(held.len(), 2);
+    assert!(held.iter().all(|h| h.seen && !h.deleted), "{held:?}");
+    hand.remove(&[&folder, &done, &flat]);
+}
+
+/// The real binary reads a folder of the real Dovecot and is killed at random moments while
+/// letters arrive; in the end the folder is empty, every letter is in the folder of handled
+/// mail exactly once, and every letter was answered (a repeat only ever with the same
+/// Message-ID).
+#[test]
+fn imap_letters_are_moved_once_however_often_the_judge_is_killed() {
+    let Some(servers) = servers("imap_letters_are_moved_once_however_often_the_judge_is_killed")
+    else {
+        return;
+    };
+    let tag = unique();
+    let (folder, done) = (format!("crash-{tag}"), format!("crash-{tag}-done"));
+    let mut hand = Hand::login(servers, "player7");
+    hand.create(&folder);
+    let dir = TempDir::new("outage-imap-kills");
+    let root = &dir.0;
+    let config = root.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[judge]\naddress = \"judge@example.test\"\nkeeper = \"keeper@example.test\"\n\
+             [paths]\ndatabase = \"{0}/judge.db\"\n\
+             [inbox]\nkind = \"imap\"\npoll_seconds = 1\n\
+             [imap]\nhost = \"{1}\"\nport = {2}\nsecurity = \"none\"\nuser = \"{3}\"\n\
+             password = \"{4}\"\nfolder = \"{folder}\"\ndone_folder = \"{done}\"\nidle = false\n\
+             [outbox]\nmaildir = \"{0}/sent\"\n\
+             [limits]\nletters_per_hour = 100000\nhandling_attempts = 1000\n",
+            root.display(),
+            servers.host,
+            servers.imap_port,
+            servers.address("player7"),
+            servers.password,
+        ),
+    )
+    .unwrap();
+    let run = |once: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_strategos"));
+        command.args(["--config", config.to_str().unwrap(), "run"]);
+        if once {
+            command.arg("--once");
+        }
+        command
+            .args(["--now", "2027-01-05T12:00:00Z"])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        command
+    };
+    let mut ids = Vec::new();
+    let mut dice: u64 = 0x1ead_beef;
+    for kill in 0..20 {
+        for _ in 0..2 {
+            let id = format!("k{}.{tag}@x", ids.len());
+            let from = format!("p{}@example.test", ids.len());
+            hand.append(&folder, &mail(&from, "hello", &id, "HELP\n"), "");
+            ids.push(id);
+        }
+        dice ^= dice << 13;
+        dice ^= dice >> 7;
+        dice ^= dice << 17;
+        let mut child = run(false).spawn().unwrap();
+        std::thread::sleep(StdDuration::from_millis(20 + (dice % 200) + kill));
+        child.kill().unwrap();
+        child.wait().unwrap();
+    }
+    assert!(run(true).status().unwrap().success());
+    assert!(hand.held(&folder).is_empty(), "the folder is empty");
+    let moved: Vec<String> = hand.held(&done).into_iter().map(|h| h.message_id).collect();
+    let mut expected = ids.clone();
+    expected.sort();
+    assert_eq!(moved, expected, "every letter moved exactly once");
+    let sent = Maildir::open(root.join("sent")).unwrap();
+    let mut answers: BTreeMap<String, HashSet<String>> = BTreeMap::new();
+    for message in sent.pending().unwrap() {
+        let letter = read_letter(&sent.read(&message).unwrap(), &[]).unwrap();
+        answers
+            .entry(letter.references[0].clone())
+            .or_default()
+            .insert(letter.message_id);
+    }
+    assert_eq!(answers.len(), ids.len(), "every letter answered");
+    assert!(answers.values().all(|a| a.len() == 1), "each answered once");
+    let mut store = strategos::store::Store::open(&root.join("judge.db")).unwrap();
+    let tx = store.begin().unwrap();
+    for id in &ids {
+        assert_eq!(tx.messages_with_id(id).unwrap(), 1, "{id} stored once");
+    }
+    assert!(tx.unhandled_messages().unwrap().is_empty());
+    hand.remove(&[&folder, &done]);
 }

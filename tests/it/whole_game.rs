@@ -281,6 +281,8 @@ fn a_standard_game_through_real_mail_servers() {
         },
         transport: Box::new(SmtpTransport::new(&servers.smtp(Security::StartTls)).unwrap()),
         clock: Clock::Fixed(at("2027-01-04T09:00:00Z")),
+        watchdog: None,
+        fault: None,
     };
     let sender = SmtpTransport::new(&servers.smtp(Security::StartTls)).unwrap();
     let players = (1..=7)

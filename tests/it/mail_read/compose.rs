@@ -207,3 +207,90 @@ fn reply_subjects() {
         assert_eq!(reply_subject(subject), reply, "{subject:?}");
     }
 }
+
+/// The header block and the body of a composed letter.
+fn head_and_body(raw: &[u8]) -> (String, Vec<u8>) {
+    let split = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .expect("a blank line ends the header");
+    (
+        String::from_utf8(raw[..split].to_vec()).expect("ASCII header"),
+        raw[split + 4..].to_vec(),
+    )
+}
+
+/// Bodies are written as lettre's builder writes them when given the text with LF line ends
+/// (the same transfer encoding, the same bytes), though `compose` writes the CRLFs itself.
+#[test]
+fn bodies_are_the_bytes_lettre_writes() {
+    use lettre::message::SinglePart;
+    use lettre::message::header::ContentType;
+    let bodies = [
+        String::new(),
+        "HELP\n".to_string(),
+        "\nstarts with a line end".to_string(),
+        "no line end at the end".to_string(),
+        "already\r\nCRLF\r\nand LF\nmixed\n".to_string(),
+        "a lone CR\rin a line\n\r\n\n".to_string(),
+        format!("{}\n{}\n", "a".repeat(74), "b".repeat(74)),
+        format!("{}\n{}\n", "a".repeat(75), "b".repeat(75)),
+        format!("{}\n{}\n", "a".repeat(76), "b".repeat(76)),
+        format!("first\n{}\nlast\n", "x".repeat(2500)),
+        "Приказы приняты:\nАрмия Москва — Украина\n".to_string(),
+        "Ё".repeat(300),
+        "mostly ASCII, one word: ещё\n".repeat(40),
+        "trailing spaces   \nand tabs\t\t\n= signs = \n".to_string(),
+        "A Par - Bur\n.\nFrom the judge\n".repeat(200),
+    ];
+    for text in bodies {
+        let mut plain = letter();
+        plain.body = text.clone();
+        let (head, body) = head_and_body(&composed(&plain, &judge()));
+        let part = SinglePart::builder()
+            .header(ContentType::TEXT_PLAIN)
+            .body(text.clone())
+            .formatted();
+        let (part_head, part_body) = head_and_body(&part);
+        assert_eq!(body, part_body, "the body of {text:?}");
+        let encoding = |h: &str| {
+            h.lines()
+                .find(|l| l.starts_with("Content-Transfer-Encoding:"))
+                .map(str::to_string)
+        };
+        assert_eq!(encoding(&head), encoding(&part_head), "{text:?}");
+        assert!(encoding(&head).is_some());
+    }
+}
+
+/// A large answer (a million bytes in 150,000 short lines, and one line of 200,000 bytes) is
+/// composed whole: CRLF line ends only, no line over 998 octets, read back as written.
+#[test]
+fn large_answers_and_long_lines_are_composed_whole() {
+    let many_lines = "GET his: Here I Stand\n".repeat(150_000);
+    let long_line = format!("start {} end\nnext\n", "x".repeat(200_000));
+    let long_cyrillic = format!("{}\n", "щ".repeat(100_000));
+    for text in [many_lines, long_line, long_cyrillic] {
+        let mut big = letter();
+        big.body = text.clone();
+        let raw = composed(&big, &judge());
+        let mut bare_lf = 0;
+        let mut longest = 0;
+        let mut line = 0;
+        for (at, &b) in raw.iter().enumerate() {
+            if b == b'\n' {
+                if at == 0 || raw[at - 1] != b'\r' {
+                    bare_lf += 1;
+                }
+                longest = longest.max(line);
+                line = 0;
+            } else {
+                line += 1;
+            }
+        }
+        assert_eq!(bare_lf, 0, "no bare LF");
+        assert!(longest.max(line) <= 999, "a line of {longest} octets");
+        let read = read_letter(&raw, &[]).expect("readable");
+        assert_eq!(read.body.trim_end(), text.trim_end());
+    }
+}
