@@ -59,6 +59,7 @@ mod game;
 mod his;
 mod his_game;
 mod hostile;
+mod jdip;
 mod judge;
 mod judge_harness;
 mod mail_read;
