@@ -101,70 +101,145 @@ fn jdip() -> Option<PathBuf> {
     None
 }
 
-/// Plays the scripted game; returns the judge and the power each address plays.
-fn play() -> (Harness, HashMap<&'static str, usize>) {
-    let mut judge = Harness::new("jdip");
-    let mut now = at("2027-03-01T09:00:00Z");
-    judge.set_time(now);
-    let addresses: Vec<String> = (1..=7).map(|i| format!("p{i}@example.test")).collect();
-    let refs: Vec<&str> = addresses.iter().map(String::as_str).collect();
-    judge.vouch(&refs);
-    judge.deliver(&mail(
-        &addresses[0],
-        "new",
-        "c@jd",
-        "CREATE ?jd pw1 standard\n",
-    ));
-    for (i, address) in addresses.iter().enumerate().skip(1) {
-        let body = format!("SIGNON ?jd pw{}\n", i + 1);
-        judge.deliver(&mail(address, "join", &format!("j{i}@jd"), &body));
-    }
-    let sent = judge.take_sent();
-    let mut by_power = HashMap::new();
-    for (i, address) in addresses.iter().enumerate() {
-        let start = sent
-            .iter()
-            .find(|l| l.to[0].email == *address && l.body.contains("You have been selected as"))
-            .unwrap_or_else(|| panic!("{address} has a start notice"));
-        let power = start
-            .body
-            .split("You have been selected as ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .unwrap()
-            .to_lowercase();
-        let power = POWERS.iter().find(|p| **p == power).expect("a power");
-        by_power.insert(*power, i);
-    }
-    assert_eq!(by_power.len(), 7, "seven powers");
-    let mut serial = 0;
-    for phase in PHASES {
-        now += Duration::hours(1);
+/// The judge and the seven players of game `jd`.
+struct Table {
+    judge: Harness,
+    now: DateTime<Utc>,
+    addresses: Vec<String>,
+    /// The player (index into `addresses`) of each power.
+    by_power: HashMap<&'static str, usize>,
+    serial: usize,
+}
+
+impl Table {
+    /// Seven proven addresses sign up for a standard game; the seventh starts it.
+    fn new() -> Table {
+        let mut judge = Harness::new("jdip");
+        let now = at("2027-03-01T09:00:00Z");
         judge.set_time(now);
+        let addresses: Vec<String> = (1..=7).map(|i| format!("p{i}@example.test")).collect();
+        let refs: Vec<&str> = addresses.iter().map(String::as_str).collect();
+        judge.vouch(&refs);
+        judge.deliver(&mail(
+            &addresses[0],
+            "new",
+            "c@jd",
+            "CREATE ?jd pw1 standard\n",
+        ));
+        for (i, address) in addresses.iter().enumerate().skip(1) {
+            let body = format!("SIGNON ?jd pw{}\n", i + 1);
+            judge.deliver(&mail(address, "join", &format!("j{i}@jd"), &body));
+        }
+        let sent = judge.take_sent();
+        let mut by_power = HashMap::new();
+        for (i, address) in addresses.iter().enumerate() {
+            let start = sent
+                .iter()
+                .find(|l| l.to[0].email == *address && l.body.contains("You have been selected as"))
+                .unwrap_or_else(|| panic!("{address} has a start notice"));
+            let power = start
+                .body
+                .split("You have been selected as ")
+                .nth(1)
+                .and_then(|rest| rest.split_whitespace().next())
+                .unwrap()
+                .to_lowercase();
+            let power = POWERS.iter().find(|p| **p == power).expect("a power");
+            by_power.insert(*power, i);
+        }
+        assert_eq!(by_power.len(), 7, "seven powers");
+        Table {
+            judge,
+            now,
+            addresses,
+            by_power,
+            serial: 0,
+        }
+    }
+
+    /// Every power with orders for `phase` sends them; time passes (six hours at a time) until
+    /// the phase's results are out. Returns the results letter as the first player got it.
+    fn play(&mut self, phase: &str) -> String {
+        self.now += Duration::hours(1);
+        self.judge.set_time(self.now);
         for power in POWERS {
             let Some(text) = orders(power, phase) else {
                 continue;
             };
-            let i = by_power[power];
+            let i = self.by_power[power];
             let letter = power.chars().next().unwrap().to_ascii_uppercase();
             let body = format!("SIGNON {letter}jd pw{}\n{text}\n", i + 1);
-            serial += 1;
-            judge.deliver(&mail(&addresses[i], phase, &format!("o{serial}@jd"), &body));
+            self.serial += 1;
+            let id = format!("o{}@jd", self.serial);
+            self.judge
+                .deliver(&mail(&self.addresses[i], phase, &id, &body));
         }
-        // Time passes until the phase's results are out.
-        let mut waited = 0;
-        while !judge
-            .take_sent()
-            .iter()
-            .any(|l| l.subject.contains(&format!("{phase} Results")))
-        {
-            waited += 1;
-            assert!(waited < 40, "no results for {phase}");
-            now += Duration::hours(6);
-            judge.tick(now);
+        let title = format!("{phase} Results");
+        for _ in 0..40 {
+            let sent = self.judge.take_sent();
+            if let Some(results) = sent
+                .iter()
+                .find(|l| l.subject.contains(&title) && l.to[0].email == self.addresses[0])
+            {
+                return results.body.clone();
+            }
+            self.now += Duration::hours(6);
+            self.judge.tick(self.now);
         }
+        panic!("no results for {phase}");
     }
-    (judge, by_power)
+
+    /// The game's HISTORY, as the judge mails it to the first player.
+    fn history(&mut self) -> String {
+        self.serial += 1;
+        let id = format!("h{}@jd", self.serial);
+        self.judge
+            .deliver(&mail(&self.addresses[0], "history", &id, "HISTORY jd\n"));
+        self.judge
+            .take_sent()
+            .into_iter()
+            .find(|l| l.subject.contains("History"))
+            .expect("a history letter")
+            .body
+    }
+
+    /// jDip's report on importing `files` (written beside the judge's database) in order.
+    fn import(&self, tool: &Path, files: &[(&str, &str)]) -> Value {
+        let mut command = Command::new(tool);
+        command.arg("--compact");
+        for (name, text) in files {
+            let path = self.judge.dir.0.join(name);
+            std::fs::write(&path, text).unwrap();
+            command.arg(path);
+        }
+        let out = command.output().expect("jDip runs");
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+            panic!(
+                "jDip's report is JSON ({e}): {}\n{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            )
+        });
+        assert_eq!(
+            report["verdict"]["all_imported"],
+            true,
+            "jDip did not import {:?}: {:#}",
+            files.iter().map(|f| f.0).collect::<Vec<_>>(),
+            report["verdict"]
+        );
+        // Every order line of every letter understood, by jDip's own order parser.
+        for step in report["steps"].as_array().unwrap() {
+            for turn in step["diagnostics"]["turns"].as_array().unwrap() {
+                let orders = &turn["orders"];
+                assert_eq!(
+                    orders["understood"], orders["lines"],
+                    "{}: order lines jDip did not understand: {:#}",
+                    turn["turn"], orders["failures"]
+                );
+            }
+        }
+        report
+    }
 }
 
 /// Our records of the game, phase by phase, as jDip describes a phase: its token (`F1901R`),
@@ -268,37 +343,30 @@ fn jdip_phases(report: &Value) -> BTreeMap<String, Phase> {
 
 #[test]
 fn jdip_imports_a_whole_game_s_history() {
-    let (mut judge, _) = play();
-    judge.deliver(&mail("p1@example.test", "history", "h@jd", "HISTORY jd\n"));
-    let history = judge
-        .take_sent()
-        .into_iter()
-        .find(|l| l.subject.contains("History"))
-        .expect("a history letter");
-    let file = judge.dir.0.join("history.txt");
-    std::fs::write(&file, &history.body).unwrap();
+    let mut table = Table::new();
+    for phase in &PHASES[..PHASES.len() - 1] {
+        table.play(phase);
+    }
+    let earlier = table.history();
+    let spring_1903 = table.play("S1903M");
+    let history = table.history();
     let Some(tool) = jdip() else {
         return;
     };
-    let out = Command::new(&tool)
-        .arg("--compact")
-        .arg(&file)
-        .output()
-        .expect("jDip runs");
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "jDip's report is JSON ({e}): {}\n{}",
-            String::from_utf8_lossy(&out.stdout),
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    assert_eq!(
-        report["verdict"]["all_imported"], true,
-        "jDip did not import the history: {:#}",
-        report["verdict"]
+    // A history, and a single results letter appended to the game it built.
+    let appended = table.import(
+        &tool,
+        &[("earlier.txt", &earlier), ("s1903m.txt", &spring_1903)],
     );
+    let report = table.import(&tool, &[("history.txt", &history)]);
+    assert_eq!(
+        jdip_phases(&appended),
+        jdip_phases(&report),
+        "the game built from a history and a results letter, then from the whole history"
+    );
+    let judge = &mut table.judge;
     let theirs = jdip_phases(&report);
-    let ours = our_phases(&mut judge);
+    let ours = our_phases(judge);
     let tokens: Vec<&str> = PHASES.iter().copied().chain(["F1903M"]).collect();
     assert_eq!(
         theirs.keys().map(String::as_str).collect::<BTreeSet<_>>(),
@@ -309,7 +377,6 @@ fn jdip_imports_a_whole_game_s_history() {
     // announces, which hold from the next phase on; elsewhere the centres are the phase's.
     let announces_ownership = |token: &str| {
         history
-            .body
             .split("\nSubject: ")
             .find(|letter| letter.starts_with(&format!("STRA:jd - {token} Results")))
             .is_some_and(|letter| letter.contains("Ownership of supply centers:"))
