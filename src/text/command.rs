@@ -254,14 +254,15 @@ enum Keyword {
 /// The command nearest to `word` (an unknown line's first word), for "did you mean": a
 /// keyword within two letters' edits of it, if `word` is a word of three letters or more.
 pub fn nearest_command(word: &str) -> Option<String> {
-    let word = word.to_uppercase();
-    if word.chars().count() < 3 || !word.chars().all(|c| c.is_ascii_alphabetic()) {
+    // Two edits cannot bridge a longer difference in length: a long word costs nothing.
+    if !(3..=24).contains(&word.len()) || !word.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
     }
+    let word = word.to_uppercase();
     KEYWORDS
         .iter()
         .map(|(phrase, _)| phrase.concat())
-        .filter(|keyword| keyword != &word)
+        .filter(|keyword| keyword != &word && keyword.len().abs_diff(word.len()) <= 2)
         .map(|keyword| (edits(&word, &keyword), keyword))
         .filter(|(d, _)| *d <= 2)
         .min_by_key(|(d, _)| *d)
