@@ -161,6 +161,8 @@ pub struct LimitsConfig {
     pub held_wait_hours: u32,
     /// Commands read from one letter (a block of order lines is one); the rest are not read.
     pub commands_per_letter: u32,
+    /// Order lines read from one letter, all its blocks together; the rest are not read.
+    pub order_lines_per_letter: u32,
     /// Games one address may create in 24 hours.
     pub games_created_per_day: u32,
     /// The largest letter the judge writes, in bytes of body; past it the rest is summed up.
@@ -278,6 +280,7 @@ impl Default for LimitsConfig {
             confirm_hours: 72,
             held_wait_hours: 24,
             commands_per_letter: 100,
+            order_lines_per_letter: 1000,
             games_created_per_day: 3,
             answer_bytes: 512 * 1024,
             letters_to_others_per_letter: 200,
@@ -408,6 +411,9 @@ impl Config {
         }
         if self.limits.commands_per_letter == 0 {
             return Err(("limits.commands_per_letter", "must be at least 1".into()));
+        }
+        if self.limits.order_lines_per_letter == 0 {
+            return Err(("limits.order_lines_per_letter", "must be at least 1".into()));
         }
         if self.limits.answer_bytes < 4096 {
             return Err(("limits.answer_bytes", "must be at least 4096".into()));

@@ -9,7 +9,6 @@ use chrono::{DateTime, Utc};
 use super::Judge;
 use super::his::{self, Desk, Written, letter_of, name, power_by_letter};
 use super::letter::Session;
-use super::password::hash_password;
 use super::phase::next_deadline;
 use crate::config::Config;
 use crate::diplomacy::turn::PhaseKind;
@@ -135,7 +134,10 @@ impl Session<'_> {
                 self.hold(what);
                 return Ok(());
             }
-            return self.his_take(tx, line, row, power, &hash_password(password));
+            let Some(hash) = self.new_password(line, password) else {
+                return Ok(());
+            };
+            return self.his_take(tx, line, row, power, &hash);
         };
         let seat = super::lockout::Seat::power(
             &row,

@@ -63,6 +63,10 @@ pub(super) struct Session<'j> {
     pub(super) unchecked: u32,
     /// Commands past the letter's limit, not read.
     pub(super) unread: usize,
+    /// Order lines past `limits.order_lines_per_letter`, not read.
+    pub(super) unread_orders: usize,
+    /// New passwords hashed for this letter (each costs argon2's time; see `new_password`).
+    pub(super) passwords_set: u32,
     /// Help files already sent in this letter (each is sent once).
     pub(super) helped: Vec<String>,
     /// What in this letter waits for the sender's address to confirm (then the whole letter
@@ -195,8 +199,13 @@ fn handle_inner(
     let most = judge.config.limits.commands_per_letter as usize;
     let unread = commands.len().saturating_sub(most);
     commands.truncate(most);
+    let unread_orders = keep_order_lines(
+        &mut commands,
+        judge.config.limits.order_lines_per_letter as usize,
+    );
     let mut session = Session::new(judge, tx, now, sender, master_of, confirmed)?;
     session.unread = unread;
+    session.unread_orders = unread_orders;
     if session.stopped_by_lock(tx, &commands, letter)? {
         // Nothing of the letter was done (whether it was held is not told).
         let mut handled = session.answer(tx, letter, &commands, &[])?;
@@ -268,6 +277,8 @@ impl<'j> Session<'j> {
             failures: 0,
             unchecked: 0,
             unread: 0,
+            unread_orders: 0,
+            passwords_set: 0,
             helped: Vec::new(),
             pending: Vec::new(),
             failed_seats: Vec::new(),
@@ -301,6 +312,13 @@ impl<'j> Session<'j> {
                 "limits.commands",
                 most = self.judge.config.limits.commands_per_letter,
                 count = self.unread
+            ));
+        }
+        if self.unread_orders > 0 {
+            self.say(msg!(
+                "limits.order_lines",
+                most = self.judge.config.limits.order_lines_per_letter,
+                count = self.unread_orders
             ));
         }
         self.start_filled(tx)?;
@@ -682,4 +700,41 @@ impl<'j> Session<'j> {
                 .to_string(),
         );
     }
+}
+
+/// Keeps the first `most` non-blank order lines of the letter's order blocks (in order) and
+/// drops the rest, blocks left empty included; returns how many lines were dropped.
+fn keep_order_lines(commands: &mut Vec<Command>, most: usize) -> usize {
+    let mut left = most;
+    let mut dropped = 0;
+    commands.retain_mut(|command| {
+        let CommandKind::Orders { text } = &mut command.kind else {
+            return true;
+        };
+        let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+        if lines <= left {
+            left -= lines;
+            return true;
+        }
+        dropped += lines - left;
+        if left == 0 {
+            return false;
+        }
+        let mut kept = 0;
+        let cut = text
+            .lines()
+            .take_while(|l| {
+                if kept == left {
+                    return false;
+                }
+                kept += usize::from(!l.trim().is_empty());
+                true
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        *text = cut;
+        left = 0;
+        true
+    });
+    dropped
 }

@@ -5,6 +5,9 @@
 use super::letter::{Confirmed, Session};
 use super::lockout::{Checked, Seat};
 use super::password::hash_password;
+
+/// Most new passwords one letter may set (accounts, games, seats): each is an argon2 hash.
+const MOST_PASSWORDS_SET: u32 = 5;
 use super::settings::GameSettings;
 use crate::msg;
 use crate::report::Message;
@@ -56,7 +59,10 @@ impl Session<'_> {
             return Ok(());
         }
         let player = tx.register_player(&self.sender, None, None, self.now)?;
-        tx.set_account(player.id, name, Some(&hash_password(password)))?;
+        let Some(hash) = self.new_password(line, password) else {
+            return Ok(());
+        };
+        tx.set_account(player.id, name, Some(&hash))?;
         let player = tx.player(player.id)?;
         self.say(match &player.name {
             Some(name) => msg!("seats.registered_as", address = player.email, name = name),
@@ -83,6 +89,21 @@ impl Session<'_> {
         }
     }
 
+    /// The stored form of a password the letter sets (a new account, game or seat), or
+    /// `None`, said on `line`, past `MOST_PASSWORDS_SET` in one letter: each costs argon2's
+    /// time, so one letter cannot make the judge hash for long.
+    pub(super) fn new_password(&mut self, line: usize, password: &str) -> Option<String> {
+        if self.passwords_set >= MOST_PASSWORDS_SET {
+            self.fail(
+                line,
+                msg!("limits.passwords_set", most = MOST_PASSWORDS_SET),
+            );
+            return None;
+        }
+        self.passwords_set += 1;
+        Some(hash_password(password))
+    }
+
     /// CREATE: at once from a proven address, else once the address confirms.
     pub(super) fn create(
         &mut self,
@@ -94,7 +115,13 @@ impl Session<'_> {
         moderated: bool,
     ) -> rusqlite::Result<()> {
         if self.proven {
-            let hash = hash_password(password);
+            // What is cheap to check comes before the hash.
+            if !self.can_create(tx, line, game, variant)? {
+                return Ok(());
+            }
+            let Some(hash) = self.new_password(line, password) else {
+                return Ok(());
+            };
             return self.create_game(tx, line, game, &hash, variant, moderated);
         }
         if self.can_create(tx, line, game, variant)? {
@@ -263,7 +290,10 @@ impl Session<'_> {
             self.hold(msg!("confirm.what_join", game = row.name));
             return Ok(());
         }
-        self.join_game(tx, line, row, &hash_password(password))
+        let Some(hash) = self.new_password(line, password) else {
+            return Ok(());
+        };
+        self.join_game(tx, line, row, &hash)
     }
 
     /// Whether the sender may join `row` now: it forms, and its lists let them in.
@@ -390,7 +420,10 @@ impl Session<'_> {
                 self.hold(what);
                 return Ok(());
             }
-            return self.take_seat(tx, line, row, letter, &hash_password(password));
+            let Some(hash) = self.new_password(line, password) else {
+                return Ok(());
+            };
+            return self.take_seat(tx, line, row, letter, &hash);
         };
         let owner = Some((member.player_id, member.email.clone()));
         let seat = Seat::power(&row, &power.id, &power.name, owner);
@@ -429,7 +462,10 @@ impl Session<'_> {
             self.hold(msg!("confirm.what_observe", game = row.name));
             return Ok(());
         }
-        self.observe_game(tx, row, &hash_password(password))
+        let Some(hash) = self.new_password(line, password) else {
+            return Ok(());
+        };
+        self.observe_game(tx, row, &hash)
     }
 
     /// The sender becomes an observer of `row`.
@@ -510,7 +546,10 @@ impl Session<'_> {
             },
         };
         if let Some((game, player)) = seat {
-            tx.set_member_password(game.id, player, &hash_password(password))?;
+            let Some(hash) = self.new_password(line, password) else {
+                return Ok(());
+            };
+            tx.set_member_password(game.id, player, &hash)?;
             self.say(msg!("letter.game_password_changed", game = game.name));
             return Ok(());
         }
@@ -522,7 +561,10 @@ impl Session<'_> {
             self.hold(msg!("confirm.what_password"));
             return Ok(());
         }
-        tx.set_account(player.id, None, Some(&hash_password(password)))?;
+        let Some(hash) = self.new_password(line, password) else {
+            return Ok(());
+        };
+        tx.set_account(player.id, None, Some(&hash))?;
         self.say(msg!("letter.password_changed"));
         Ok(())
     }

@@ -1124,3 +1124,91 @@ fn a_letter_that_panics_the_judge_is_set_aside_after_three_attempts() {
     assert!(tx.unhandled_messages().unwrap().is_empty());
     assert_eq!(tx.quarantine().unwrap().len(), 2);
 }
+
+/// One letter sets at most five new passwords (each is an argon2 hash): a letter joining seven
+/// games joins five, and says of the other two lines that they were not carried out.
+#[test]
+fn one_letter_sets_only_so_many_passwords() {
+    let mut judge = Harness::new("passwords-set");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    let creators = ["c1@example.test", "c2@example.test", "c3@example.test"];
+    judge.vouch(&creators);
+    judge.vouch(&["bob@example.test"]);
+    for n in 0..7 {
+        judge.deliver(&mail(
+            creators[n / 3],
+            "g",
+            &format!("ps{n}@x"),
+            &format!("CREATE ?many{n} pw{n} tiny\n"),
+        ));
+    }
+    judge.take_sent();
+    let joins: String = (0..7).map(|n| format!("SIGNON ?many{n} bobpw\n")).collect();
+    judge.deliver(&mail("bob@example.test", "join", "psb@x", &joins));
+    let answer = judge
+        .take_sent()
+        .into_iter()
+        .find(|l| l.to[0].email == "bob@example.test")
+        .expect("an answer");
+    assert_eq!(
+        answer
+            .body
+            .matches("only 5 new passwords are set from one letter")
+            .count(),
+        2,
+        "{}",
+        answer.body
+    );
+    let tx = judge.daemon.store.begin().unwrap();
+    let bob = tx.player_by_email("bob@example.test").unwrap().unwrap();
+    let joined = (0..7)
+        .filter(|n| {
+            let game = tx.game_by_name(&format!("many{n}")).unwrap().unwrap();
+            tx.members(game.id)
+                .unwrap()
+                .iter()
+                .any(|m| m.player_id == bob.id)
+        })
+        .count();
+    assert_eq!(joined, 5);
+}
+
+/// One letter's order lines are read up to `limits.order_lines_per_letter`, all its blocks
+/// together; the answer says how many more were not read, and echoes none of them.
+#[test]
+fn one_letter_gives_only_so_many_order_lines() {
+    let mut config = test_config();
+    config.limits.order_lines_per_letter = 3;
+    let mut judge = Harness::with_config("order-lines", config);
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.vouch(&["ann@example.test", "bob@example.test"]);
+    judge.deliver(&mail(
+        "ann@example.test",
+        "g",
+        "ol1@x",
+        "CREATE ?lines annpw tiny\nSET PREFERENCE N\n",
+    ));
+    judge.deliver(&mail(
+        "bob@example.test",
+        "g",
+        "ol2@x",
+        "SIGNON ?lines bobpw\n",
+    ));
+    judge.take_sent();
+    judge.deliver(&mail(
+        "ann@example.test",
+        "orders",
+        "ol3@x",
+        "SIGNON Nlines annpw\nF nor H\nF nor H\n\nLIST\nF nor H\nF nor - mid\nF nor - sou\n",
+    ));
+    let answer = judge.take_sent().remove(0);
+    assert!(
+        answer
+            .body
+            .contains("This letter holds 2 more order lines than the 3 the judge reads"),
+        "{}",
+        answer.body
+    );
+    assert!(!answer.body.contains("nor - mid"), "{}", answer.body);
+    assert!(!answer.body.contains("nor - sou"), "{}", answer.body);
+}
