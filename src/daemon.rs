@@ -552,7 +552,25 @@ impl Daemon {
             email: judge.address.clone(),
             name: Some(judge.name.clone()),
         };
-        let raw = compose(letter, &from, &message_id, now);
+        // Every letter about a game refers to the game's thread, so mail readers keep a
+        // game's letters together.
+        let in_thread = crate::judge::results::game_of_subject(&judge.code, &letter.subject)
+            .map(|name| tx.game_by_name(name))
+            .transpose()?
+            .flatten()
+            .map(|game| crate::judge::results::thread_root(&judge.address, &game))
+            .filter(|root| !letter.references.contains(root))
+            .map(|root| {
+                let mut threaded = letter.clone();
+                threaded.references.insert(0, root);
+                threaded
+            });
+        let raw = compose(
+            in_thread.as_ref().unwrap_or(letter),
+            &from,
+            &message_id,
+            now,
+        );
         let recipients: Vec<String> = letter.to.iter().map(|a| a.email.clone()).collect();
         tx.enqueue(&message_id, &recipients, &raw, caused_by, now)
     }

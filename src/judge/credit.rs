@@ -50,6 +50,7 @@ pub fn change_credit(
     mut position: Position,
     power: PowerId,
     order: CreditOrder,
+    code: &str,
 ) -> rusqlite::Result<Result<CreditChange, Message>> {
     let CreditOrder {
         action,
@@ -75,7 +76,11 @@ pub fn change_credit(
                 said: msg!("credit.asked", other = them, amount = amount),
                 notice: Some((
                     other,
-                    msg!("credit.ask_subject", game = game.name, power = me),
+                    msg!(
+                        "credit.ask_subject",
+                        game = crate::judge::results::prefix(code, game),
+                        power = me
+                    ),
                     msg!(
                         "credit.ask",
                         power = me,
@@ -95,7 +100,11 @@ pub fn change_credit(
                 said: msg!("credit.lends", power = me, amount = amount, other = them),
                 notice: Some((
                     other,
-                    msg!("credit.grant_subject", game = game.name, power = me),
+                    msg!(
+                        "credit.grant_subject",
+                        game = crate::judge::results::prefix(code, game),
+                        power = me
+                    ),
                     msg!(
                         "credit.granted",
                         power = me,
@@ -113,7 +122,11 @@ pub fn change_credit(
                 said: msg!("credit.passes", power = me, amount = amount, other = them),
                 notice: Some((
                     other,
-                    msg!("credit.pass_subject", game = game.name, power = me),
+                    msg!(
+                        "credit.pass_subject",
+                        game = crate::judge::results::prefix(code, game),
+                        power = me
+                    ),
                     msg!(
                         "credit.passed",
                         power = me,
@@ -131,7 +144,11 @@ pub fn change_credit(
                 said: msg!("credit.ends", power = me, other = them),
                 notice: Some((
                     other,
-                    msg!("credit.end_subject", game = game.name, power = me),
+                    msg!(
+                        "credit.end_subject",
+                        game = crate::judge::results::prefix(code, game),
+                        power = me
+                    ),
                     msg!("credit.ended", power = me, game = game.name),
                 )),
             }

@@ -96,7 +96,11 @@ impl Judge {
                     let words = self.templates.words(&language);
                     letters.push(OutgoingLetter::fresh(
                         &m.email,
-                        tr!(words, "deadlines.late_subject", game = game.name),
+                        tr!(
+                            words,
+                            "deadlines.late_subject",
+                            game = crate::judge::results::prefix(&self.config.judge.code, game)
+                        ),
                         tr!(
                             words,
                             "deadlines.late",
@@ -126,7 +130,7 @@ impl Judge {
                         tr!(
                             words,
                             "deadlines.lost_subject",
-                            game = game.name,
+                            game = crate::judge::results::prefix(&self.config.judge.code, game),
                             power = map.power(*power).name
                         ),
                         tr!(
@@ -165,7 +169,11 @@ impl Judge {
                     phase = phase_name_in(words, variant, &position),
                     offers = lines.join("\n")
                 ) + "\n";
-                let subject = tr!(words, "deadlines.offer_subject", game = game.name);
+                let subject = tr!(
+                    words,
+                    "deadlines.offer_subject",
+                    game = crate::judge::results::prefix(&self.config.judge.code, game)
+                );
                 (subject, text)
             };
             let (subject, text) = offer(self.game_words(game));

@@ -45,6 +45,10 @@ impl Desk for Judge {
     fn window_deadline(&self, game: &GameRow, now: DateTime<Utc>) -> DateTime<Utc> {
         next_deadline(game, PhaseKind::Movement, now)
     }
+
+    fn subject_prefix(&self, game: &GameRow) -> String {
+        super::results::prefix(&self.config.judge.code, game)
+    }
 }
 
 impl Judge {
@@ -155,7 +159,7 @@ impl Session<'_> {
         // Answered in the language the member reads the game's letters in.
         self.language = self.judge.language_of(tx, &row, member)?;
         self.say(msg!("his.signed_on", power = name(power), game = row.name));
-        self.signed_on = Some((row, power.id().to_string()));
+        self.sign_on(row, power.id().to_string());
         Ok(())
     }
 
@@ -207,7 +211,11 @@ impl Session<'_> {
         self.announce(
             tx,
             &row,
-            msg!("his.joined_subject", game = row.name, power = name(power)),
+            msg!(
+                "his.joined_subject",
+                game = crate::judge::results::prefix(&self.judge.config.judge.code, &row),
+                power = name(power)
+            ),
             msg!(
                 "his.joined_notice",
                 game = row.name,
@@ -215,7 +223,7 @@ impl Session<'_> {
                 player = self.member_named(tx, &row, player.id)?
             ),
         )?;
-        self.signed_on = Some((row, power.id().to_string()));
+        self.sign_on(row, power.id().to_string());
         Ok(())
     }
 
@@ -255,7 +263,10 @@ impl Session<'_> {
             self.announce(
                 tx,
                 &game,
-                msg!("his.adjusted_subject", game = game.name),
+                msg!(
+                    "his.adjusted_subject",
+                    game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                ),
                 msg!("letter.text", text = text),
             )?;
         }
@@ -280,6 +291,14 @@ impl Session<'_> {
         };
         let text = msg!("his.reveal", reveal = reveal);
         self.say(text.clone());
-        self.announce(tx, row, msg!("his.revealed_subject", game = row.name), text)
+        self.announce(
+            tx,
+            row,
+            msg!(
+                "his.revealed_subject",
+                game = crate::judge::results::prefix(&self.judge.config.judge.code, row)
+            ),
+            text,
+        )
     }
 }

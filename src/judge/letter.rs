@@ -5,7 +5,6 @@ use chrono::{DateTime, Utc};
 
 use super::{Handled, Judge};
 use crate::letter::{Address, IncomingLetter, OutgoingLetter};
-use crate::mail::compose::reply_subject;
 use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx};
 use crate::text::Severity;
@@ -65,6 +64,9 @@ pub(super) struct Session<'j> {
     pub(super) unread: usize,
     /// Order lines past `limits.order_lines_per_letter`, not read.
     pub(super) unread_orders: usize,
+    /// The subject prefix of the game the letter first signed on to, as it stood then (the
+    /// answer's subject carries it, as njudge's does, whatever the letter went on to process).
+    pub(super) reply_prefix: Option<String>,
     /// New passwords hashed for this letter (each costs argon2's time; see `new_password`).
     pub(super) passwords_set: u32,
     /// Help files already sent in this letter (each is sent once).
@@ -82,6 +84,8 @@ pub(super) struct Session<'j> {
 /// A power a master acted for with BECOME, and the paragraphs of the answer written for it.
 pub(super) struct ActedFor {
     pub(super) game: String,
+    /// The game's subject prefix (`STRA:game - S1901M`).
+    pub(super) prefix: String,
     /// The power's name.
     pub(super) power: String,
     /// The address of the power's player, if it has one.
@@ -278,6 +282,7 @@ impl<'j> Session<'j> {
             unchecked: 0,
             unread: 0,
             unread_orders: 0,
+            reply_prefix: None,
             passwords_set: 0,
             helped: Vec::new(),
             pending: Vec::new(),
@@ -362,9 +367,19 @@ impl<'j> Session<'j> {
                 count = not_sent
             ));
         }
-        let mut subject = reply_subject(&letter.subject);
+        let code = &judge.config.judge.code;
+        let prefix = session.reply_prefix.clone().or_else(|| {
+            let game = session.signed_on.as_ref().map(|(g, _)| g);
+            game.or(session.master_of.as_ref())
+                .map(|g| super::results::prefix(code, g))
+        });
+        let subject = super::results::reply_subject(
+            code,
+            prefix.as_deref(),
+            session.errors > 0,
+            &letter.subject,
+        );
         if session.errors > 0 {
-            subject.push_str(" [Error Flag]");
             // The advice about orders only where orders (or lines that may have been meant as
             // orders) were in the letter.
             let orders_in_letter = commands
@@ -468,7 +483,7 @@ impl<'j> Session<'j> {
             let subject = tr!(
                 words,
                 "master.became_copy_subject",
-                game = acted.game,
+                game = acted.prefix,
                 power = acted.power
             );
             copies.push(OutgoingLetter::fresh(&player, subject, self.reply(&done)));
@@ -478,6 +493,14 @@ impl<'j> Session<'j> {
 }
 
 impl<'j> Session<'j> {
+    /// Signs the letter on to `row` as `power`; the first game signed on to names the answer.
+    pub(super) fn sign_on(&mut self, row: GameRow, power: String) {
+        if self.reply_prefix.is_none() {
+            self.reply_prefix = Some(super::results::prefix(&self.judge.config.judge.code, &row));
+        }
+        self.signed_on = Some((row, power));
+    }
+
     /// The words of the answer's language.
     pub(super) fn words(&self) -> Words<'j> {
         self.judge.templates.words(&self.language)

@@ -117,7 +117,11 @@ impl Session<'_> {
                 let text = |message: &Message| words.message(&secrecy::as_read_by(message, view));
                 let subject = match of_game.as_slice() {
                     [(_, subject, _)] => text(subject),
-                    _ => tr!(words, "master.announcements", game = game.name),
+                    _ => tr!(
+                        words,
+                        "master.announcements",
+                        game = crate::judge::results::prefix(&self.judge.config.judge.code, game)
+                    ),
                 };
                 let body = of_game
                     .iter()
@@ -329,7 +333,10 @@ impl Session<'_> {
         self.announce(
             tx,
             &game,
-            msg!("master.setting_subject", game = game.name),
+            msg!(
+                "master.setting_subject",
+                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+            ),
             msg!("master.setting_notice", game = game.name, change = change),
         )?;
         self.refresh(game);
@@ -455,7 +462,10 @@ impl Session<'_> {
         game.settings = settings.to_json();
         let (subject, text) = if pause {
             (
-                msg!("master.paused_subject", game = game.name),
+                msg!(
+                    "master.paused_subject",
+                    game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                ),
                 msg!("master.paused", game = game.name),
             )
         } else {
@@ -474,7 +484,10 @@ impl Session<'_> {
                 ));
             }
             (
-                msg!("master.resumed_subject", game = game.name),
+                msg!(
+                    "master.resumed_subject",
+                    game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                ),
                 msg!(
                     "master.resumed",
                     game = game.name,
@@ -517,7 +530,10 @@ impl Session<'_> {
         self.announce(
             tx,
             &game,
-            msg!("master.extended_subject", game = game.name),
+            msg!(
+                "master.extended_subject",
+                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+            ),
             text,
         )?;
         self.refresh(game);
@@ -591,7 +607,10 @@ impl Session<'_> {
         self.announce(
             tx,
             &game,
-            msg!("master.terminated_subject", game = game.name),
+            msg!(
+                "master.terminated_subject",
+                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+            ),
             text,
         )?;
         self.refresh(game);
@@ -626,6 +645,7 @@ impl Session<'_> {
             .map(|m| m.email);
         self.acted_for.push(super::letter::ActedFor {
             game: game.name.clone(),
+            prefix: crate::judge::results::prefix(&self.judge.config.judge.code, &game),
             power: variant.map.power(id).name.clone(),
             player,
             sections: Vec::new(),
@@ -637,7 +657,7 @@ impl Session<'_> {
             power = variant.map.power(id).name,
             game = game.name
         ));
-        self.signed_on = Some((game, power_id));
+        self.sign_on(game, power_id);
         Ok(())
     }
 
@@ -683,13 +703,20 @@ impl Session<'_> {
         let words = self.judge.templates.words(&language);
         self.caused.push(OutgoingLetter::fresh(
             &member.email,
-            tr!(words, "master.ejected_you_subject", game = game.name),
+            tr!(
+                words,
+                "master.ejected_you_subject",
+                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+            ),
             tr!(words, "master.ejected_you", game = game.name) + "\n",
         ));
         self.announce(
             tx,
             &game,
-            msg!("master.ejected_subject", game = game.name),
+            msg!(
+                "master.ejected_subject",
+                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+            ),
             what,
         )?;
         Ok(())
@@ -730,7 +757,10 @@ impl Session<'_> {
         self.announce(
             tx,
             &game,
-            msg!("master.promoted_subject", game = game.name),
+            msg!(
+                "master.promoted_subject",
+                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+            ),
             text,
         )?;
         self.refresh(game);
@@ -813,7 +843,10 @@ impl Session<'_> {
         self.announce(
             tx,
             &game,
-            msg!("master.rolled_back_subject", game = game.name),
+            msg!(
+                "master.rolled_back_subject",
+                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+            ),
             text,
         )?;
         self.refresh(game);

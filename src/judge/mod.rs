@@ -29,7 +29,7 @@ mod phase;
 mod play;
 mod press;
 mod proof;
-mod results;
+pub(crate) mod results;
 mod seats;
 pub mod secrecy;
 pub mod settings;

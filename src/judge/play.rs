@@ -192,6 +192,7 @@ impl Session<'_> {
                 amount,
                 other,
             },
+            &self.judge.config.judge.code,
         )? {
             Err(why) => self.fail(line, why),
             Ok(change) => {

@@ -102,7 +102,7 @@ impl Session<'_> {
                     tr!(
                         words,
                         "press.broadcast_subject",
-                        game = game.name,
+                        game = crate::judge::results::prefix(&self.judge.config.judge.code, &game),
                         signature = signature
                     ),
                     tr!(
@@ -117,7 +117,7 @@ impl Session<'_> {
                     tr!(
                         words,
                         "press.press_subject",
-                        game = game.name,
+                        game = crate::judge::results::prefix(&self.judge.config.judge.code, &game),
                         signature = signature
                     ),
                     tr!(

@@ -437,7 +437,7 @@ impl Session<'_> {
         self.answer_to = member.email.clone();
         self.language = self.judge.language_of(tx, &row, member)?;
         self.say(msg!("seats.signed_on", power = power.name, game = row.name));
-        self.signed_on = Some((row, power.id.clone()));
+        self.sign_on(row, power.id.clone());
         Ok(())
     }
 
@@ -506,7 +506,11 @@ impl Session<'_> {
             self.announce(
                 tx,
                 &row,
-                msg!("seats.open_subject", game = row.name, power = info.name),
+                msg!(
+                    "seats.open_subject",
+                    game = crate::judge::results::prefix(&self.judge.config.judge.code, &row),
+                    power = info.name
+                ),
                 msg!(
                     "seats.open",
                     game = row.name,
@@ -691,12 +695,12 @@ impl Session<'_> {
             &row,
             msg!(
                 "seats.taken_over_subject",
-                game = row.name,
+                game = crate::judge::results::prefix(&self.judge.config.judge.code, &row),
                 power = power.name
             ),
             text,
         )?;
-        self.signed_on = Some((row, power.id.clone()));
+        self.sign_on(row, power.id.clone());
         Ok(())
     }
 }

@@ -307,7 +307,10 @@ impl Session<'_> {
             self.announce(
                 tx,
                 game,
-                msg!("wishes.absence_subject", game = game.name),
+                msg!(
+                    "wishes.absence_subject",
+                    game = crate::judge::results::prefix(&self.judge.config.judge.code, game)
+                ),
                 notice,
             )?;
         }
@@ -390,7 +393,10 @@ impl Session<'_> {
         self.announce(
             tx,
             &game,
-            msg!("wishes.over_subject", game = game.name),
+            msg!(
+                "wishes.over_subject",
+                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+            ),
             text,
         )?;
         self.refresh(game);

@@ -177,7 +177,7 @@ fn display_name(address: &Address) -> Option<String> {
 }
 
 /// Control characters (CR and LF among them) become spaces; ends trimmed.
-fn one_line(text: &str) -> String {
+pub fn one_line(text: &str) -> String {
     let line: String = text
         .chars()
         .map(|c| if c.is_control() { ' ' } else { c })

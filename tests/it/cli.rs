@@ -236,7 +236,7 @@ fn deliver_reads_one_message_from_standard_input() {
     let sent: Vec<_> = std::fs::read_dir(dir.join("sent/new")).unwrap().collect();
     assert_eq!(sent.len(), 1);
     let answer = std::fs::read_to_string(sent[0].as_ref().unwrap().path()).unwrap();
-    assert!(answer.contains("Subject: Re: hello"), "{answer}");
+    assert!(answer.contains("Subject: Re: STRA hello"), "{answer}");
     assert!(answer.contains("To: you@example.org"), "{answer}");
     // The same message piped again is recognised and not answered twice.
     let out = strategos(&args, Some(letter));

@@ -624,7 +624,11 @@ fn a_full_outbox_goes_out_over_rounds_in_order() {
                     .to_string()
             })
             .collect();
-        assert_eq!(subjects, ["Subject: Re: r0", "Subject: Re: r1"], "{to}");
+        assert_eq!(
+            subjects,
+            ["Subject: Re: STRA r0", "Subject: Re: STRA r1"],
+            "{to}"
+        );
     }
 }
 
@@ -761,7 +765,7 @@ fn nothing_reveals_passwords_partial_press_or_hidden_identities() {
     assert!(
         everything
             .iter()
-            .any(|t| t.contains("xyzzy") && t.contains("press from someone"))
+            .any(|t| t.contains("xyzzy") && t.contains("Press from someone"))
     );
 }
 

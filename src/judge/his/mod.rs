@@ -50,6 +50,8 @@ pub(crate) trait Desk {
     ) -> rusqlite::Result<Words<'_>>;
     /// When a window opened at `now` closes (the game's movement deadline).
     fn window_deadline(&self, game: &GameRow, now: DateTime<Utc>) -> DateTime<Utc>;
+    /// What every letter about the game begins its subject with (`STRA:game -`).
+    fn subject_prefix(&self, game: &GameRow) -> String;
 }
 
 /// The variant name a Here I Stand game is stored under.
@@ -311,7 +313,7 @@ fn progress(
     tx.save_game(game)?;
     let title = msg!(
         "his.report_subject",
-        game = game.name,
+        game = desk.subject_prefix(game),
         power = mover,
         request = request
     );
@@ -348,7 +350,7 @@ fn progress(
                 tr!(
                     words,
                     "his.asked_subject",
-                    game = game.name,
+                    game = desk.subject_prefix(game),
                     power = power.name_in(lang),
                     window = window.number
                 ),
