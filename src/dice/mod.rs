@@ -642,6 +642,24 @@ mod tests {
     }
 
     #[test]
+    fn dice_lines_broken_over_several_lines_are_read_whole() {
+        let good = archive(6, true).join("\n");
+        // As the judge wraps its letters, and narrower, as a mail program may.
+        for width in [78, 40] {
+            let wrapped = crate::mail::compose::wrap_long_lines(&good, width);
+            assert_ne!(wrapped, good);
+            let verification = verify(&wrapped);
+            assert_eq!(
+                verification.verdict(),
+                Verdict::Verified,
+                "{:?}",
+                verification.problems
+            );
+            assert_eq!(verification.verified, 6);
+        }
+    }
+
+    #[test]
     fn tampering_is_found() {
         let good = archive(6, true);
         let problems = |lines: &[String]| verify(&lines.join("\n")).problems;

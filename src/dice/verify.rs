@@ -156,6 +156,9 @@ impl fmt::Display for Problem {
     }
 }
 
+/// How many lines one dice line may have been broken into, after its first.
+const MOST_CONTINUATIONS: usize = 8;
+
 /// Reads every dice line of `text` (reports in order, as HISTORY or the archive give them)
 /// and checks them: the seed against the commitment, each roll against the seed, the roll
 /// numbers 1, 2, 3... with none missing or repeated, the commitment before the first roll
@@ -168,10 +171,31 @@ pub fn verify(text: &str) -> Verification {
     let mut highest = 0;
     // The first roll announced while no commitment had been published.
     let mut early = None;
-    for line in text.lines() {
-        let Some(read) = parse_line(line) else {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut next = 0;
+    while let Some(&line) = lines.get(next) {
+        next += 1;
+        let Some(mut read) = parse_line(line) else {
             continue;
         };
+        // A dice line broken over several lines (the judge wraps long lines under 80
+        // columns, and so do mail programs) is read joined again.
+        if read.is_err() {
+            let mut joined = line.to_string();
+            for (taken, more) in lines[next..].iter().take(MOST_CONTINUATIONS).enumerate() {
+                // A blank line, or the next dice line, ends it.
+                if more.trim().is_empty() || parse_line(more).is_some() {
+                    break;
+                }
+                joined.push(' ');
+                joined.push_str(more.trim_start_matches(|c: char| c.is_whitespace() || c == '>'));
+                if let Some(Ok(whole)) = parse_line(&joined) {
+                    read = Ok(whole);
+                    next += taken + 1;
+                    break;
+                }
+            }
+        }
         match read {
             Err(why) => result.problems.push(Problem::Unreadable {
                 line: tidy(line),

@@ -192,15 +192,21 @@ fn three_years_of_diadochi_by_mail() {
     table.deadline();
     let spring = table.report("Spring 240 BC movement");
     assert!(
-        spring.contains("Macedonia: Fleet Corinth DESTROY: centre destroyed."),
+        crate::says(
+            spring,
+            "Macedonia: Fleet Corinth DESTROY: centre destroyed."
+        ),
         "{spring}"
     );
     assert!(
-        spring.contains("Destroyed centres, supplying no one: Corinth."),
+        crate::says(spring, "Destroyed centres, supplying no one: Corinth."),
         "{spring}"
     );
     assert!(
-        spring.contains("The next phase of 'anc' will be Movement for Autumn of 240 BC."),
+        crate::says(
+            spring,
+            "The next phase of 'anc' will be Movement for Autumn of 240 BC."
+        ),
         "{spring}"
     );
 
@@ -209,28 +215,35 @@ fn three_years_of_diadochi_by_mail() {
     table.deadline();
     let autumn = table.report("Autumn 240 BC movement");
     assert!(
-        autumn.contains("Macedonia: Fleet Corinth RESTORE: restoring: one more turn."),
+        crate::says(
+            autumn,
+            "Macedonia: Fleet Corinth RESTORE: restoring: one more turn."
+        ),
         "{autumn}"
     );
     assert!(
-        autumn.contains("Being restored: Corinth (Macedonia, 1 of 2 turns)."),
+        crate::says(autumn, "Being restored: Corinth (Macedonia, 1 of 2 turns)."),
         "{autumn}"
     );
-    assert!(autumn.contains("Rome lends 1 supply to Egypt."), "{autumn}");
+    assert!(
+        crate::says(autumn, "Rome lends 1 supply to Egypt."),
+        "{autumn}"
+    );
     assert!(
         autumn.contains("Syria:     4 Supply centers,  3 Units:  Builds   1 unit."),
         "Armenia, garrisoned, counts: {autumn}"
     );
     assert!(
-        autumn.contains("Rome: supply 4, lent 1, units 4: no change."),
+        crate::says(autumn, "Rome: supply 4, lent 1, units 4: no change."),
         "the lender keeps its units: {autumn}"
     );
     assert!(
-        autumn.contains("Egypt: supply 3, borrowed 1, units 3: builds 1."),
+        crate::says(autumn, "Egypt: supply 3, borrowed 1, units 3: builds 1."),
         "the borrower builds on credit: {autumn}"
     );
     assert!(
-        autumn.contains(
+        crate::says(
+            autumn,
             "Build-only cities (they supply no one; whoever controls one may build there): \
              Athens (no one), Jerusalem (no one), Sidon (no one)."
         ),
@@ -240,7 +253,8 @@ fn three_years_of_diadochi_by_mail() {
     // Winter 240 BC: builds, with Carthage's third fleet over the limit.
     table.orders("carthage", "Build F Car\nBuild F Gad\nBuild F Nca");
     assert!(
-        table.answer.contains(
+        crate::says(
+            &table.answer,
             "Note: line 4: F NCA B will not be carried out as your orders stand: no power builds \
              more than 2 fleets in one winter, and the fleet builds before it use them up (rule 9)."
         ),
@@ -252,7 +266,10 @@ fn three_years_of_diadochi_by_mail() {
     table.orders("syria", "Waive");
     let winter = table.report("Winter 240 BC adjustments");
     assert!(
-        winter.contains("Carthage: Build Fleet New Carthage: too many fleets this winter."),
+        crate::says(
+            winter,
+            "Carthage: Build Fleet New Carthage: too many fleets this winter."
+        ),
         "{winter}"
     );
     assert!(
@@ -260,11 +277,14 @@ fn three_years_of_diadochi_by_mail() {
         "{winter}"
     );
     assert!(
-        winter.contains("Rome lends 1 supply to Egypt."),
+        crate::says(winter, "Rome lends 1 supply to Egypt."),
         "credits in every adjustment report: {winter}"
     );
     assert!(
-        winter.contains("The next phase of 'anc' will be Movement for Spring of 239 BC."),
+        crate::says(
+            winter,
+            "The next phase of 'anc' will be Movement for Spring of 239 BC."
+        ),
         "{winter}"
     );
 
@@ -274,10 +294,10 @@ fn three_years_of_diadochi_by_mail() {
     table.deadline();
     let spring = table.report("Spring 239 BC movement");
     assert!(
-        spring.contains("Macedonia: Fleet Corinth RESTORE: centre restored."),
+        crate::says(spring, "Macedonia: Fleet Corinth RESTORE: centre restored."),
         "{spring}"
     );
-    assert!(!spring.contains("Destroyed centres"), "{spring}");
+    assert!(!crate::says(spring, "Destroyed centres"), "{spring}");
 
     // Autumn 239 BC: Armenia is Syria's but has no garrison, so it supplies nothing.
     table.deadline();
@@ -291,7 +311,8 @@ fn three_years_of_diadochi_by_mail() {
         "{autumn}"
     );
     assert!(
-        autumn.contains(
+        crate::says(
+            autumn,
             "Armenia (Syria) supplies nothing this year: no unit of Syria stands in it this \
              winter, and a rebellion centre counts only while garrisoned (rule 5)."
         ),
@@ -304,7 +325,10 @@ fn three_years_of_diadochi_by_mail() {
     table.deadline();
     let winter = table.report("Winter 239 BC adjustments");
     assert!(
-        winter.contains("The next phase of 'anc' will be Movement for Spring of 238 BC."),
+        crate::says(
+            winter,
+            "The next phase of 'anc' will be Movement for Spring of 238 BC."
+        ),
         "{winter}"
     );
 
@@ -350,25 +374,29 @@ fn victory_waits_for_the_end_of_the_year() {
     table.deadline();
     let spring = table.report("Spring 240 BC movement");
     assert!(
-        spring.contains("Rome: Army Dalmatia -> Illyria."),
+        crate::says(spring, "Rome: Army Dalmatia -> Illyria."),
         "{spring}"
     );
-    assert!(!spring.contains("has won"), "{spring}");
+    assert!(!crate::says(spring, "has won"), "{spring}");
     assert!(
-        spring.contains("The next phase of 'anc' will be Movement for Autumn of 240 BC."),
+        crate::says(
+            spring,
+            "The next phase of 'anc' will be Movement for Autumn of 240 BC."
+        ),
         "{spring}"
     );
     assert_eq!(table.game_state(), "active");
     // The garrison still stands when the autumn is over: 25 supply, and Rome wins.
     table.deadline();
     let autumn = table.report("Autumn 240 BC movement");
-    assert!(autumn.contains("Rome has won the game."), "{autumn}");
+    assert!(crate::says(autumn, "Rome has won the game."), "{autumn}");
     assert_eq!(table.game_state(), "finished");
 
     // What players see counts what victory counts: the supply, with the centres beside it.
     table.send("p9@example.test", "SUMMARY anc");
     assert!(
-        table.answer.contains(
+        crate::says(
+            &table.answer,
             "Supply at the end of each year, with the supply centres owned in brackets:\n\
              \x20             240 BC\n\
              \x20 Carthage     1 (1)\n\
@@ -412,13 +440,14 @@ fn a_power_cannot_lend_to_itself_through_another() {
     let mut table = Table::start("diadochi-self-credit");
     table.orders("macedonia", "CREDIT 1 TO syria");
     assert!(
-        table.answer.contains("Macedonia lends 1 supply to Syria."),
+        crate::says(&table.answer, "Macedonia lends 1 supply to Syria."),
         "{}",
         table.answer
     );
     table.orders("syria", "CREDIT PASS 1 TO macedonia");
     assert!(
-        table.answer.contains(
+        crate::says(
+            &table.answer,
             "Syria has 0 supply of credit it may pass on to Macedonia, not 1: credit is passed \
              on only to a third party, never back to the power that lent it (rule 8)"
         ),
@@ -427,7 +456,7 @@ fn a_power_cannot_lend_to_itself_through_another() {
     );
     table.orders("macedonia", "CREDIT 1 TO macedonia");
     assert!(
-        table.answer.contains("Macedonia cannot lend to itself"),
+        crate::says(&table.answer, "Macedonia cannot lend to itself"),
         "{}",
         table.answer
     );
@@ -438,7 +467,7 @@ fn credit_lapses_when_its_borrower_owns_no_centre_and_the_report_says_why() {
     let mut table = Table::start("diadochi-lapse");
     table.orders("rome", "CREDIT 2 TO egypt");
     assert!(
-        table.answer.contains("Rome lends 2 supply to Egypt."),
+        crate::says(&table.answer, "Rome lends 2 supply to Egypt."),
         "{}",
         table.answer
     );
@@ -458,7 +487,8 @@ fn credit_lapses_when_its_borrower_owns_no_centre_and_the_report_says_why() {
     table.deadline();
     let autumn = table.report("Autumn 240 BC movement");
     assert!(
-        autumn.contains(
+        crate::says(
+            autumn,
             "Rome's credit of 2 to Egypt lapses: Egypt owns no supply centre \
              that supplies it this winter, and only a power owning a centre may have credit \
              (rule 8)."
@@ -469,7 +499,7 @@ fn credit_lapses_when_its_borrower_owns_no_centre_and_the_report_says_why() {
         autumn.contains("Egypt:     0 Supply centers,  2 Units:  Removes  2 units."),
         "the borrowed units go: {autumn}"
     );
-    assert!(!autumn.contains("Rome lends"), "{autumn}");
+    assert!(!crate::says(autumn, "Rome lends"), "{autumn}");
 }
 
 #[test]

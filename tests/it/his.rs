@@ -559,7 +559,7 @@ fn docs_dice_gives_the_purposes_the_referee_states() {
         let asked = seen
             .lines()
             .any(|l| l.starts_with("status: roll ") && l.ends_with(&format!(": {purpose}")));
-        let rolled = seen.contains(&format!(" ({purpose}): "));
+        let rolled = crate::says(&seen, &format!(" ({purpose}): "));
         assert!(asked || rolled, "the referee never states `{purpose}`");
     }
 }

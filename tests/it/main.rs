@@ -73,3 +73,14 @@ mod rulebook;
 mod secrecy;
 mod variants;
 mod whole_game;
+
+/// `text` with every run of whitespace (line ends among them) made one space: the judge wraps
+/// its lines under 80 columns, so a sentence may be broken anywhere a space was.
+pub fn flat(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether `text` says `phrase`, wherever its lines are broken.
+pub fn says(text: &str, phrase: &str) -> bool {
+    flat(text).contains(&flat(phrase))
+}

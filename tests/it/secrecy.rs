@@ -324,11 +324,11 @@ fn no_letter_shows_a_players_address_to_other_players() {
     );
     let gina = told(&all, GINA);
     assert!(
-        gina.contains("Alice Liddell <alice@example.test>"),
+        crate::says(&gina, "Alice Liddell <alice@example.test>"),
         "{gina}"
     );
-    assert!(gina.contains("dave@example.test"), "{gina}");
-    assert!(gina.contains("bob@example.test"), "{gina}");
+    assert!(crate::says(&gina, "dave@example.test"), "{gina}");
+    assert!(crate::says(&gina, "bob@example.test"), "{gina}");
     // The newcomer and the promoted observer are named neutrally to the others.
     let alice_told = told(&all, ALICE);
     assert!(
@@ -484,7 +484,10 @@ fn an_anonymous_game_hides_who_plays_it_until_it_ends() {
         "{carol}"
     );
     // The master knows who took over.
-    assert!(told(&all, GINA).contains("Dave Davies <dave@example.test>"));
+    assert!(crate::says(
+        &told(&all, GINA),
+        "Dave Davies <dave@example.test>"
+    ));
     // Questions from players and strangers tell no one either.
     let asked = send(
         &mut judge,
@@ -509,11 +512,14 @@ fn an_anonymous_game_hides_who_plays_it_until_it_ends() {
     );
     let gina = answer(&refused, GINA);
     assert!(
-        gina.contains("game 'ghost' is anonymous, so its press is grey or none"),
+        crate::says(
+            gina,
+            "game 'ghost' is anonymous, so its press is grey or none"
+        ),
         "{gina}"
     );
     assert!(
-        gina.contains("whether it is anonymous was settled when it began"),
+        crate::says(gina, "whether it is anonymous was settled when it began"),
         "{gina}"
     );
     assert!(
@@ -547,17 +553,20 @@ fn set_anonymous_while_forming_makes_the_press_grey_and_white_press_is_refused()
         "SIGNON ?veil gpw\nSET ANONYMOUS\nSET WHITE/GREY",
     );
     let gina = answer(&set, GINA);
-    assert!(gina.contains("the game is anonymous"), "{gina}");
-    assert!(gina.contains("press is grey"), "{gina}");
-    assert!(gina.contains("its press is grey or none"), "{gina}");
+    assert!(crate::says(gina, "the game is anonymous"), "{gina}");
+    assert!(crate::says(gina, "press is grey"), "{gina}");
+    assert!(crate::says(gina, "its press is grey or none"), "{gina}");
     let off = send(
         &mut judge,
         GINA,
         "SIGNON ?veil gpw\nSET NOT ANONYMOUS\nSET WHITE",
     );
     let gina = answer(&off, GINA);
-    assert!(gina.contains("the game is no longer anonymous"), "{gina}");
-    assert!(gina.contains("press is white"), "{gina}");
+    assert!(
+        crate::says(gina, "the game is no longer anonymous"),
+        "{gina}"
+    );
+    assert!(crate::says(gina, "press is white"), "{gina}");
 }
 
 /// Every header line of a raw message (folded lines joined), lower-cased names.
@@ -703,10 +712,13 @@ fn a_masters_answer_copied_to_a_player_shows_no_one_and_no_orders() {
     // The master reads it all.
     let gina = told(&sent, GINA);
     assert!(
-        gina.contains("Alice Liddell <alice@example.test>"),
+        crate::says(&gina, "Alice Liddell <alice@example.test>"),
         "{gina}"
     );
-    assert!(gina.contains("Fleet Northland -> Middle Sea"), "{gina}");
+    assert!(
+        crate::says(&gina, "Fleet Northland -> Middle Sea"),
+        "{gina}"
+    );
     // South's player gets a copy of what was done for South, and of nothing else.
     let copy: Vec<Sent> = sent
         .into_iter()
@@ -732,8 +744,8 @@ fn a_stranger_cannot_see_a_private_here_i_stand_game() {
     judge.set_time(at("2027-01-05T12:00:00Z"));
     let created = send(&mut judge, GINA, "CREATE ?wien gpw his PRIVATE ANONYMOUS");
     let gina = answer(&created, GINA);
-    assert!(gina.contains("Game 'wien' is private"), "{gina}");
-    assert!(gina.contains("Game 'wien' is anonymous"), "{gina}");
+    assert!(crate::says(gina, "Game 'wien' is private"), "{gina}");
+    assert!(crate::says(gina, "Game 'wien' is anonymous"), "{gina}");
     let hidden = send(&mut judge, EVE, "LIST wien\nSUMMARY wien");
     let nothing = send(&mut judge, EVE, "LIST nosuch\nSUMMARY nosuch");
     assert_eq!(
