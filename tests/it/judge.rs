@@ -1219,3 +1219,70 @@ fn one_letter_gives_only_so_many_order_lines() {
     assert!(!answer.body.contains("nor - mid"), "{}", answer.body);
     assert!(!answer.body.contains("nor - sou"), "{}", answer.body);
 }
+
+/// Every letter about a game carries the game's subject prefix (`STRA:game - S0240M`) and
+/// refers to the game's thread, so one filter catches a game and mail readers thread it.
+#[test]
+fn a_game_s_letters_share_one_prefix_and_one_thread() {
+    let mut judge = Harness::new("thread");
+    judge.set_time(at("2027-01-05T12:00:00Z"));
+    judge.vouch(&["ann@example.test", "bob@example.test"]);
+    judge.deliver(&mail(
+        "ann@example.test",
+        "new game",
+        "t1@x",
+        "CREATE ?weave annpw tiny\nSET PREFERENCE N\n",
+    ));
+    judge.deliver(&mail(
+        "bob@example.test",
+        "join",
+        "t2@x",
+        "SIGNON ?weave bobpw\n",
+    ));
+    judge.deliver(&mail(
+        "ann@example.test",
+        "orders",
+        "t3@x",
+        "SIGNON Nweave annpw\nF nor H\nBROADCAST\nhello\nENDPRESS\n",
+    ));
+    judge.deliver(&mail(
+        "bob@example.test",
+        "orders",
+        "t4@x",
+        "SIGNON Sweave bobpw\nA sou H\n",
+    ));
+    let sent = judge.take_sent();
+    let about_game: Vec<_> = sent
+        .iter()
+        .filter(|l| l.subject.contains("STRA:weave - "))
+        .collect();
+    let subjects: Vec<&str> = about_game.iter().map(|l| l.subject.as_str()).collect();
+    for wanted in [
+        "STRA:weave - S0240M Game Starting",
+        "Re: STRA:weave - S0240M orders",
+        "STRA:weave - S0240M Broadcast from North",
+        "STRA:weave - S0240M Results",
+    ] {
+        assert!(subjects.contains(&wanted), "{wanted} in {subjects:#?}");
+    }
+    let root = about_game[0].references.first().cloned().expect("a thread");
+    assert!(root.starts_with("game."), "{root}");
+    for letter in &about_game {
+        assert!(
+            letter.references.contains(&root),
+            "{}: {:?}",
+            letter.subject,
+            letter.references
+        );
+    }
+    // The answer to the letter also refers to the letter it answers.
+    let answer = about_game
+        .iter()
+        .find(|l| l.subject == "Re: STRA:weave - S0240M orders")
+        .unwrap();
+    assert!(
+        answer.references.contains(&"t3@x".to_string()),
+        "{:?}",
+        answer.references
+    );
+}

@@ -423,7 +423,7 @@ fn a_recipient_refused_for_good_is_recorded_and_the_keeper_told() {
     for notice in notices.values() {
         assert!(notice.subject.contains(&gone), "{}", notice.subject);
         assert!(
-            notice.body.contains("refused for good") && notice.body.contains("550"),
+            crate::says(&notice.body, "refused for good") && notice.body.contains("550"),
             "{}",
             notice.body
         );
