@@ -11,7 +11,7 @@ use crate::diplomacy::map::Map;
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::{Progress, advance, eliminated};
-use crate::diplomacy::turn::PhaseKind;
+use crate::diplomacy::turn::{PhaseKind, Season, Turn};
 use crate::letter::OutgoingLetter;
 use crate::report::describe::describe_order_in;
 use crate::report::{Message, Words};
@@ -31,12 +31,49 @@ pub fn phase_name_in(words: Words, variant: &Variant, position: &Position) -> St
 
 /// `Spring 1901 movement`, to put in a message for readers of any language.
 pub fn phase_message(variant: &Variant, position: &Position) -> Message {
-    let turn = variant.calendar.describe(position.turn);
+    let turn = turn_message(variant, position.turn);
     match position.turn.kind {
         PhaseKind::Movement => msg!("phase.movement", turn = turn),
         PhaseKind::Retreat => msg!("phase.retreats", turn = turn),
         PhaseKind::Adjustment => msg!("phase.adjustments", turn = turn),
     }
+}
+
+/// `Spring 1901`, `Autumn 240 BC`: a turn in each reader's words (the season and era by the
+/// catalog's `calendar` names, where it has the variant's; else as the variant writes them).
+pub fn turn_message(variant: &Variant, turn: Turn) -> Message {
+    let (season, era) = calendar_messages(variant, turn);
+    msg!(
+        "calendar.turn",
+        season = season,
+        year = turn.year,
+        era = era
+    )
+}
+
+/// The season of `turn` and the variant's era, as messages.
+pub fn calendar_messages(variant: &Variant, turn: Turn) -> (Message, Message) {
+    let calendar = &variant.calendar;
+    let season = match (turn.season, turn.kind) {
+        (_, PhaseKind::Adjustment) | (Season::Winter, _) => &calendar.winter,
+        (Season::Spring, _) => &calendar.spring,
+        (Season::Fall, _) => &calendar.fall,
+    };
+    let season = match season.to_lowercase().as_str() {
+        "spring" => msg!("calendar.spring"),
+        "summer" => msg!("calendar.summer"),
+        "fall" => msg!("calendar.fall"),
+        "autumn" => msg!("calendar.autumn"),
+        "winter" => msg!("calendar.winter"),
+        _ => msg!("calendar.named", name = season),
+    };
+    let era = match calendar.era.trim().to_lowercase().as_str() {
+        "" => msg!("calendar.no_era"),
+        "bc" => msg!("calendar.bc"),
+        "ad" => msg!("calendar.ad"),
+        _ => msg!("calendar.named", name = calendar.era),
+    };
+    (season, era)
 }
 
 /// The deadline of a phase of `kind` starting at `now`, by the game's settings and zone.
@@ -148,7 +185,6 @@ impl Judge {
             position.turn,
             game.deadline_at,
         );
-        let (season, year) = super::results::season_and_year(variant, position.turn);
         // The players in the powers' order, each with their member's index.
         let mut ordered: Vec<(PowerId, String, usize)> = members
             .iter()
@@ -208,12 +244,14 @@ impl Judge {
                     )
                 })
                 .unwrap_or_default();
+            let (season, year) = super::results::season_and_year(words, variant, position.turn);
+            let position_heading = tr!(words, "start.position", season = season, year = year);
             self.templates.render_exact_in(
                 words.language(),
                 "start.txt",
                 serde_json::json!({
                     "header": header, "selected": selected, "players": player_lines,
-                    "position_heading": tr!(words, "start.position", season = season, year = year),
+                    "position_heading": position_heading,
                     "units": unit_lines,
                     "deadline": crate::report::classic::date(game.deadline_at.unwrap_or(now), &game.time_zone),
                     "game": game.name, "power": power.map(|p| map.power(p).name.clone()),

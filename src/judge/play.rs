@@ -4,11 +4,17 @@ use super::credit::{CreditOrder, change_credit};
 use super::deadline_text_in;
 use super::letter::Session;
 use super::orders::{is_complete, order_lines, stored_orders, submit};
-use super::phase::phase_name_in;
+use crate::diplomacy::order::Order;
+use crate::diplomacy::position::Position;
+use crate::diplomacy::power::PowerId;
+use crate::diplomacy::turn::PhaseKind;
+use crate::diplomacy::unit::Unit;
 use crate::letter::OutgoingLetter;
-use crate::report::describe::describe_order_in;
+use crate::report::Words;
+use crate::report::describe::{describe_order_in, unit_name_in};
 use crate::store::Tx;
 use crate::text::command::CreditAction;
+use crate::variant::Variant;
 use crate::{msg, tr};
 
 impl Session<'_> {
@@ -86,22 +92,18 @@ impl Session<'_> {
             has_errors,
             self.now,
         )?;
-        let mut lines = vec![tr!(
+        // The orders in force as njudge lists them back: its heading, then a line per unit
+        // (`Austria: Army Vienna -> Galicia.`, `..., No Order Processed.`); our notes after.
+        let mut lines = order_list(
             words,
-            "play.orders_of",
-            power = map.power(power).name,
-            game = row.name,
-            phase = phase_name_in(words, variant, &position)
-        )];
-        if submission.orders.is_empty() {
-            lines.push(tr!(words, "play.no_orders"));
-        }
-        for order in &submission.orders {
-            lines.push(format!(
-                "  {}",
-                describe_order_in(words, map, &position, power, order)
-            ));
-        }
+            variant,
+            &position,
+            power,
+            &submission.orders,
+            &row.name,
+            row.phase_serial + 1,
+        );
+        lines.push(String::new());
         if !is_complete(map, &position, power, &submission.orders) {
             lines.push(tr!(words, "play.incomplete"));
         }
@@ -110,6 +112,10 @@ impl Session<'_> {
             "info.deadline",
             deadline = deadline_text_in(words, &row)
         ));
+        if let Some(deadline) = row.deadline_at.filter(|d| *d > self.now) {
+            let left = crate::report::classic::time_left(words, deadline - self.now);
+            lines.push(tr!(words, "classic.time_to_deadline", time = left));
+        }
         let owing = self.owing_names(tx, &row)?;
         if !owing.is_empty() {
             lines.push(tr!(words, "info.owing", powers = owing.join(", ")));
@@ -235,4 +241,94 @@ impl Session<'_> {
         }
         Ok(false)
     }
+}
+
+/// A power's orders as njudge lists them back (`Movement orders for Spring of 1901.
+/// (game.001)`, an empty line, then `Austria: Army Vienna -> Galicia.` for each unit, in the
+/// board's order, or `Austria: Fleet Trieste, No Order Processed.`; adjustments as ordered).
+pub(super) fn order_list(
+    words: Words,
+    variant: &Variant,
+    position: &Position,
+    power: PowerId,
+    orders: &[Order],
+    game: &str,
+    seq: i64,
+) -> Vec<String> {
+    let map = &variant.map;
+    let (season, year) = super::results::season_and_year(words, variant, position.turn);
+    let seq = format!("{seq:03}");
+    let heading = match position.turn.kind {
+        PhaseKind::Movement => {
+            tr!(
+                words,
+                "classic.movement_orders",
+                season = season,
+                year = year,
+                game = game,
+                seq = seq
+            )
+        }
+        PhaseKind::Retreat => {
+            tr!(
+                words,
+                "classic.retreat_orders",
+                season = season,
+                year = year,
+                game = game,
+                seq = seq
+            )
+        }
+        PhaseKind::Adjustment => {
+            tr!(
+                words,
+                "classic.adjustment_orders",
+                season = season,
+                year = year,
+                game = game,
+                seq = seq
+            )
+        }
+    };
+    let mut lines = vec![heading, String::new()];
+    let name = &map.power(power).name;
+    let units: Vec<&Unit> = match position.turn.kind {
+        PhaseKind::Movement => position.units.iter().filter(|u| u.power == power).collect(),
+        PhaseKind::Retreat => position
+            .dislodged
+            .iter()
+            .map(|d| &d.unit)
+            .filter(|u| u.power == power)
+            .collect(),
+        PhaseKind::Adjustment => Vec::new(),
+    };
+    for unit in units {
+        let province = map.province_of(unit.region);
+        let order = orders
+            .iter()
+            .find(|o| matches!(o, Order::Unit(u) if u.at.province == province));
+        lines.push(match order {
+            Some(order) => format!(
+                "{name}: {}",
+                describe_order_in(words, map, position, power, order)
+            ),
+            None => format!(
+                "{name}: {}{}",
+                unit_name_in(words, map, unit),
+                tr!(words, "classic.no_order")
+            ),
+        });
+    }
+    if position.turn.kind == PhaseKind::Adjustment {
+        // Padded as njudge pads its adjustment lines.
+        let lead = crate::report::classic::padded(name, 26);
+        for order in orders {
+            let text = super::results::adjustment_order(words, map, position, power, order);
+            lines.push(format!("{lead}{text}"));
+        }
+        if orders.is_empty() {
+            lines.push(format!("{lead}{}", tr!(words, "play.no_adjustments")));
+        }
+    }
+    lines
 }

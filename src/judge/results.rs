@@ -14,7 +14,7 @@ use crate::diplomacy::order::{Action, Order, UnitOrder};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::YearEnd;
-use crate::diplomacy::turn::{PhaseKind, Season, Turn};
+use crate::diplomacy::turn::{PhaseKind, Turn};
 use crate::diplomacy::unit::{Unit, UnitKind};
 use crate::report::Words;
 use crate::report::classic;
@@ -45,15 +45,14 @@ pub(super) struct Results<'a> {
     pub missing: &'a [PowerId],
 }
 
-/// `Spring`, `1901` (`240 BC`): a turn's season and year as the variant names them.
-pub(super) fn season_and_year(variant: &Variant, turn: Turn) -> (String, String) {
-    let calendar = &variant.calendar;
-    let season = match (turn.season, turn.kind) {
-        (_, PhaseKind::Adjustment) | (Season::Winter, _) => &calendar.winter,
-        (Season::Spring, _) => &calendar.spring,
-        (Season::Fall, _) => &calendar.fall,
-    };
-    (season.clone(), format!("{}{}", turn.year, calendar.era))
+/// `Spring`, `1901` (`240 BC`): a turn's season and year in `words`' language (English as
+/// the variant names them).
+pub(super) fn season_and_year(words: Words, variant: &Variant, turn: Turn) -> (String, String) {
+    let (season, era) = super::phase::calendar_messages(variant, turn);
+    (
+        words.message(&season),
+        format!("{}{}", turn.year, words.message(&era)),
+    )
 }
 
 /// The `::` header lines of a letter about `game` in its current phase.
@@ -212,6 +211,45 @@ pub(crate) fn thread_root(judge_address: &str, game: &GameRow) -> String {
     format!("game.{}.{}.strategos@{domain}", game.id, game.name)
 }
 
+/// An adjustment order as njudge's adjustment letters write it: `Builds an army in Vienna.`,
+/// `Removes the fleet in the North Sea.`, `Build waived.`; any other order as we describe it.
+pub(super) fn adjustment_order(
+    words: Words,
+    map: &Map,
+    position: &Position,
+    power: PowerId,
+    order: &Order,
+) -> String {
+    match order {
+        Order::Waive => tr!(words, "classic.build_waived"),
+        Order::Unit(UnitOrder {
+            unit,
+            at,
+            action: Action::Build,
+        }) => {
+            let place = match at.coast {
+                Some(region) => map.region_name(region),
+                None => map.province(at.province).name.clone(),
+            };
+            match unit {
+                Some(UnitKind::Fleet) => tr!(words, "classic.builds_fleet", place = place),
+                _ => tr!(words, "classic.builds_army", place = place),
+            }
+        }
+        Order::Unit(UnitOrder { at, .. }) => match position.unit_in(map, at.province) {
+            Some(unit) if unit.power == power => {
+                let kind = match unit.kind {
+                    UnitKind::Army => tr!(words, "classic.the_army"),
+                    UnitKind::Fleet => tr!(words, "classic.the_fleet"),
+                };
+                let place = in_place(words, map, unit.region);
+                tr!(words, "classic.removes", unit = kind, place = place)
+            }
+            _ => describe_order_in(words, map, position, power, order),
+        },
+    }
+}
+
 /// `in Trieste`, `in the North Sea`: where a unit stands, as njudge says it.
 fn in_place(words: Words, map: &Map, region: RegionId) -> String {
     let province = map.province(map.province_of(region));
@@ -255,7 +293,7 @@ impl Results<'_> {
             self.before.turn,
             self.deadline_before,
         );
-        let (season, year) = season_and_year(self.variant, self.before.turn);
+        let (season, year) = season_and_year(words, self.variant, self.before.turn);
         let seq = format!("{:03}", self.seq);
         let game = &self.game.name;
         let heading = match self.before.turn.kind {
@@ -718,7 +756,7 @@ impl Results<'_> {
         if self.winner.is_some() || self.game.state == "finished" {
             return vec![tr!(words, "classic.game_over")];
         }
-        let (season, year) = season_and_year(self.variant, self.next.turn);
+        let (season, year) = season_and_year(words, self.variant, self.next.turn);
         let kind = match self.next.turn.kind {
             PhaseKind::Movement => tr!(words, "classic.kind_movement"),
             PhaseKind::Retreat => tr!(words, "classic.kind_retreats"),

@@ -144,6 +144,22 @@ pub fn count_line(power: &str, centres: u32, units: u32, suffix: Option<&str>) -
     line
 }
 
+/// How long until a deadline, as njudge counts it down (`5 days, 23 hours, 30 minutes, and
+/// 0 seconds`), in `words`' language.
+pub fn time_left(words: super::Words, left: chrono::TimeDelta) -> String {
+    let seconds = left.num_seconds().max(0);
+    let (days, hours) = (seconds / 86_400, seconds / 3_600 % 24);
+    let (minutes, seconds) = (seconds / 60 % 60, seconds % 60);
+    crate::tr!(
+        words,
+        "classic.time_left",
+        days = days,
+        hours = hours,
+        minutes = minutes,
+        seconds = seconds
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
