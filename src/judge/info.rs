@@ -1,7 +1,6 @@
 //! What players may ask about games: LIST, HISTORY, SUMMARY, WHOIS, and who still owes
 //! orders; each answered only with what the asker may see (`secrecy`).
 
-use super::deadline_text_in;
 use super::letter::Session;
 use super::phase::phase_name_in;
 use super::secrecy::{self, Reader};
@@ -34,72 +33,187 @@ impl Session<'_> {
         let Some(row) = self.find_game(tx, line, name)? else {
             return Ok(());
         };
-        let mut lines = vec![self.game_summary(tx, &row)?];
-        if let Some((variant, position)) = self.judge.game_position(&row) {
-            let map = &variant.map;
-            lines.push(tr!(
+        let Some((variant, position)) = self.judge.game_position(&row) else {
+            // Not started (or no Diplomacy position): the one-line summary says it all.
+            let summary = self.game_summary(tx, &row)?;
+            self.say_text(summary);
+            return Ok(());
+        };
+        let listing = self.listing(tx, &row, variant, &position)?;
+        self.say_text(listing);
+        Ok(())
+    }
+
+    /// LIST of a running game as njudge writes it (`docs/njudge-letters.md`, 5.6): the `::`
+    /// lines, `Game 'g' order #001 (S1901M) has a deadline of ...`, who owes orders, the
+    /// players as anyone may see them, `Status of the Movement phase for Spring of 1901.`
+    /// with each unit (a dislodged one with where it can retreat), the ownership of the
+    /// centres and, in an adjustment phase, the count lines; then our notes.
+    fn listing(
+        &self,
+        tx: &Tx,
+        row: &GameRow,
+        variant: &crate::variant::Variant,
+        position: &crate::diplomacy::position::Position,
+    ) -> rusqlite::Result<String> {
+        use crate::diplomacy::turn::PhaseKind;
+        use crate::report::classic;
+        let words = self.words();
+        let map = &variant.map;
+        let code = &self.judge.config.judge.code;
+        let header =
+            super::results::header_lines(code, row, variant, position.turn, row.deadline_at);
+        let seq = format!("{:03}", row.phase_serial + 1);
+        let token = classic::phase_token(position.turn);
+        let deadline = match row.deadline_at {
+            Some(at) => tr!(
                 words,
-                "info.deadline",
-                deadline = deadline_text_in(words, &row)
-            ));
-            let owing = self.owing_names(tx, &row)?;
-            if !owing.is_empty() {
-                lines.push(tr!(words, "info.owing", powers = owing.join(", ")));
-            }
-            lines.push(tr!(words, "info.units"));
+                "info.list_deadline",
+                game = row.name,
+                seq = seq,
+                token = token,
+                deadline = if words.language() == "en" {
+                    classic::date(at, &row.time_zone)
+                } else {
+                    words.when(&crate::report::When {
+                        at: Some(at),
+                        zone: row.time_zone.clone(),
+                    })
+                }
+            ),
+            None => tr!(
+                words,
+                "info.list_no_deadline",
+                game = row.name,
+                seq = seq,
+                token = token
+            ),
+        };
+        let owing_names = self.owing_names(tx, row)?;
+        let mut owing = Vec::new();
+        if !owing_names.is_empty() {
+            owing.push(tr!(words, "info.list_owing"));
+            owing.push(tr!(words, "info.owing", powers = owing_names.join(", ")));
+        }
+        // The players as anyone may see them (the start notice's list).
+        let hidden = secrecy::identities_hidden(row);
+        let mut seated: Vec<(crate::diplomacy::power::PowerId, String)> = Vec::new();
+        for member in tx.members(row.id)? {
+            let Some(power) = super::Judge::power_of(map, &member.power) else {
+                continue;
+            };
+            let identity = secrecy::Identity::of_player(tx, member.player_id)?;
+            let name = secrecy::name_for(&identity, hidden, Reader::Other);
+            seated.push((power, words.message(&name)));
+        }
+        seated.sort();
+        let players: Vec<String> = seated
+            .iter()
+            .map(|(p, name)| format!("     {}{name}", classic::padded(&map.power(*p).name, 26)))
+            .collect();
+        let (season, year) = super::results::season_and_year(words, variant, position.turn);
+        let status = match position.turn.kind {
+            PhaseKind::Movement => tr!(
+                words,
+                "info.status_movement",
+                season = season,
+                year = year,
+                game = row.name,
+                seq = seq
+            ),
+            PhaseKind::Retreat => tr!(
+                words,
+                "info.status_retreat",
+                season = season,
+                year = year,
+                game = row.name,
+                seq = seq
+            ),
+            PhaseKind::Adjustment => tr!(
+                words,
+                "info.status_adjustment",
+                season = season,
+                year = year,
+                game = row.name,
+                seq = seq
+            ),
+        };
+        // `France:  Army Marseilles.`: the unit two columns after the longest power name.
+        let mut units: Vec<(usize, &crate::diplomacy::unit::Unit)> =
+            position.units.iter().enumerate().collect();
+        units.sort_by_key(|(i, u)| (u.power, *i));
+        let longest = position
+            .units
+            .iter()
+            .chain(position.dislodged.iter().map(|d| &d.unit))
+            .map(|u| map.power(u.power).name.chars().count())
+            .max()
+            .unwrap_or(0);
+        let lead = |power| classic::padded(&map.power(power).name, longest + 2);
+        let mut unit_lines: Vec<String> = units
+            .iter()
+            .map(|(_, u)| format!("{}{}.", lead(u.power), unit_name_in(words, map, u)))
+            .collect();
+        if !position.dislodged.is_empty() {
+            let mut occupied = vec![false; map.n_provinces()];
             for unit in &position.units {
-                lines.push(format!(
-                    "  {}: {}",
-                    map.power(unit.power).name,
-                    unit_name_in(words, map, unit)
+                occupied[map.province_of(unit.region).index()] = true;
+            }
+            for d in &position.dislodged {
+                let options = crate::diplomacy::adjudicate::aftermath::retreat_options(
+                    map,
+                    &variant.rules,
+                    d,
+                    &occupied,
+                    &position.contested,
+                );
+                let names: Vec<String> = options.iter().map(|r| map.region_name(*r)).collect();
+                let retreat = if names.is_empty() {
+                    tr!(words, "info.no_retreat")
+                } else {
+                    tr!(
+                        words,
+                        "info.can_retreat",
+                        options = names.join(&tr!(words, "classic.or"))
+                    )
+                };
+                unit_lines.push(format!(
+                    "{}{}{retreat}.",
+                    lead(d.unit.power),
+                    unit_name_in(words, map, &d.unit)
                 ));
             }
-            // In a retreat phase, the units to retreat and where each may go.
-            if !position.dislodged.is_empty() {
-                lines.push(tr!(words, "info.dislodged"));
-                let mut occupied = vec![false; map.n_provinces()];
-                for unit in &position.units {
-                    occupied[map.province_of(unit.region).index()] = true;
-                }
-                for d in &position.dislodged {
-                    let options = crate::diplomacy::adjudicate::aftermath::retreat_options(
-                        map,
-                        &variant.rules,
-                        d,
-                        &occupied,
-                        &position.contested,
-                    );
-                    lines.push(format!(
-                        "  {}",
-                        super::results::dislodged_line(
-                            words,
-                            map,
-                            &crate::diplomacy::adjudicate::RetreatOptions {
-                                dislodgement: *d,
-                                retreats: options,
-                            }
-                        )
-                    ));
-                }
-            }
-            lines.push(tr!(words, "info.centres"));
+        }
+        let ownership = super::results::ownership_lines(words, map, position);
+        let counts = if position.turn.kind == PhaseKind::Adjustment {
+            super::results::count_lines(words, map, position, None)
+        } else {
+            Vec::new()
+        };
+        // Our notes: where victory counts supply, each power's supply beside its centres.
+        let mut notes = Vec::new();
+        if variant.victory_counting == VictoryCounting::Supply {
+            notes.push(tr!(words, "info.centres"));
             for (i, power) in map.powers.iter().enumerate() {
                 let tally = position.tally(map, crate::diplomacy::power::PowerId(i as u8));
-                // Where victory counts supply, the supply first and the centres beside it.
-                lines.push(match variant.victory_counting {
-                    VictoryCounting::Centres => format!("  {}: {}", power.name, tally.centres),
-                    VictoryCounting::Supply => tr!(
-                        words,
-                        "info.supply",
-                        power = power.name,
-                        supply = tally.supply,
-                        centres = tally.centres
-                    ),
-                });
+                notes.push(tr!(
+                    words,
+                    "info.supply",
+                    power = power.name,
+                    supply = tally.supply,
+                    centres = tally.centres
+                ));
             }
         }
-        self.say_text(lines.join("\n"));
-        Ok(())
+        Ok(self.judge.templates.render_exact_in(
+            words.language(),
+            "list.txt",
+            serde_json::json!({
+                "header": header, "deadline": deadline, "owing": owing, "game": row.name,
+                "players": players, "status": status, "units": unit_lines,
+                "ownership": ownership, "counts": counts, "notes": notes,
+            }),
+        ))
     }
 
     /// `  mygame  Standard  active, Fall 1901 movement` and the like.

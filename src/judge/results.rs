@@ -211,6 +211,94 @@ pub(crate) fn thread_root(judge_address: &str, game: &GameRow) -> String {
     format!("game.{}.{}.strategos@{domain}", game.id, game.name)
 }
 
+/// The lines of njudge's ownership block for `board`: each power's centres, then the
+/// unowned ones (`Austria:   Budapest, Trieste, Vienna.`), wrapped under their column.
+pub(super) fn ownership_lines(words: Words, map: &Map, board: &Position) -> Vec<String> {
+    let longest = map
+        .powers
+        .iter()
+        .map(|p| p.name.chars().count())
+        .chain(std::iter::once(
+            tr!(words, "classic.unowned").chars().count(),
+        ))
+        .max()
+        .unwrap_or(0);
+    let column = (longest + 1).max(10) + 1;
+    let mut ownership = Vec::new();
+    let by_name = |mut centres: Vec<ProvinceId>| {
+        centres.sort_by(|a, b| map.province(*a).name.cmp(&map.province(*b).name));
+        centres
+            .iter()
+            .map(|c| map.province(*c).name.clone())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    for (p, info) in map.powers.iter().enumerate() {
+        let centres = board.owned_centres(map, PowerId(p as u8));
+        if centres.is_empty() {
+            continue;
+        }
+        let entry = format!(
+            "{}{}.",
+            classic::padded(&info.name, column),
+            by_name(centres)
+        );
+        ownership.extend(classic::wrapped(&entry, ',', column));
+    }
+    let unowned: Vec<ProvinceId> = map
+        .provinces
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| p.centre.is_some() && board.owners[*i].is_none())
+        .map(|(i, _)| ProvinceId(i as u16))
+        .collect();
+    if !unowned.is_empty() {
+        let entry = format!(
+            "{}{}.",
+            classic::padded(&tr!(words, "classic.unowned"), column),
+            by_name(unowned)
+        );
+        ownership.extend(classic::wrapped(&entry, ',', column));
+    }
+    ownership
+}
+
+/// njudge's adjustment count lines for `board` (`Austria:   4 Supply centers,  3 Units:  Builds
+/// 1 unit.`; in other languages our own line), `winner`'s marked.
+pub(super) fn count_lines(
+    words: Words,
+    map: &Map,
+    board: &Position,
+    winner: Option<PowerId>,
+) -> Vec<String> {
+    let owed = crate::diplomacy::adjudicate::adjustment::adjustments(map, board);
+    let mut counts = Vec::new();
+    for (p, owed) in owed.iter().enumerate() {
+        let power = PowerId(p as u8);
+        let units = board.units.iter().filter(|u| u.power == power).count() as u32;
+        let centres = board.owned_centres(map, power).len();
+        if centres == 0 && units == 0 {
+            continue;
+        }
+        // The supply that counts (centres' values and credit), so the numbers add up.
+        let supply = (i64::from(units) + i64::from(*owed)).max(0) as u32;
+        let suffix = (winner == Some(power)).then_some("(* VICTORY!! *)");
+        counts.push(if words.language() == "en" {
+            classic::count_line(&map.power(power).name, supply, units, suffix)
+        } else {
+            tr!(
+                words,
+                "classic.count",
+                power = classic::padded(&map.power(power).name, 10),
+                supply = supply,
+                units = units,
+                change = *owed
+            )
+        });
+    }
+    counts
+}
+
 /// An adjustment order as njudge's adjustment letters write it: `Builds an army in Vienna.`,
 /// `Removes the fleet in the North Sea.`, `Build waived.`; any other order as we describe it.
 pub(super) fn adjustment_order(
@@ -676,77 +764,8 @@ impl Results<'_> {
     fn ownership(&self, words: Words, year: &YearEnd) -> (Vec<String>, Vec<String>) {
         let map = self.map();
         let board = &year.board;
-        let longest = map
-            .powers
-            .iter()
-            .map(|p| p.name.chars().count())
-            .chain(std::iter::once(
-                tr!(words, "classic.unowned").chars().count(),
-            ))
-            .max()
-            .unwrap_or(0);
-        let column = (longest + 1).max(10) + 1;
-        let mut ownership = Vec::new();
-        let by_name = |mut centres: Vec<ProvinceId>| {
-            centres.sort_by(|a, b| map.province(*a).name.cmp(&map.province(*b).name));
-            centres
-                .iter()
-                .map(|c| map.province(*c).name.clone())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        for (p, info) in map.powers.iter().enumerate() {
-            let centres = board.owned_centres(map, PowerId(p as u8));
-            if centres.is_empty() {
-                continue;
-            }
-            let entry = format!(
-                "{}{}.",
-                classic::padded(&info.name, column),
-                by_name(centres)
-            );
-            ownership.extend(classic::wrapped(&entry, ',', column));
-        }
-        let unowned: Vec<ProvinceId> = map
-            .provinces
-            .iter()
-            .enumerate()
-            .filter(|(i, p)| p.centre.is_some() && board.owners[*i].is_none())
-            .map(|(i, _)| ProvinceId(i as u16))
-            .collect();
-        if !unowned.is_empty() {
-            let entry = format!(
-                "{}{}.",
-                classic::padded(&tr!(words, "classic.unowned"), column),
-                by_name(unowned)
-            );
-            ownership.extend(classic::wrapped(&entry, ',', column));
-        }
-        let owed = crate::diplomacy::adjudicate::adjustment::adjustments(map, board);
-        let mut counts = Vec::new();
-        for (p, owed) in owed.iter().enumerate() {
-            let power = PowerId(p as u8);
-            let units = board.units.iter().filter(|u| u.power == power).count() as u32;
-            let centres = board.owned_centres(map, power).len();
-            if centres == 0 && units == 0 {
-                continue;
-            }
-            // The supply that counts (centres' values and credit), so the numbers add up.
-            let supply = (i64::from(units) + i64::from(*owed)).max(0) as u32;
-            let suffix = (self.winner == Some(power)).then_some("(* VICTORY!! *)");
-            counts.push(if words.language() == "en" {
-                classic::count_line(&map.power(power).name, supply, units, suffix)
-            } else {
-                tr!(
-                    words,
-                    "classic.count",
-                    power = classic::padded(&map.power(power).name, 10),
-                    supply = supply,
-                    units = units,
-                    change = *owed
-                )
-            });
-        }
+        let ownership = ownership_lines(words, map, board);
+        let counts = count_lines(words, map, board, self.winner);
         (ownership, counts)
     }
 

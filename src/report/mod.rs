@@ -25,6 +25,7 @@ const BUILT_IN: &[(&str, &str)] = &[
         "en/reminder.txt",
         include_str!("../../templates/en/reminder.txt"),
     ),
+    ("en/list.txt", include_str!("../../templates/en/list.txt")),
     ("en/reply.txt", include_str!("../../templates/en/reply.txt")),
     (
         "en/report.txt",
@@ -112,6 +113,7 @@ const BUILT_IN: &[(&str, &str)] = &[
         "ru/reminder.txt",
         include_str!("../../templates/ru/reminder.txt"),
     ),
+    ("ru/list.txt", include_str!("../../templates/ru/list.txt")),
     ("ru/reply.txt", include_str!("../../templates/ru/reply.txt")),
     (
         "ru/report.txt",

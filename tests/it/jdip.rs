@@ -1,7 +1,8 @@
 //! jDip reads our letters: a whole standard game of two years and more, played through the
 //! judge (convoys, dislodgements and retreats, builds, removals, waived builds, a power in
 //! civil disorder), whose HISTORY letter jDip's own judge import (`../shared/tools/jdip`)
-//! must take whole, phase by phase, with the units and centres the judge's records hold.
+//! must take whole, phase by phase, with the units and centres the judge's records hold;
+//! the same for the history with a single results letter appended, and for a LIST.
 //!
 //! Skipped, saying so, where there is no Java or no jDip beside the project; CI installs
 //! Java (`.ci/run`), and `STRATEGOS_JDIP_REQUIRED=1` turns a skip into a failure.
@@ -203,6 +204,20 @@ impl Table {
             .body
     }
 
+    /// The answer to `LIST jd`, as the first player gets it.
+    fn list(&mut self) -> String {
+        self.serial += 1;
+        let id = format!("l{}@jd", self.serial);
+        self.judge
+            .deliver(&mail(&self.addresses[0], "list", &id, "LIST jd\n"));
+        self.judge
+            .take_sent()
+            .into_iter()
+            .find(|l| l.to[0].email == self.addresses[0])
+            .expect("an answer")
+            .body
+    }
+
     /// jDip's report on importing `files` (written beside the judge's database) in order.
     fn import(&self, tool: &Path, files: &[(&str, &str)]) -> Value {
         let mut command = Command::new(tool);
@@ -350,9 +365,12 @@ fn jdip_imports_a_whole_game_s_history() {
     let earlier = table.history();
     let spring_1903 = table.play("S1903M");
     let history = table.history();
+    let listing = table.list();
     let Some(tool) = jdip() else {
         return;
     };
+    // A listing of the game in its movement phase: the position as it stands.
+    let listed = table.import(&tool, &[("list.txt", &listing)]);
     // A history, and a single results letter appended to the game it built.
     let appended = table.import(
         &tool,
@@ -400,6 +418,12 @@ fn jdip_imports_a_whole_game_s_history() {
             "{token}: jDip's position, then ours"
         );
     }
+    // The listing gives jDip the position the history ends in.
+    assert_eq!(
+        jdip_phases(&listed).get("F1903M"),
+        theirs.get("F1903M"),
+        "jDip's position from LIST, then from HISTORY"
+    );
     // The script did what it meant to: the convoyed army landed, Denmark's fleet retreated,
     // Germany removed an army, Turkey's was removed for it, the builds stood.
     let spring_1903 = &theirs["S1903M"].units;

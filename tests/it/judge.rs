@@ -863,7 +863,8 @@ fn one_letter_causes_and_writes_only_so_much() {
     assert!(body.contains("more lines not shown"), "{body}");
 }
 
-/// LIST in a retreat phase shows each dislodged unit and where it may go.
+/// LIST in a retreat phase shows each dislodged unit and where it may go, as njudge's
+/// status lines do.
 #[test]
 fn list_in_a_retreat_phase_shows_the_retreats() {
     use strategos::diplomacy::position::Dislodgement;
@@ -915,9 +916,9 @@ fn list_in_a_retreat_phase_shows_the_retreats() {
     judge.deliver(&mail("bob@example.test", "g", "lr3@x", "LIST back\n"));
     let sent = judge.take_sent();
     assert!(
-        sent[0].body.contains(
-            "Dislodged, to retreat:\n  The North Fleet in Northland can retreat to Middle Sea."
-        ),
+        sent[0]
+            .body
+            .contains("North: Fleet Northland can retreat to Middle Sea."),
         "{}",
         sent[0].body
     );
