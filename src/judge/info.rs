@@ -167,7 +167,10 @@ impl Session<'_> {
                     &occupied,
                     &position.contested,
                 );
-                let names: Vec<String> = options.iter().map(|r| map.region_name(*r)).collect();
+                let names: Vec<String> = options
+                    .iter()
+                    .map(|r| crate::report::describe::region_name_in(words, map, *r))
+                    .collect();
                 let retreat = if names.is_empty() {
                     tr!(words, "info.no_retreat")
                 } else {

@@ -231,7 +231,7 @@ impl Judge {
                 unit_lines.push(format!(
                     "{}{kind:<5} {}.",
                     crate::report::classic::padded(&map.power(u.power).name, 9),
-                    map.region_name(u.region)
+                    crate::report::describe::region_name_in(words, map, u.region)
                 ));
             }
             let example = power

@@ -316,7 +316,7 @@ pub(super) fn adjustment_order(
             action: Action::Build,
         }) => {
             let place = match at.coast {
-                Some(region) => map.region_name(region),
+                Some(region) => crate::report::describe::region_name_in(words, map, region),
                 None => map.province(at.province).name.clone(),
             };
             match unit {
@@ -342,9 +342,17 @@ pub(super) fn adjustment_order(
 fn in_place(words: Words, map: &Map, region: RegionId) -> String {
     let province = map.province(map.province_of(region));
     if province.terrain == Terrain::Sea {
-        tr!(words, "classic.in_the", place = map.region_name(region))
+        tr!(
+            words,
+            "classic.in_the",
+            place = crate::report::describe::region_name_in(words, map, region)
+        )
     } else {
-        tr!(words, "classic.in", place = map.region_name(region))
+        tr!(
+            words,
+            "classic.in",
+            place = crate::report::describe::region_name_in(words, map, region)
+        )
     }
 }
 
@@ -524,7 +532,7 @@ impl Results<'_> {
                 text.push_str(&format!(" -> {}", map.province(sea).name));
             }
             let destination = match to.coast {
-                Some(region) => map.region_name(region),
+                Some(region) => crate::report::describe::region_name_in(words, map, region),
                 None => map.province(to.province).name.clone(),
             };
             return format!("{text} -> {destination}.");
@@ -596,7 +604,7 @@ impl Results<'_> {
             let name = format!(
                 "{:<5} {}",
                 kind_word(words, unit.kind),
-                map.region_name(unit.region)
+                crate::report::describe::region_name_in(words, map, unit.region)
             );
             let ordered = self
                 .submitted
@@ -617,7 +625,7 @@ impl Results<'_> {
                     outcome,
                 )) => {
                     let to = match to.coast {
-                        Some(region) => map.region_name(region),
+                        Some(region) => crate::report::describe::region_name_in(words, map, region),
                         None => map.province(to.province).name.clone(),
                     };
                     match outcome {
@@ -675,7 +683,9 @@ impl Results<'_> {
                     ) => {
                         built += 1;
                         let place = match at.coast {
-                            Some(region) => map.region_name(region),
+                            Some(region) => {
+                                crate::report::describe::region_name_in(words, map, region)
+                            }
                             None => map.province(at.province).name.clone(),
                         };
                         let builds = match unit {
@@ -921,7 +931,11 @@ pub(super) fn dislodged_line(words: Words, map: &Map, d: &RetreatOptions) -> Str
             place = place
         );
     }
-    let options: Vec<String> = d.retreats.iter().map(|r| map.region_name(*r)).collect();
+    let options: Vec<String> = d
+        .retreats
+        .iter()
+        .map(|r| crate::report::describe::region_name_in(words, map, *r))
+        .collect();
     tr!(
         words,
         "classic.dislodged",

@@ -30,10 +30,30 @@ fn kind_object(words: Words, kind: UnitKind) -> String {
     }
 }
 
+/// A region's name in `words`' language: the map's name, and a coast in the reader's words
+/// (`St Petersburg (south coast)`, `St Petersburg (южный берег)`).
+pub fn region_name_in(words: Words, map: &Map, region: RegionId) -> String {
+    let r = map.region(region);
+    let province = &map.province(r.province).name;
+    match r.coast.as_deref() {
+        None => province.clone(),
+        Some(coast) => {
+            let coast = match coast {
+                "nc" => tr!(words, "coast.nc"),
+                "sc" => tr!(words, "coast.sc"),
+                "ec" => tr!(words, "coast.ec"),
+                "wc" => tr!(words, "coast.wc"),
+                other => crate::diplomacy::map::coast_name(other),
+            };
+            format!("{province} ({coast})")
+        }
+    }
+}
+
 /// A place as written in an order: a coast when one was given.
-fn place(map: &Map, at: Location) -> String {
+fn place(words: Words, map: &Map, at: Location) -> String {
     match at.coast {
-        Some(region) => map.region_name(region),
+        Some(region) => region_name_in(words, map, region),
         None => map.province(at.province).name.clone(),
     }
 }
@@ -48,7 +68,7 @@ pub fn unit_name_in(words: Words, map: &Map, unit: &Unit) -> String {
     format!(
         "{} {}",
         kind_word(words, unit.kind),
-        map.region_name(unit.region)
+        region_name_in(words, map, unit.region)
     )
 }
 
@@ -72,7 +92,11 @@ fn named_unit(
     };
     match position.unit_in(map, at.province) {
         Some(unit) => {
-            let name = format!("{} {}", word(unit.kind), map.region_name(unit.region));
+            let name = format!(
+                "{} {}",
+                word(unit.kind),
+                region_name_in(words, map, unit.region)
+            );
             if unit.power != viewer {
                 tr!(
                     words,
@@ -85,8 +109,8 @@ fn named_unit(
             }
         }
         None => match kind {
-            Some(kind) => format!("{} {}", word(kind), place(map, at)),
-            None => place(map, at),
+            Some(kind) => format!("{} {}", word(kind), place(words, map, at)),
+            None => place(words, map, at),
         },
     }
 }
@@ -114,7 +138,12 @@ pub fn describe_order_in(
         };
         return format!(
             "{}.",
-            tr!(words, "order.build", kind = kind, place = place(map, *at))
+            tr!(
+                words,
+                "order.build",
+                kind = kind,
+                place = place(words, map, *at)
+            )
         );
     }
     // In a retreat phase the unit ordered is the one dislodged from the province, not the
@@ -143,10 +172,15 @@ pub fn describe_order_in(
                 words,
                 "order.move_convoy",
                 unit = subject,
-                to = place(map, *to)
+                to = place(words, map, *to)
             )
         }
-        Action::Move { to, .. } => tr!(words, "order.move", unit = subject, to = place(map, *to)),
+        Action::Move { to, .. } => tr!(
+            words,
+            "order.move",
+            unit = subject,
+            to = place(words, map, *to)
+        ),
         Action::SupportHold { unit, at } => tr!(
             words,
             "order.support_hold",
@@ -158,17 +192,22 @@ pub fn describe_order_in(
             "order.support_move",
             unit = subject,
             other = other(*unit, *from),
-            to = place(map, *to)
+            to = place(words, map, *to)
         ),
         Action::Convoy { from, to } => tr!(
             words,
             "order.convoy",
             unit = subject,
             other = other(Some(UnitKind::Army), *from),
-            to = place(map, *to)
+            to = place(words, map, *to)
         ),
         Action::Retreat { to } => {
-            tr!(words, "order.retreat", unit = subject, to = place(map, *to))
+            tr!(
+                words,
+                "order.retreat",
+                unit = subject,
+                to = place(words, map, *to)
+            )
         }
         Action::Disband => tr!(words, "order.disband", unit = subject),
         Action::Build => subject,
@@ -283,7 +322,10 @@ pub fn either(map: &Map, regions: &[RegionId]) -> String {
 
 /// `Galicia or Vienna`, `Galicia, Bohemia or Vienna`.
 pub fn either_in(words: Words, map: &Map, regions: &[RegionId]) -> String {
-    let names: Vec<String> = regions.iter().map(|r| map.region_name(*r)).collect();
+    let names: Vec<String> = regions
+        .iter()
+        .map(|r| region_name_in(words, map, *r))
+        .collect();
     match names.as_slice() {
         [] => String::new(),
         [one] => one.clone(),
