@@ -304,7 +304,7 @@ impl<'j> Session<'j> {
             self.say(msg!("letter.note", warning = warning));
         }
         for d in diagnostics.iter().filter(|d| d.severity == Severity::Error) {
-            self.fail(d.line, msg!("letter.text", text = d.message));
+            self.fail(d.line, d.said.clone());
         }
         if commands.is_empty() && diagnostics.is_empty() {
             self.say(msg!("letter.no_commands"));

@@ -68,7 +68,7 @@ pub fn submit(
                 words,
                 "letter.line",
                 line = d.line + first_line - 1,
-                message = d.message
+                message = words.message(&d.said)
             )
         })
         .collect();

@@ -6,6 +6,7 @@
 //! - `order`: orders read from text (`parse_orders`, `parse_order`) and written back (`render`).
 //! - `table`: checks the data-driven table of order texts in `tests/data/text/orders.txt`.
 
+use crate::report::Message;
 use std::fmt;
 
 pub mod command;
@@ -36,8 +37,34 @@ pub struct Diagnostic {
     /// 1-based column, counted in chars.
     pub column: usize,
     pub severity: Severity,
-    /// A plain sentence with no trailing period: `there is no province 'Lodnon'; did you mean London?`.
+    /// A plain sentence with no trailing period, in English: `there is no province 'Lodnon';
+    /// did you mean London?`.
     pub message: String,
+    /// The same sentence for readers of any language (the `parse` catalog).
+    pub said: Message,
+}
+
+impl Diagnostic {
+    /// A diagnostic saying `said`, its English text made from the built-in catalog.
+    pub fn new(line: usize, column: usize, severity: Severity, said: Message) -> Diagnostic {
+        Diagnostic {
+            line,
+            column,
+            severity,
+            message: crate::report::Words::english().message(&said),
+            said,
+        }
+    }
+
+    /// A diagnostic whose sentence exists in English only (read the same in every language).
+    pub fn english(line: usize, column: usize, severity: Severity, message: String) -> Diagnostic {
+        Diagnostic::new(
+            line,
+            column,
+            severity,
+            crate::msg!("parse.english", text = message),
+        )
+    }
 }
 
 impl fmt::Display for Diagnostic {

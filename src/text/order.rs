@@ -7,6 +7,7 @@ use crate::diplomacy::map::Map;
 use crate::diplomacy::order::{Action, Location, Order};
 use crate::diplomacy::turn::PhaseKind;
 use crate::diplomacy::unit::UnitKind;
+use crate::msg;
 
 use super::lexer::{Kind, Line};
 use super::lexicon::Lexicon;
@@ -96,17 +97,12 @@ impl OrderReader {
         if count == 1 {
             return (first, diagnostics);
         }
-        let error = |message: String| Diagnostic {
-            line: 1,
-            column: 1,
-            severity: Severity::Error,
-            message,
-        };
+        let error = |said| Diagnostic::new(1, 1, Severity::Error, said);
         if count > 1 {
-            let message = format!("'{}' holds {count} orders; give one at a time", text.trim());
-            diagnostics.push(error(message));
+            let said = msg!("parse.several_orders", text = text.trim(), count = count);
+            diagnostics.push(error(said));
         } else if !diagnostics.iter().any(|d| d.severity == Severity::Error) {
-            diagnostics.push(error("there is no order here".into()));
+            diagnostics.push(error(msg!("parse.no_order")));
         }
         (None, diagnostics)
     }

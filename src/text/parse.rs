@@ -2,6 +2,8 @@
 
 use crate::diplomacy::order::{Action, Order, UnitOrder};
 use crate::diplomacy::turn::PhaseKind;
+use crate::msg;
+use crate::report::Message;
 
 use super::lexer::{Kind, Line, Token};
 use crate::diplomacy::map::Map;
@@ -194,23 +196,14 @@ impl<'a> Parser<'a> {
         }
     }
 
-    pub(super) fn error(&self, i: usize, message: String) -> Diagnostic {
-        Diagnostic {
-            line: self.line,
-            column: self.column(i),
-            severity: Severity::Error,
-            message,
-        }
+    pub(super) fn error(&self, i: usize, said: Message) -> Diagnostic {
+        Diagnostic::new(self.line, self.column(i), Severity::Error, said)
     }
 
-    pub(super) fn warn(&mut self, i: usize, message: String) {
+    pub(super) fn warn(&mut self, i: usize, said: Message) {
         let column = self.column(i);
-        self.warnings.push(Diagnostic {
-            line: self.line,
-            column,
-            severity: Severity::Warning,
-            message,
-        });
+        self.warnings
+            .push(Diagnostic::new(self.line, column, Severity::Warning, said));
     }
 
     // ---- errors ----
@@ -218,24 +211,25 @@ impl<'a> Parser<'a> {
     /// `I could not understand 'x y' after 'A LON'`, about the tokens from `i` on.
     pub(super) fn not_understood(&self, i: usize) -> Diagnostic {
         let rest = self.quote(i, self.toks.len());
-        let message = if i == 0 {
-            format!("I could not understand '{rest}'")
+        let said = if i == 0 {
+            msg!("parse.not_understood", text = rest)
         } else {
-            format!(
-                "I could not understand '{rest}' after '{}'",
-                self.quote(0, i)
+            msg!(
+                "parse.not_understood_after",
+                text = rest,
+                after = self.quote(0, i)
             )
         };
-        self.error(i, message)
+        self.error(i, said)
     }
 
     /// The error for an order that does not begin with a unit.
     fn bad_start(&self) -> Diagnostic {
         let Some(first) = self.word(0) else {
-            return self.error(0, "an order needs a unit's place first".into());
+            return self.error(0, msg!("parse.place_first"));
         };
         if is_keyword(first) || first.chars().all(|c| c.is_ascii_digit()) {
-            return self.error(0, "an order needs a unit's place first".into());
+            return self.error(0, msg!("parse.place_first"));
         }
         let unknown = self.unknown_place(0);
         let looks_like_order = self.tok(1).is_none()
@@ -243,15 +237,12 @@ impl<'a> Parser<'a> {
             || [HOLD, SUPPORT, CONVOY]
                 .iter()
                 .any(|list| self.word_in(1, list));
-        if unknown.message.contains("did you mean") || looks_like_order {
+        if unknown.said.key == "parse.no_province_did_you_mean" || looks_like_order {
             return unknown;
         }
         self.error(
             0,
-            format!(
-                "I could not understand '{}'; an order starts with a unit such as 'A LON'",
-                self.quote(0, self.toks.len())
-            ),
+            msg!("parse.not_an_order", text = self.quote(0, self.toks.len())),
         )
     }
 
@@ -288,8 +279,8 @@ impl<'a> Parser<'a> {
                 PhaseKind::Adjustment => "B or D",
             };
             let place = self.quote(place_start, i);
-            let message = format!("'{place}' is not followed by an order (expected {expected})");
-            return Err(self.error(place_start, message));
+            let said = msg!("parse.no_order_after", place = place, expected = expected);
+            return Err(self.error(place_start, said));
         }
         if let Some(n) = self.move_op(i) {
             self.pos += n;
@@ -303,10 +294,7 @@ impl<'a> Parser<'a> {
             let via_convoy = self.via();
             if self.phase == PhaseKind::Retreat {
                 if via_convoy {
-                    self.warn(
-                        via_at,
-                        "a retreat cannot go by convoy; 'via' is ignored".into(),
-                    );
+                    self.warn(via_at, msg!("parse.retreat_via"));
                 }
                 return Ok(Action::Retreat { to });
             }
@@ -376,8 +364,7 @@ impl<'a> Parser<'a> {
     fn convoy(&mut self) -> Result<Action, Diagnostic> {
         let (_, from, _) = self.unit()?;
         let Some(n) = self.move_op(self.pos) else {
-            let message = "a convoy needs the army's destination, as in 'F NTH C A LON - BEL'";
-            return Err(self.error(self.pos, message.into()));
+            return Err(self.error(self.pos, msg!("parse.convoy_destination")));
         };
         self.pos += n;
         let to = self.place()?;
@@ -400,11 +387,10 @@ impl<'a> Parser<'a> {
         }
         self.end()?;
         if count == 0 {
-            return Err(self.error(1, "there is nothing to waive in 'WAIVE 0'".into()));
+            return Err(self.error(1, msg!("parse.waive_zero")));
         }
         if count > MAX_WAIVES {
-            let message = format!("at most {MAX_WAIVES} builds can be waived; {MAX_WAIVES} are");
-            self.warn(1, message);
+            self.warn(1, msg!("parse.waive_most", most = MAX_WAIVES));
             count = MAX_WAIVES;
         }
         Ok((Order::Waive, count))

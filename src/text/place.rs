@@ -3,6 +3,7 @@
 use crate::diplomacy::map::{NameTarget, ProvinceId, coast_name};
 use crate::diplomacy::order::Location;
 use crate::diplomacy::unit::UnitKind;
+use crate::msg;
 
 use super::Diagnostic;
 use super::lexer::Kind;
@@ -26,16 +27,15 @@ impl Parser<'_> {
                 best = Some((name, d, n));
             }
         }
-        let message = match best {
-            Some((name, _, n)) => {
-                format!(
-                    "there is no province '{}'; did you mean {name}?",
-                    self.quote(i, i + n)
-                )
-            }
-            None => format!("there is no province '{}'", self.quote(i, i + 1)),
+        let said = match best {
+            Some((name, _, n)) => msg!(
+                "parse.no_province_did_you_mean",
+                text = self.quote(i, i + n),
+                name = name
+            ),
+            None => msg!("parse.no_province", text = self.quote(i, i + 1)),
         };
-        self.error(i, message)
+        self.error(i, said)
     }
 
     /// The longest known name starting at token `i`, and how many tokens it spans.
@@ -152,10 +152,7 @@ impl Parser<'_> {
     pub(super) fn place(&mut self) -> Result<Location, Diagnostic> {
         let i = self.pos;
         let Some(t) = self.tok(i) else {
-            return Err(self.error(
-                i,
-                format!("a place is missing after '{}'", self.quote(0, i)),
-            ));
+            return Err(self.error(i, msg!("parse.place_missing", after = self.quote(0, i))));
         };
         if t.kind != Kind::Word {
             return Err(self.not_understood(i));
@@ -186,10 +183,14 @@ impl Parser<'_> {
             }),
             None => {
                 let name = &map.province(province).name;
-                self.warn(
-                    at,
-                    format!("{name} has no {}; the coast is ignored", coast_name(&coast)),
-                );
+                let coast = match coast.as_str() {
+                    "nc" => msg!("coast.nc"),
+                    "sc" => msg!("coast.sc"),
+                    "ec" => msg!("coast.ec"),
+                    "wc" => msg!("coast.wc"),
+                    other => msg!("parse.english", text = coast_name(other)),
+                };
+                self.warn(at, msg!("parse.no_such_coast", name = name, coast = coast));
                 Ok(Location::province(province))
             }
         }
@@ -208,8 +209,8 @@ impl Parser<'_> {
         match t.kind {
             Kind::Slash => {
                 let Some((coast, n, _)) = self.coast_words(i + 1) else {
-                    let message = format!("a coast is missing after '{}'", self.quote(0, i + 1));
-                    return Err(self.error(i + 1, message));
+                    let said = msg!("parse.coast_missing", after = self.quote(0, i + 1));
+                    return Err(self.error(i + 1, said));
                 };
                 self.pos = i + 1 + n;
                 Ok(Some((coast, i + 1)))
@@ -223,8 +224,8 @@ impl Parser<'_> {
                 }
                 let close = i + 1 + n;
                 if self.tok(close).is_none_or(|t| t.kind != Kind::Close) {
-                    let message = format!("a ')' is missing after '{}'", self.quote(0, close));
-                    return Err(self.error(close, message));
+                    let said = msg!("parse.paren_missing", after = self.quote(0, close));
+                    return Err(self.error(close, said));
                 }
                 self.pos = close + 1;
                 Ok(Some((coast, i + 1)))

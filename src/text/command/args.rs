@@ -16,12 +16,13 @@ pub(super) struct Args<'a> {
 
 impl Args<'_> {
     pub(super) fn report(&mut self, severity: Severity, column: usize, message: impl Into<String>) {
-        self.diagnostics.push(Diagnostic {
-            line: self.line,
+        // Command diagnostics are written in English only for now.
+        self.diagnostics.push(Diagnostic::english(
+            self.line,
             column,
             severity,
-            message: message.into(),
-        });
+            message.into(),
+        ));
     }
 
     /// An error at the keyword; the command is not read.
