@@ -23,6 +23,7 @@ pub use page::report_texts;
 pub use summary::{CentreRow, Holders, Span, Summary, summarise, summary_text};
 
 use crate::judge::secrecy::{Reader, scrub};
+use crate::report::Words;
 use crate::store::{GameRow, Tx};
 use crate::variant::Variant;
 
@@ -40,7 +41,7 @@ pub fn write_site(tx: &Tx, variants: &[Variant], out: &Path) -> Result<usize, St
         }
         let variant = variants.iter().find(|v| v.id == game.variant);
         let variant_name = variant.map_or(game.variant.as_str(), |v| v.name.as_str());
-        let summary = summarise(tx, variant, &game, Reader::Other).map_err(db)?;
+        let summary = summarise(tx, variant, &game, Reader::Other, Words::english()).map_err(db)?;
         // No address a stranger may not see, whatever the archive holds.
         let words = crate::report::Words::english();
         let mut reports = Vec::new();

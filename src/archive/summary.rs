@@ -103,6 +103,7 @@ pub fn summarise(
     variant: Option<&Variant>,
     game: &GameRow,
     reader: Reader,
+    words: Words,
 ) -> rusqlite::Result<Summary> {
     let phases = tx.phases(game.id)?;
     let mut problems = Vec::new();
@@ -124,7 +125,7 @@ pub fn summarise(
             }
         });
         let label = match (variant, &position) {
-            (Some(v), Some(p)) => v.calendar.describe(p.turn),
+            (Some(v), Some(p)) => words.message(&crate::judge::phase::turn_message(v, p.turn)),
             _ => phase.title.clone(),
         };
         if let (Some(v), Some(p)) = (variant, &position) {
@@ -182,7 +183,10 @@ pub fn summarise(
         }
     };
     let running = game.state != "finished";
-    let era = variant.map(|v| v.calendar.era.as_str()).unwrap_or("");
+    let era = match variant {
+        Some(v) => crate::judge::phase::calendar_messages(v, v.start.turn).1,
+        None => crate::msg!("calendar.no_era"),
+    };
     // Spans follow addresses (so two players without a name stay two), then are named.
     let mut holders = holder_spans(&history, &powers, running);
     let hidden = identities_hidden(game);
@@ -190,15 +194,24 @@ pub fn summarise(
     for span in holders.iter_mut().flat_map(|h| h.spans.iter_mut()) {
         if !names.contains_key(&span.player) {
             let identity = Identity::of_address(tx, &span.player)?;
-            let shown = Words::english().message(&name_for(&identity, hidden, reader));
+            let shown = words.message(&name_for(&identity, hidden, reader));
             names.insert(span.player.clone(), shown);
         }
         span.player = names[&span.player].clone();
     }
     Ok(Summary {
-        phase: phases.last().map(|p| p.title.clone()),
+        phase: match (variant, phases.last()) {
+            (Some(v), Some(last)) => match position_from_json(&v.map, &last.position) {
+                Ok(p) => Some(crate::judge::phase::phase_name_in(words, v, &p)),
+                Err(_) => Some(last.title.clone()),
+            },
+            (_, last) => last.map(|p| p.title.clone()),
+        },
         running,
-        years: years.iter().map(|(y, _)| format!("{y}{era}")).collect(),
+        years: years
+            .iter()
+            .map(|(y, _)| format!("{y}{}", words.message(&era)))
+            .collect(),
         centres: powers
             .iter()
             .enumerate()
@@ -322,42 +335,71 @@ pub fn summary_text(
     variant: &Variant,
     game: &GameRow,
     reader: Reader,
+    words: Words,
 ) -> rusqlite::Result<String> {
-    let summary = summarise(tx, Some(variant), game, reader)?;
-    let mut out = format!(
-        "Summary of game '{}' ({}): {}",
-        game.name, variant.name, game.state
-    );
-    if let Some(phase) = &summary.phase {
-        out.push_str(&format!(", {phase}"));
-    }
-    out.push_str(".\n\nWho held each power:\n");
+    let summary = summarise(tx, Some(variant), game, reader, words)?;
+    let state = match game.state.as_str() {
+        "forming" => crate::tr!(words, "summary.forming"),
+        "active" => crate::tr!(words, "summary.active"),
+        "finished" => crate::tr!(words, "summary.finished"),
+        other => other.to_string(),
+    };
+    let mut out = match &summary.phase {
+        Some(phase) => crate::tr!(
+            words,
+            "summary.title_phase",
+            game = game.name,
+            variant = variant.name,
+            state = state,
+            phase = phase
+        ),
+        None => crate::tr!(
+            words,
+            "summary.title",
+            game = game.name,
+            variant = variant.name,
+            state = state
+        ),
+    };
+    out.push_str("\n\n");
+    out.push_str(&crate::tr!(words, "summary.holders"));
+    out.push('\n');
     if summary.holders.is_empty() {
-        out.push_str("  no one yet: the game has not started.\n");
+        out.push_str(&format!("  {}\n", crate::tr!(words, "summary.no_one")));
     }
     for holders in &summary.holders {
         out.push_str(&format!("  {}\n", holders.line()));
     }
     if !summary.years.is_empty() {
-        out.push_str(&format!("\n{}:\n", centres_heading(&summary)));
+        out.push_str(&format!("\n{}:\n", centres_heading_in(words, &summary)));
         out.push_str(&centre_table(&summary));
     }
     for problem in &summary.problems {
-        out.push_str(&format!("\nNote: {problem}\n"));
+        out.push_str(&format!(
+            "\n{}\n",
+            crate::tr!(words, "summary.note", problem = problem)
+        ));
     }
     Ok(out)
 }
 
-/// What the centre table shows, as a heading.
-pub fn centres_heading(summary: &Summary) -> String {
+/// What the centre table shows, as a heading, in `words`' language.
+pub fn centres_heading_in(words: Words, summary: &Summary) -> String {
     let what = match summary.by_supply {
-        false => "Supply centres at the end of each year",
-        true => "Supply at the end of each year, with the supply centres owned in brackets",
+        false => crate::tr!(words, "summary.centres"),
+        true => crate::tr!(words, "summary.supply"),
     };
     match summary.years.last() {
-        Some(last) if summary.running => format!("{what} ({last}: so far)"),
-        _ => what.to_string(),
+        Some(last) if summary.running => {
+            crate::tr!(words, "summary.so_far", what = what, last = last)
+        }
+        _ => what,
     }
+}
+
+/// What the centre table shows, as a heading (English, for the web pages).
+pub fn centres_heading(summary: &Summary) -> String {
+    centres_heading_in(Words::english(), summary)
 }
 
 /// The counts as aligned text: a header of years, one line per power.

@@ -360,7 +360,7 @@ impl Session<'_> {
             return Ok(());
         };
         let text = |reader| -> rusqlite::Result<Message> {
-            let text = crate::archive::summary_text(tx, variant, &row, reader)?;
+            let text = crate::archive::summary_text(tx, variant, &row, reader, self.words())?;
             Ok(msg!("letter.text", text = text.trim_end()))
         };
         let public = text(Reader::Other)?;

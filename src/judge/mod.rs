@@ -25,7 +25,7 @@ mod lockout;
 mod master;
 pub mod orders;
 pub mod password;
-mod phase;
+pub(crate) mod phase;
 mod play;
 mod press;
 mod proof;

@@ -9,6 +9,7 @@ use std::process::{Command, Output};
 use chrono::{DateTime, Utc};
 use strategos::archive::{summary_text, write_site};
 use strategos::judge::secrecy::Reader;
+use strategos::report::Words;
 
 use crate::judge_harness::{Harness, TempDir, mail, test_variants};
 
@@ -208,7 +209,7 @@ fn the_summary_gives_holders_and_centres_by_year() {
          \x20 South       2       3\n";
     // A master sees the addresses; anyone else the registered names only.
     assert_eq!(
-        summary_text(&tx, tiny, &duel, Reader::Master).unwrap(),
+        summary_text(&tx, tiny, &duel, Reader::Master, Words::english()).unwrap(),
         format!(
             "Summary of game 'duel' (Tiny): finished, Winter 239 BC adjustments.\n\
              \n\
@@ -219,7 +220,7 @@ fn the_summary_gives_holders_and_centres_by_year() {
         )
     );
     assert_eq!(
-        summary_text(&tx, tiny, &duel, Reader::Other).unwrap(),
+        summary_text(&tx, tiny, &duel, Reader::Other, Words::english()).unwrap(),
         format!(
             "Summary of game 'duel' (Tiny): finished, Winter 239 BC adjustments.\n\
              \n\
@@ -231,7 +232,7 @@ fn the_summary_gives_holders_and_centres_by_year() {
     );
     let waiting = tx.game_by_name("waiting").unwrap().unwrap();
     assert_eq!(
-        summary_text(&tx, tiny, &waiting, Reader::Other).unwrap(),
+        summary_text(&tx, tiny, &waiting, Reader::Other, Words::english()).unwrap(),
         "Summary of game 'waiting' (Tiny): forming.\n\nWho held each power:\n  no one yet: the game has not started.\n"
     );
 }
