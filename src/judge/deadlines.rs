@@ -58,7 +58,7 @@ impl Judge {
             return if game.reminded {
                 Ok(Vec::new())
             } else {
-                self.remind(tx, game)
+                self.remind(tx, game, now)
             };
         }
         let Some((variant, position)) = self.game_position(game) else {
@@ -87,29 +87,94 @@ impl Judge {
                 return Ok(Vec::new());
             }
             settings.late_noticed = Some(game.phase_serial);
-            for power in &missing {
-                for m in members
-                    .iter()
-                    .filter(|m| m.power.as_deref() == Some(map.power(*power).id.as_str()))
-                {
-                    let language = self.language_of(tx, game, m)?;
-                    let words = self.templates.words(&language);
-                    letters.push(OutgoingLetter::fresh(
-                        &m.email,
-                        tr!(
-                            words,
-                            "deadlines.late_subject",
-                            game = crate::judge::results::prefix(&self.config.judge.code, game)
-                        ),
-                        tr!(
-                            words,
-                            "deadlines.late",
-                            game = game.name,
-                            phase = phase_name_in(words, variant, &position),
-                            hours = grace
-                        ) + "\n",
+            // njudge's late notice, to everyone in the game (and the archive): who is
+            // waited for, and what becomes of them when the grace ends; the late player's
+            // copy says so in its subject and adds our own words.
+            let letters_of: String = missing.iter().map(|p| map.power(*p).letter).collect();
+            let grace_end = deadline + Duration::hours(i64::from(grace));
+            let prefix = crate::judge::results::prefix(&self.config.judge.code, game);
+            let header = super::results::header_lines(
+                &self.config.judge.code,
+                game,
+                variant,
+                position.turn,
+                game.deadline_at,
+            );
+            let notice = |words: Words| -> String {
+                let mut lines = vec![header[0].clone(), header[1].clone(), String::new()];
+                for power in &missing {
+                    lines.push(tr!(
+                        words,
+                        "deadlines.waiting",
+                        game = game.name,
+                        power = map.power(*power).name
                     ));
                 }
+                lines.push(String::new());
+                let until = if words.language() == "en" {
+                    crate::report::classic::date(grace_end, &game.time_zone)
+                } else {
+                    words.when(&crate::report::When {
+                        at: Some(grace_end),
+                        zone: game.time_zone.clone(),
+                    })
+                };
+                lines.push(if settings.civil_disorder {
+                    tr!(
+                        words,
+                        "deadlines.disorder",
+                        count = missing.len(),
+                        until = until
+                    )
+                } else {
+                    tr!(
+                        words,
+                        "deadlines.abandoned",
+                        count = missing.len(),
+                        until = until
+                    )
+                });
+                lines.join("\n") + "\n"
+            };
+            let words = self.game_words(game);
+            let subject = tr!(
+                words,
+                "deadlines.notice_subject",
+                game = prefix,
+                letters = letters_of
+            );
+            tx.archive(game.id, game.phase_serial, &subject, &notice(words), now)?;
+            for m in &members {
+                let language = self.language_of(tx, game, m)?;
+                let words = self.templates.words(&language);
+                let late = Judge::power_of(map, &m.power).is_some_and(|p| missing.contains(&p))
+                    && m.role == "player";
+                let mut body = notice(words);
+                let subject = if late {
+                    body.push('\n');
+                    body.push_str(&tr!(
+                        words,
+                        "deadlines.late",
+                        game = game.name,
+                        phase = phase_name_in(words, variant, &position),
+                        hours = grace
+                    ));
+                    body.push('\n');
+                    tr!(
+                        words,
+                        "deadlines.late_subject",
+                        game = prefix,
+                        letters = letters_of
+                    )
+                } else {
+                    tr!(
+                        words,
+                        "deadlines.notice_subject",
+                        game = prefix,
+                        letters = letters_of
+                    )
+                };
+                letters.push(OutgoingLetter::fresh(&m.email, subject, body));
             }
         } else {
             // Past the grace in a game that waits: silent powers are offered for takeover once.

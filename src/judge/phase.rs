@@ -13,7 +13,6 @@ use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::{Progress, advance, eliminated};
 use crate::diplomacy::turn::{PhaseKind, Season, Turn};
 use crate::letter::OutgoingLetter;
-use crate::report::describe::describe_order_in;
 use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx, position_from_json, position_to_json};
 use crate::variant::Variant;
@@ -464,6 +463,7 @@ impl Judge {
         &self,
         tx: &Tx,
         game: &mut GameRow,
+        now: DateTime<Utc>,
     ) -> rusqlite::Result<Vec<OutgoingLetter>> {
         game.reminded = true;
         tx.save_game(game)?;
@@ -479,40 +479,56 @@ impl Judge {
                 .as_ref()
                 .map(|(l, _)| stored_orders(map, position.turn.kind, l))
                 .unwrap_or_default();
-            let state = match &stored {
-                None => "missing",
-                Some((_, true)) => "in error",
-                Some(_) if !is_complete(map, &position, power, &orders) => "incomplete",
-                Some(_) => continue,
+            let in_error = match &stored {
+                Some((_, true)) => true,
+                Some(_) if is_complete(map, &position, power, &orders) => continue,
+                _ => false,
             };
+            let header = super::results::header_lines(
+                &self.config.judge.code,
+                game,
+                variant,
+                position.turn,
+                game.deadline_at,
+            );
             for m in members
                 .iter()
                 .filter(|m| Judge::power_of(map, &m.power) == Some(power) && m.role == "player")
             {
                 let language = self.language_of(tx, game, m)?;
                 let words = self.templates.words(&language);
-                let phase = phase_name_in(words, variant, &position);
-                // `state` stays the English word for the templates; the subject says it.
-                let said = match state {
-                    "missing" => tr!(words, "reminder.missing"),
-                    "in error" => tr!(words, "reminder.in_error"),
-                    _ => tr!(words, "reminder.incomplete"),
+                let hours = game.reminder_hours;
+                let warning = if in_error {
+                    tr!(words, "reminder.in_error", hours = hours)
+                } else {
+                    tr!(words, "reminder.missing", hours = hours)
                 };
+                let order_lines = super::play::order_list(
+                    words,
+                    variant,
+                    &position,
+                    power,
+                    &orders,
+                    &game.name,
+                    game.phase_serial + 1,
+                );
+                let time_left = game
+                    .deadline_at
+                    .filter(|d| *d > now)
+                    .map(|d| crate::report::classic::time_left(words, d - now));
                 let context = serde_json::json!({
-                    "game": game.name, "phase": phase, "state": state, "deadline": deadline_text_in(words, game),
-                    "orders": orders.iter().map(|o| describe_order_in(words, map, &position, power, o)).collect::<Vec<_>>(),
+                    "header": header, "orders": order_lines, "warning": warning,
+                    "deadline": deadline_text_in(words, game), "time_left": time_left,
                 });
                 letters.push(OutgoingLetter::fresh(
                     &m.email,
                     tr!(
                         words,
                         "reminder.subject",
-                        game = game.name,
-                        state = said,
-                        phase = phase
+                        game = super::results::prefix(&self.config.judge.code, game)
                     ),
                     self.templates
-                        .render_in(words.language(), "reminder.txt", &context),
+                        .render_exact_in(words.language(), "reminder.txt", &context),
                 ));
             }
         }
