@@ -208,6 +208,7 @@ fn handle_inner(
         judge.config.limits.order_lines_per_letter as usize,
     );
     let mut session = Session::new(judge, tx, now, sender, master_of, confirmed)?;
+    session.answer_in_letter_language(tx, letter)?;
     session.unread = unread;
     session.unread_orders = unread_orders;
     if session.stopped_by_lock(tx, &commands, letter)? {
@@ -232,6 +233,7 @@ fn handle_inner(
     let waiting = std::mem::take(&mut session.pending);
     let failed = std::mem::take(&mut session.failed_seats);
     let mut held = Session::new(judge, tx, now, session.sender.clone(), None, Confirmed::No)?;
+    held.answer_in_letter_language(tx, letter)?;
     // Wrong passwords count whatever becomes of the letter.
     for seat in &failed {
         held.wrong_password(tx, seat)?;
@@ -493,6 +495,33 @@ impl<'j> Session<'j> {
 }
 
 impl<'j> Session<'j> {
+    /// A sender who chose no language is answered in the language the letter is written
+    /// in, where the judge has it: a word of Cyrillic in the subject or the text is Russian.
+    pub(super) fn answer_in_letter_language(
+        &mut self,
+        tx: &Tx,
+        letter: &IncomingLetter,
+    ) -> rusqlite::Result<()> {
+        if tx.player_language(&self.sender)?.is_some() {
+            return Ok(());
+        }
+        let cyrillic_word = |text: &str| {
+            text.split(|c: char| !c.is_alphabetic())
+                .take(20_000)
+                .any(|word| {
+                    word.chars().count() >= 2
+                        && word.chars().all(|c| ('\u{400}'..='\u{4ff}').contains(&c))
+                })
+        };
+        let body: String = letter.body.chars().take(20_000).collect();
+        if (cyrillic_word(&letter.subject) || cyrillic_word(&body))
+            && self.judge.templates.messages().catalog("ru").is_some()
+        {
+            self.language = "ru".to_string();
+        }
+        Ok(())
+    }
+
     /// Signs the letter on to `row` as `power`; the first game signed on to names the answer.
     pub(super) fn sign_on(&mut self, row: GameRow, power: String) {
         if self.reply_prefix.is_none() {
