@@ -160,13 +160,14 @@ impl Session<'_> {
                 occupied[map.province_of(unit.region).index()] = true;
             }
             for d in &position.dislodged {
-                let options = crate::diplomacy::adjudicate::aftermath::retreat_options(
+                let mut options = crate::diplomacy::adjudicate::aftermath::retreat_options(
                     map,
                     &variant.rules,
                     d,
                     &occupied,
                     &position.contested,
                 );
+                variant.listing.sort(map, &d.unit, &mut options);
                 let names: Vec<String> = options
                     .iter()
                     .map(|r| crate::report::describe::region_name_in(words, map, *r))

@@ -428,7 +428,14 @@ impl Results<'_> {
             .resolution
             .dislodged
             .iter()
-            .flat_map(|d| classic::wrapped(&dislodged_line(words, map, d), ' ', 0))
+            .flat_map(|d| {
+                // Listed in the variant's order (njudge's map file's, for Standard).
+                let mut listed = d.clone();
+                self.variant
+                    .listing
+                    .sort(map, &d.dislodgement.unit, &mut listed.retreats);
+                classic::wrapped(&dislodged_line(words, map, &listed), ' ', 0)
+            })
             .collect();
         let (ownership, counts) = match self.year_end {
             Some(year) => self.ownership(words, year),

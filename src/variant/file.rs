@@ -23,6 +23,11 @@ pub struct VariantFile {
     pub powers: BTreeMap<String, PowerFile>,
     pub provinces: BTreeMap<String, ProvinceFile>,
     pub adjacency: AdjacencyFile,
+    /// The order in which letters list a unit's neighbours (its retreats), by where it
+    /// stands: `tri-xc = "alb adr ven"` (`-mv` an army's, `-xc` a fleet's, `-nc`, `-sc`,
+    /// `-ec`, `-wc` a fleet's on that coast); njudge's map file's order for the Standard map.
+    #[serde(default)]
+    pub listing: BTreeMap<String, Spanned<String>>,
 }
 
 #[derive(Deserialize)]

@@ -6,10 +6,10 @@ use std::fmt;
 
 use toml::Spanned;
 
-use super::Variant;
 use super::borders::build_adjacency;
 use super::file::{ProvinceFile, VariantFile};
 use super::start::build_start;
+use super::{Listing, Variant};
 use crate::diplomacy::map::{
     Map, NameTarget, PowerInfo, Province, ProvinceId, Region, RegionId, SupplyCentre, Terrain,
     normalise_name,
@@ -18,6 +18,7 @@ use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::VictoryCounting;
 use crate::diplomacy::rules::{Rules, SwitchValue};
 use crate::diplomacy::turn::{Calendar, YearDirection};
+use crate::diplomacy::unit::UnitKind;
 
 /// One problem in a variant file.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -149,6 +150,7 @@ fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
         &calendar,
         problems,
     );
+    let listing = build_listing(file, &map, problems);
     let n_centres = map.provinces.iter().filter(|p| p.centre.is_some()).count() as u32;
     if file.victory.centres == 0 || file.victory.centres > n_centres {
         problems.push(
@@ -167,7 +169,71 @@ fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
         victory_centres: file.victory.centres,
         victory_counting: build_counting(file, problems),
         start,
+        listing,
     }
+}
+
+/// `[listing]`: for each place a unit may stand (`tri-mv`, `tri-xc`, `stp-nc`), its
+/// neighbours in the order letters list them, by province id or name (`bul/sc`: the coast is
+/// left aside).
+fn build_listing(file: &VariantFile, map: &Map, problems: &mut Problems) -> Listing {
+    let province = |word: &str| {
+        let word = word.split('/').next().unwrap_or(word);
+        map.province_by_id(word).or_else(|| {
+            let name = crate::diplomacy::map::normalise_name(word);
+            map.names
+                .binary_search_by(|(n, _)| n.as_str().cmp(&name))
+                .ok()
+                .map(|i| match map.names[i].1 {
+                    NameTarget::Province(p) => p,
+                    NameTarget::Region(r) => map.province_of(r),
+                })
+        })
+    };
+    let mut orders = Vec::new();
+    for (key, value) in &file.listing {
+        let what = format!("listing.{key}");
+        let Some((place, how)) = key.rsplit_once('-') else {
+            problems.at(
+                value,
+                what,
+                "must be a place and -mv, -xc, -nc, -sc, -ec or -wc",
+            );
+            continue;
+        };
+        let Some(at) = province(place) else {
+            problems.at(value, what, format!("there is no province '{place}'"));
+            continue;
+        };
+        let (kind, region) = match how {
+            "mv" => (
+                UnitKind::Army,
+                map.regions_for(at, UnitKind::Army).first().copied(),
+            ),
+            "xc" => (
+                UnitKind::Fleet,
+                map.regions_for(at, UnitKind::Fleet).first().copied(),
+            ),
+            coast => (UnitKind::Fleet, map.coast_region(at, coast)),
+        };
+        let Some(region) = region else {
+            problems.at(
+                value,
+                what,
+                format!("no unit of that kind stands in '{place}-{how}'"),
+            );
+            continue;
+        };
+        let mut listed = Vec::new();
+        for word in value.get_ref().split_whitespace() {
+            match province(word) {
+                Some(p) => listed.push(p),
+                None => problems.at(value, &what, format!("there is no province '{word}'")),
+            }
+        }
+        orders.push((region, kind, listed));
+    }
+    Listing::new(orders)
 }
 
 fn build_powers(file: &VariantFile, problems: &mut Problems) -> Vec<PowerInfo> {

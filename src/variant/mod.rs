@@ -8,10 +8,11 @@ pub mod file;
 pub mod load;
 mod start;
 
-use crate::diplomacy::map::Map;
+use crate::diplomacy::map::{Map, ProvinceId, RegionId};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::rules::Rules;
 use crate::diplomacy::turn::Calendar;
+use crate::diplomacy::unit::{Unit, UnitKind};
 
 pub use load::{LoadError, load_variant};
 
@@ -31,6 +32,38 @@ pub struct Variant {
     /// What counts toward victory.
     pub victory_counting: crate::diplomacy::progress::VictoryCounting,
     pub start: Position,
+    /// The order in which letters list a unit's neighbours.
+    pub listing: Listing,
+}
+
+/// The order in which letters list a unit's neighbours (its retreats), by where the unit
+/// stands and its kind, as the variant file gives it (`[listing]`); else the map's order.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    orders: Vec<(RegionId, UnitKind, Vec<ProvinceId>)>,
+}
+
+impl Listing {
+    pub fn new(orders: Vec<(RegionId, UnitKind, Vec<ProvinceId>)>) -> Listing {
+        Listing { orders }
+    }
+
+    /// `options` (regions `unit` may go to) in the order the letters list them.
+    pub fn sort(&self, map: &Map, unit: &Unit, options: &mut [RegionId]) {
+        let Some((_, _, order)) = self
+            .orders
+            .iter()
+            .find(|(region, kind, _)| *region == unit.region && *kind == unit.kind)
+        else {
+            return;
+        };
+        options.sort_by_key(|r| {
+            order
+                .iter()
+                .position(|p| *p == map.province_of(*r))
+                .unwrap_or(usize::MAX)
+        });
+    }
 }
 
 impl Variant {

@@ -102,9 +102,10 @@ fn jdip() -> Option<PathBuf> {
     None
 }
 
-/// The judge and the seven players of game `jd`.
+/// The judge and the seven players of a standard game.
 struct Table {
     judge: Harness,
+    game: String,
     now: DateTime<Utc>,
     addresses: Vec<String>,
     /// The player (index into `addresses`) of each power.
@@ -113,22 +114,18 @@ struct Table {
 }
 
 impl Table {
-    /// Seven proven addresses sign up for a standard game; the seventh starts it.
-    fn new() -> Table {
+    /// Seven proven addresses sign up for a standard game `game`; the seventh starts it.
+    fn new(game: &str) -> Table {
         let mut judge = Harness::new("jdip");
         let now = at("2027-03-01T09:00:00Z");
         judge.set_time(now);
         let addresses: Vec<String> = (1..=7).map(|i| format!("p{i}@example.test")).collect();
         let refs: Vec<&str> = addresses.iter().map(String::as_str).collect();
         judge.vouch(&refs);
-        judge.deliver(&mail(
-            &addresses[0],
-            "new",
-            "c@jd",
-            "CREATE ?jd pw1 standard\n",
-        ));
+        let create = format!("CREATE ?{game} pw1 standard\n");
+        judge.deliver(&mail(&addresses[0], "new", "c@jd", &create));
         for (i, address) in addresses.iter().enumerate().skip(1) {
-            let body = format!("SIGNON ?jd pw{}\n", i + 1);
+            let body = format!("SIGNON ?{game} pw{}\n", i + 1);
             judge.deliver(&mail(address, "join", &format!("j{i}@jd"), &body));
         }
         let sent = judge.take_sent();
@@ -151,6 +148,7 @@ impl Table {
         assert_eq!(by_power.len(), 7, "seven powers");
         Table {
             judge,
+            game: game.to_string(),
             now,
             addresses,
             by_power,
@@ -164,17 +162,27 @@ impl Table {
         self.now += Duration::hours(1);
         self.judge.set_time(self.now);
         for power in POWERS {
-            let Some(text) = orders(power, phase) else {
-                continue;
-            };
-            let i = self.by_power[power];
-            let letter = power.chars().next().unwrap().to_ascii_uppercase();
-            let body = format!("SIGNON {letter}jd pw{}\n{text}\n", i + 1);
-            self.serial += 1;
-            let id = format!("o{}@jd", self.serial);
-            self.judge
-                .deliver(&mail(&self.addresses[i], phase, &id, &body));
+            if let Some(text) = orders(power, phase) {
+                self.send_orders(power, text);
+            }
         }
+        self.results(phase)
+    }
+
+    /// `power`'s player signs on and sends `text`.
+    fn send_orders(&mut self, power: &str, text: &str) {
+        let i = self.by_power[power];
+        let letter = power.chars().next().unwrap().to_ascii_uppercase();
+        let body = format!("SIGNON {letter}{} pw{}\n{text}\n", self.game, i + 1);
+        self.serial += 1;
+        let id = format!("o{}@jd", self.serial);
+        self.judge
+            .deliver(&mail(&self.addresses[i], "orders", &id, &body));
+    }
+
+    /// Time passes (six hours at a time) until `phase`'s results are out; the results letter
+    /// as the first player got it.
+    fn results(&mut self, phase: &str) -> String {
         let title = format!("{phase} Results");
         for _ in 0..40 {
             let sent = self.judge.take_sent();
@@ -194,8 +202,12 @@ impl Table {
     fn history(&mut self) -> String {
         self.serial += 1;
         let id = format!("h{}@jd", self.serial);
-        self.judge
-            .deliver(&mail(&self.addresses[0], "history", &id, "HISTORY jd\n"));
+        self.judge.deliver(&mail(
+            &self.addresses[0],
+            "history",
+            &id,
+            &format!("HISTORY {}\n", self.game),
+        ));
         self.judge
             .take_sent()
             .into_iter()
@@ -208,8 +220,12 @@ impl Table {
     fn list(&mut self) -> String {
         self.serial += 1;
         let id = format!("l{}@jd", self.serial);
-        self.judge
-            .deliver(&mail(&self.addresses[0], "list", &id, "LIST jd\n"));
+        self.judge.deliver(&mail(
+            &self.addresses[0],
+            "list",
+            &id,
+            &format!("LIST {}\n", self.game),
+        ));
         self.judge
             .take_sent()
             .into_iter()
@@ -358,7 +374,7 @@ fn jdip_phases(report: &Value) -> BTreeMap<String, Phase> {
 
 #[test]
 fn jdip_imports_a_whole_game_s_history() {
-    let mut table = Table::new();
+    let mut table = Table::new("jd");
     for phase in &PHASES[..PHASES.len() - 1] {
         table.play(phase);
     }
@@ -451,4 +467,129 @@ fn jdip_imports_a_whole_game_s_history() {
     assert!(theirs["F1901R"].dislodged.contains("Turkey: A bul"));
     assert!(theirs["S1902R"].dislodged.contains("Germany: F den"));
     assert!(theirs["S1902R"].dislodged.contains("Turkey: F bla"));
+}
+
+/// The letter without what njudge does not write (our `Explanations:` section) and with the
+/// dates of its deadline lines masked; line ends trimmed.
+fn classic_part(letter: &str) -> String {
+    let letter = letter.split("\nExplanations:\n").next().unwrap_or(letter);
+    letter
+        .lines()
+        .map(|line| {
+            if let Some(rest) = line.strip_prefix(":: Deadline: ") {
+                format!(":: Deadline: {} <date>", &rest[..6])
+            } else if line.starts_with("The deadline for orders will be ") {
+                "The deadline for orders will be <date>.".to_string()
+            } else {
+                line.trim_end().to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+        .trim()
+        .to_string()
+}
+
+/// The movement, retreat and adjustment results of a Fall 1901 are njudge's letters to the
+/// character (`tests/data/njudge/`, from `docs/njudge-letters.md` §8): bounces, a cut support,
+/// dislodgements with a long list of retreats and none, a convoy whose fleet was dislodged,
+/// retreats, the ownership block with its wrapped Unowned line, builds, a removal, a waive and
+/// a civil-disorder removal.
+#[test]
+fn the_results_letters_are_njudge_s_to_the_character() {
+    let mut table = Table::new("example");
+    // The position of Fall 1901 the examples start from.
+    {
+        let tx = table.judge.daemon.store.begin().unwrap();
+        let mut game = tx.game_by_name("example").unwrap().unwrap();
+        let mut position: Value = serde_json::from_str(game.position.as_deref().unwrap()).unwrap();
+        let units = [
+            ("austria", "A bud"),
+            ("austria", "A vie"),
+            ("austria", "F tri"),
+            ("england", "A yor"),
+            ("england", "F nwg"),
+            ("england", "F nth"),
+            ("france", "A spa"),
+            ("france", "A bur"),
+            ("france", "F eng"),
+            ("germany", "A kie"),
+            ("germany", "A sil"),
+            ("germany", "F den"),
+            ("italy", "A ven"),
+            ("italy", "A tyr"),
+            ("italy", "F ion"),
+            ("russia", "A ukr"),
+            ("russia", "A gal"),
+            ("russia", "F sev"),
+            ("russia", "F bot"),
+            ("turkey", "A bul"),
+            ("turkey", "A arm"),
+            ("turkey", "F bla"),
+        ];
+        position["season"] = "fall".into();
+        position["units"] = units
+            .iter()
+            .map(|(power, unit)| {
+                let (kind, at) = unit.split_once(' ').unwrap();
+                let kind = if kind == "A" { "army" } else { "fleet" };
+                serde_json::json!([power, kind, at])
+            })
+            .collect();
+        game.position = Some(position.to_string());
+        game.phase_serial = 1;
+        tx.save_game(&game).unwrap();
+        tx.commit().unwrap();
+    }
+    let phases: [(&str, &[(&str, &str)]); 3] = [
+        (
+            "F1901M",
+            &[
+                ("austria", "A Bud - Gal\nA Vie H\nF Tri H"),
+                (
+                    "england",
+                    "A Yor - Nth - Nwy\nF Nwg - Bar\nF Nth C A Yor - Nwy",
+                ),
+                ("france", "A Spa H\nA Bur H\nF Eng S F Den - Nth"),
+                ("germany", "A Kie - Hol\nA Sil - War\nF Den - Nth"),
+                ("italy", "A Ven S A Tyr - Tri\nA Tyr - Tri\nF Ion - Tun"),
+                (
+                    "russia",
+                    "A Ukr - Rum\nA Gal S A Ukr - Rum\nF Sev H\nF Bot - Bal",
+                ),
+                ("turkey", "A Bul - Rum\nA Arm - Sev\nF Bla S A Arm - Sev"),
+            ],
+        ),
+        (
+            "F1901R",
+            &[("austria", "F Tri R Alb"), ("england", "F Nth R Edi")],
+        ),
+        (
+            "F1901B",
+            &[
+                ("austria", "Remove F Alb"),
+                ("france", "Build A Par"),
+                ("germany", "Build A Mun\nBuild F Kie"),
+                ("italy", "Build F Nap\nBuild A Rom"),
+                ("turkey", "Build F Ank\nWaive"),
+            ],
+        ),
+    ];
+    for (phase, orders) in phases {
+        for (power, text) in orders {
+            table.send_orders(power, text);
+        }
+        let letter = table.results(phase);
+        let golden = std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join("tests/data/njudge")
+                .join(format!("{}.txt", phase.to_lowercase())),
+        )
+        .unwrap();
+        assert_eq!(
+            classic_part(&letter),
+            classic_part(&golden),
+            "{phase}: ours, then njudge's\n{letter}"
+        );
+    }
 }
