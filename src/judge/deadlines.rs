@@ -54,6 +54,10 @@ impl Judge {
         if settings.paused {
             return Ok(Vec::new());
         }
+        // Every order came in a while ago: processed now, after its short delay.
+        if deadline > now && game.process_at.is_some_and(|at| at <= now) {
+            return self.early_due(tx, game, now);
+        }
         if deadline > now {
             return if game.reminded {
                 Ok(Vec::new())
@@ -74,42 +78,98 @@ impl Judge {
             return Ok(Vec::new());
         }
         let missing = self.missing_powers(tx, game)?;
-        let grace = settings.timing(position.turn.kind).grace_hours;
-        let grace_over = now >= deadline + Duration::hours(i64::from(grace));
-        if missing.is_empty() || (grace_over && settings.civil_disorder) {
+        let grace_end = settings.grace_end(game.phase_serial, position.turn.kind, deadline);
+        let grace_over = now >= grace_end;
+        // With SET MANUAL PROCESS only the master's PROCESS processes a phase; late powers
+        // are still told.
+        let manual = settings.manual_process;
+        if !manual && (missing.is_empty() || (grace_over && settings.civil_disorder)) {
             return self.process_phase(tx, game, now);
+        }
+        if missing.is_empty() {
+            return Ok(Vec::new());
         }
         let map = &variant.map;
         let members = tx.members(game.id)?;
         let mut letters = Vec::new();
-        if !grace_over {
-            if settings.late_noticed == Some(game.phase_serial) {
+        if !grace_over || manual {
+            // Late notices: when the deadline passes, then every day of the grace.
+            let first = settings.late_noticed != Some(game.phase_serial);
+            if !first
+                && settings
+                    .late_noticed_at
+                    .is_some_and(|at| now < at + Duration::hours(24))
+            {
                 return Ok(Vec::new());
             }
             settings.late_noticed = Some(game.phase_serial);
-            for power in &missing {
-                for m in members
-                    .iter()
-                    .filter(|m| m.power.as_deref() == Some(map.power(*power).id.as_str()))
-                {
-                    let language = self.language_of(tx, game, m)?;
-                    let words = self.templates.words(&language);
+            settings.late_noticed_at = Some(now);
+            if first && settings.late_count {
+                for power in &missing {
+                    *settings
+                        .late_counts
+                        .entry(map.power(*power).id.clone())
+                        .or_default() += 1;
+                }
+            }
+            let hours = (grace_end - deadline).num_hours();
+            let until = crate::report::When {
+                at: Some(grace_end),
+                zone: game.time_zone.clone(),
+            };
+            let late_ids: Vec<&str> = missing.iter().map(|p| map.power(*p).id.as_str()).collect();
+            for m in &members {
+                let language = self.language_of(tx, game, m)?;
+                let words = self.templates.words(&language);
+                let prefix = crate::judge::results::prefix(&self.config.judge.code, game);
+                let phase = phase_name_in(words, variant, &position);
+                if m.power.as_deref().is_some_and(|p| late_ids.contains(&p)) {
                     letters.push(OutgoingLetter::fresh(
                         &m.email,
-                        tr!(
-                            words,
-                            "deadlines.late_subject",
-                            game = crate::judge::results::prefix(&self.config.judge.code, game)
-                        ),
+                        tr!(words, "deadlines.late_subject", game = prefix),
                         tr!(
                             words,
                             "deadlines.late",
                             game = game.name,
-                            phase = phase_name_in(words, variant, &position),
-                            hours = grace
+                            phase = phase,
+                            hours = hours
                         ) + "\n",
                     ));
+                    continue;
                 }
+                // Everyone else hears who is late (with how often, under SET LATE COUNT).
+                let powers: Vec<String> = missing
+                    .iter()
+                    .map(|p| {
+                        let power = map.power(*p);
+                        match settings
+                            .late_counts
+                            .get(&power.id)
+                            .filter(|_| settings.late_count)
+                        {
+                            Some(count) => tr!(
+                                words,
+                                "deadlines.late_count",
+                                power = power.name,
+                                count = count
+                            ),
+                            None => power.name.clone(),
+                        }
+                    })
+                    .collect();
+                letters.push(OutgoingLetter::fresh(
+                    &m.email,
+                    tr!(words, "deadlines.late_others_subject", game = prefix),
+                    tr!(
+                        words,
+                        "deadlines.late_others",
+                        game = game.name,
+                        phase = phase,
+                        powers = powers.join(", "),
+                        count = missing.len(),
+                        until = words.when(&until)
+                    ) + "\n",
+                ));
             }
         } else {
             // Past the grace in a game that waits: silent powers are offered for takeover once.
@@ -176,9 +236,16 @@ impl Judge {
                 );
                 (subject, text)
             };
+            // Under SET QUIET only the masters hear of it (njudge's quiet flag).
             let (subject, text) = offer(self.game_words(game));
-            tx.archive(game.id, game.phase_serial, &subject, &text, now)?;
-            for m in tx.members(game.id)? {
+            if !settings.quiet {
+                tx.archive(game.id, game.phase_serial, &subject, &text, now)?;
+            }
+            for m in tx
+                .members(game.id)?
+                .into_iter()
+                .filter(|m| !settings.quiet || m.role == "master")
+            {
                 let language = self.language_of(tx, game, &m)?;
                 let (subject, body) = offer(self.templates.words(&language));
                 letters.push(OutgoingLetter::fresh(&m.email, subject, body));

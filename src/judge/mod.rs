@@ -5,6 +5,16 @@
 //! - `deadlines.rs`: reminders, late notices, grace, civil disorder or takeover offers.
 //! - `letter.rs`: one incoming letter, command by command, and its answer.
 //! - `orders.rs`: orders read, checked, merged and judged complete.
+//! - `future.rs`: orders kept for a later phase (PHASE, IF/ELSE) and CLEAR.
+//! - `timing.rs`: SET DEADLINE, GRACE and START in njudge's date forms, and the short delay
+//!   before a phase whose orders are all in is processed.
+//! - `forming.rs`: a game before it starts: SIGNON ?, BECOME MASTER, UNSTART, SET VARIANT,
+//!   SET MANUAL START.
+//! - `diary.rs`: DIARY, published when the game ends.
+//! - `roster.rs`: LIST FULL, WHO GAME, VERSION, I AM ALSO.
+//! - `help.rs`: HELP and GET, the classic judges' file names too, a variant's rules and map.
+//! - `unsupported.rs`: what the classic judges offer that this one does not, answered with
+//!   why and what to use instead.
 //! - `phase.rs`: starting a game, processing a phase, reports and reminders.
 //! - `credit.rs`: supply credit between powers (Diadochi V).
 //! - `password.rs`: argon2id hashes.
@@ -17,6 +27,10 @@
 mod confirm;
 pub mod credit;
 mod deadlines;
+mod diary;
+mod forming;
+mod future;
+mod help;
 pub mod his;
 mod his_letters;
 mod info;
@@ -30,9 +44,12 @@ mod play;
 mod press;
 mod proof;
 pub(crate) mod results;
+mod roster;
 mod seats;
 pub mod secrecy;
 pub mod settings;
+mod timing;
+mod unsupported;
 mod wishes;
 
 use chrono::{DateTime, Utc};

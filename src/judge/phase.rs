@@ -31,8 +31,14 @@ pub fn phase_name_in(words: Words, variant: &Variant, position: &Position) -> St
 
 /// `Spring 1901 movement`, to put in a message for readers of any language.
 pub fn phase_message(variant: &Variant, position: &Position) -> Message {
-    let turn = variant.calendar.describe(position.turn);
-    match position.turn.kind {
+    turn_message(variant, position.turn)
+}
+
+/// `Fall 1902 movement`, any turn of the variant's calendar, for readers of any language.
+pub fn turn_message(variant: &Variant, turn: crate::diplomacy::turn::Turn) -> Message {
+    let kind = turn.kind;
+    let turn = variant.calendar.describe(turn);
+    match kind {
         PhaseKind::Movement => msg!("phase.movement", turn = turn),
         PhaseKind::Retreat => msg!("phase.retreats", turn = turn),
         PhaseKind::Adjustment => msg!("phase.adjustments", turn = turn),
@@ -322,13 +328,13 @@ impl Judge {
             }
         }
         let resolution = adjudicate(map, &variant.rules, &position, &submitted);
-        let Progress { next, year_end } = advance(
-            map,
-            &variant.calendar,
-            &variant.victory(),
-            &position,
-            &resolution,
-        );
+        // The game's own victory threshold (SET CENTERS), else the variant's.
+        let mut victory = variant.victory();
+        if let Some(centres) = GameSettings::from_json(&game.settings).centres {
+            victory.threshold = centres;
+        }
+        let Progress { next, year_end } =
+            advance(map, &variant.calendar, &victory, &position, &resolution);
         let eliminated = eliminated(map, &next);
         let standing = year_end.as_ref().map(|y| &y.standing);
         let winner = standing
@@ -339,6 +345,7 @@ impl Judge {
         game.phase_serial += 1;
         game.position = Some(position_to_json(map, &next));
         game.reminded = false;
+        game.process_at = None;
         if winner.is_some() {
             game.state = "finished".into();
             game.deadline_at = None;
@@ -398,6 +405,13 @@ impl Judge {
             } else {
                 letters.push(OutgoingLetter::fresh(&recipient, subject, body));
             }
+        }
+        if game_now.state == "finished" {
+            letters.extend(self.publish_diaries(tx, game_now, now)?);
+        } else {
+            // Orders kept for the new phase come into force; with them every order may be in.
+            letters.extend(self.begin_kept_orders(tx, game_now, variant, &next, now)?);
+            self.schedule_if_ready(tx, game, now)?;
         }
         Ok(letters)
     }

@@ -684,6 +684,7 @@ fn deadlines_are_shown_in_the_game_time_zone_across_daylight_saving() {
         reminded: false,
         phase_serial: 0,
         settings: "{}".into(),
+        process_at: None,
     };
     assert_eq!(deadline_text(&game), "Tue 05 Jan 2027 12:00 GMT");
     game.deadline_at = Some(at("2027-07-05T12:00:00Z"));
