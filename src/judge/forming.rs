@@ -47,6 +47,11 @@ impl Session<'_> {
     /// BECOME MASTER: the only player of a forming game, signed on to it in this letter,
     /// becomes its master; the game is moderated from then on.
     pub(super) fn become_master(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
+        if let Some(game) = &self.master_of {
+            let text = msg!("forming.already_master", game = game.name);
+            self.fail(line, text);
+            return Ok(());
+        }
         let Some(game) = self.joined.clone() else {
             self.fail(line, msg!("forming.become_master_needs_join"));
             return Ok(());

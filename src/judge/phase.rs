@@ -52,6 +52,22 @@ pub fn next_deadline(game: &GameRow, kind: PhaseKind, now: DateTime<Utc>) -> Dat
     deadline_after(settings.timing(kind), tz, now)
 }
 
+/// A preference list (`E[FGR][TAI]`) as groups of power letters wanted equally, best first.
+fn preference_groups(list: &str) -> Vec<Vec<char>> {
+    let mut groups = Vec::new();
+    let mut open: Option<Vec<char>> = None;
+    for c in list.chars() {
+        match (c, &mut open) {
+            ('[', None) => open = Some(Vec::new()),
+            (']', Some(_)) => groups.push(open.take().unwrap_or_default()),
+            (c, Some(group)) => group.push(c),
+            (c, None) => groups.push(vec![c]),
+        }
+    }
+    groups.extend(open);
+    groups
+}
+
 impl Judge {
     /// The power a member holds, by id.
     pub(super) fn power_of(map: &Map, power: &Option<String>) -> Option<PowerId> {
@@ -95,15 +111,23 @@ impl Judge {
         for (i, member) in members.iter().enumerate() {
             let wishes = Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?);
             let wanted = wishes.preference.unwrap_or_default();
-            let choice = wanted
-                .chars()
-                .filter_map(|c| {
-                    map.powers
-                        .iter()
-                        .position(|p| p.letter.eq_ignore_ascii_case(&c))
+            // The first group of the list with a power still free; among powers wanted
+            // equally (`E[FGR]`), the one the deal puts first.
+            let choice = preference_groups(&wanted)
+                .into_iter()
+                .map(|group| {
+                    group
+                        .into_iter()
+                        .filter_map(|c| {
+                            map.powers
+                                .iter()
+                                .position(|p| p.letter.eq_ignore_ascii_case(&c))
+                        })
+                        .map(|p| PowerId(p as u8))
+                        .filter(|p| !dealt.contains(&Some(*p)))
+                        .min_by_key(|p| powers.iter().position(|d| d == p))
                 })
-                .map(|p| PowerId(p as u8))
-                .find(|p| !dealt.contains(&Some(*p)));
+                .find_map(|p| p);
             dealt[i] = choice;
         }
         let free: Vec<PowerId> = powers

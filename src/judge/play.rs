@@ -172,7 +172,7 @@ impl Session<'_> {
                 continue;
             }
             let all_in = self.judge.missing_powers(tx, &row)?.is_empty();
-            let waits = self.judge.someone_waits(tx, &row)?;
+            let waits = self.judge.someone_waits(tx, &row, self.now)?;
             let early = if all_in && !waits {
                 self.judge.early_time(&row, self.now)
             } else {

@@ -168,10 +168,19 @@ impl Session<'_> {
 }
 
 impl Judge {
-    /// Whether a member of the game asked not to process early (SET WAIT), or it is paused.
-    pub(super) fn someone_waits(&self, tx: &Tx, row: &GameRow) -> rusqlite::Result<bool> {
+    /// Whether the game is paused, or, before its deadline, a member asked not to process
+    /// early (SET WAIT; once the deadline has passed nothing is early any more).
+    pub(super) fn someone_waits(
+        &self,
+        tx: &Tx,
+        row: &GameRow,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<bool> {
         if GameSettings::from_json(&row.settings).paused {
             return Ok(true);
+        }
+        if row.deadline_at.is_some_and(|d| d <= now) {
+            return Ok(false);
         }
         for member in tx.members(row.id)? {
             if Wishes::from_json(&tx.member_wishes(row.id, member.player_id)?).wait {
@@ -207,7 +216,7 @@ impl Judge {
     ) -> rusqlite::Result<()> {
         if game.state != "active"
             || !self.missing_powers(tx, game)?.is_empty()
-            || self.someone_waits(tx, game)?
+            || self.someone_waits(tx, game, now)?
         {
             return Ok(());
         }
@@ -233,7 +242,7 @@ impl Judge {
                 .start_of(game.phase_serial)
                 .is_none_or(|s| s <= now)
             && self.missing_powers(tx, game)?.is_empty()
-            && !self.someone_waits(tx, game)?;
+            && !self.someone_waits(tx, game, now)?;
         if ready {
             return self.process_phase(tx, game, now);
         }

@@ -35,6 +35,10 @@ pub(super) fn reason(what: Unsupported, phrase: &str) -> Message {
         Map => msg!("unsupported.map", phrase = phrase),
         Keeper => msg!("unsupported.keeper", phrase = phrase),
         Options => msg!("unsupported.options", phrase = phrase),
+        Takeover => msg!("unsupported.takeover", phrase = phrase),
+        Vote => msg!("unsupported.vote", phrase = phrase),
+        Monitor => msg!("unsupported.monitor", phrase = phrase),
+        DpMaster => msg!("unsupported.dp_master", phrase = phrase),
     }
 }
 

@@ -281,6 +281,27 @@ const KEYWORDS: &[(&[&str], Keyword)] = &[
     (&["RECORD"], Keyword::Unsupported(Unsupported::Keeper)),
     (&["FIXID"], Keyword::Unsupported(Unsupported::Keeper)),
     (&["NOCONTROL"], Keyword::Unsupported(Unsupported::Keeper)),
+    // DPjudge's commands (judge-conventions.md §1.5): JOIN is SIGNON ?, the rest answered.
+    (&["JOIN"], Keyword::Join),
+    (&["TAKEOVER"], Keyword::Unsupported(Unsupported::Takeover)),
+    (
+        &["TAKE", "OVER"],
+        Keyword::Unsupported(Unsupported::Takeover),
+    ),
+    (&["VOTE"], Keyword::Unsupported(Unsupported::Vote)),
+    (&["PROPOSE"], Keyword::Unsupported(Unsupported::Vote)),
+    (&["MONITOR"], Keyword::Unsupported(Unsupported::Monitor)),
+    (&["RENAME"], Keyword::Unsupported(Unsupported::DpMaster)),
+    (&["FORM"], Keyword::Unsupported(Unsupported::DpMaster)),
+    (&["ACTIVATE"], Keyword::Unsupported(Unsupported::DpMaster)),
+    (&["DUMMY"], Keyword::Unsupported(Unsupported::DpMaster)),
+    (&["PURGE"], Keyword::Unsupported(Unsupported::DpMaster)),
+    (&["REVIVE"], Keyword::Unsupported(Unsupported::DpMaster)),
+    (
+        &["ROLLFORWARD"],
+        Keyword::Unsupported(Unsupported::DpMaster),
+    ),
+    (&["OFFICIAL"], Keyword::Unsupported(Unsupported::DpMaster)),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -304,6 +325,7 @@ enum Keyword {
     Phase,
     Clear,
     Diary,
+    Join,
     Unsupported(Unsupported),
 }
 
@@ -412,6 +434,7 @@ pub fn parse_commands(body: &str) -> (Vec<Command>, Vec<Diagnostic>) {
             Keyword::Confirm => args.confirm(rest),
             Keyword::Signoff => Some(CommandKind::Signoff),
             Keyword::Phase => args.phase(rest),
+            Keyword::Join => args.join(rest),
             Keyword::Clear => args.clear(rest),
             Keyword::Unsupported(what) => {
                 let phrase = words[..used]

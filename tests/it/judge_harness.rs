@@ -124,6 +124,23 @@ impl Harness {
         }
     }
 
+    /// A judge of its own on a copy of this one's database (at this one's time), sending to a
+    /// sent Maildir of its own: to try a letter on a game without changing it.
+    pub fn copy(&self, tag: &str) -> Harness {
+        let dir = TempDir::new(tag);
+        self.daemon.store.back_up(&dir.0.join("judge.db")).unwrap();
+        let mut daemon = Harness::open(&dir, self.daemon.judge.config.clone());
+        daemon.clock = self.daemon.clock;
+        let sent = Maildir::open(dir.0.join("sent")).unwrap();
+        Harness {
+            daemon,
+            dir,
+            sent,
+            taken: Vec::new(),
+            confirmations: 0,
+        }
+    }
+
     /// Stops the judge without sending anything and starts it again on the same files.
     pub fn restart(&mut self) {
         let config = self.daemon.judge.config.clone();

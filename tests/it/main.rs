@@ -40,6 +40,9 @@
 //! - `secrecy`: secrets kept, as attacks repelled: private games unseen by strangers, no
 //!   address shown unless its player chose, anonymous games, grey press never signed
 //!   (docs/security.md, "Secrecy").
+//! - `vocabulary`: every row of `docs/commands.md` (the classic judges' commands and settings)
+//!   tried by mail and answered as it says; HELP names every command and variant; every njudge
+//!   file name GET asks for is answered; GET deadlines states the configured defaults.
 //! - `dice`: `strategos verify-dice` on archives made here: verified, tampered dice, purposes,
 //!   roll numbers and seeds found, the seed not yet revealed, unreadable input.
 
@@ -72,6 +75,7 @@ mod random;
 mod rulebook;
 mod secrecy;
 mod variants;
+mod vocabulary;
 mod whole_game;
 
 /// `text` with every run of whitespace (line ends among them) made one space: the judge wraps

@@ -78,6 +78,16 @@ impl Args<'_> {
     /// `GET file`, `SEND [ME] file`; `GET info <variant>` is the variant's file, topic
     /// `info-<variant>` (echoed back as written).
     pub(super) fn get(&mut self, args: &[Word]) -> Option<CommandKind> {
+        if let [map, variant] = args
+            && map.text.eq_ignore_ascii_case("map")
+        {
+            return match self.file(variant)? {
+                CommandKind::Help { topic: Some(name) } => Some(CommandKind::Help {
+                    topic: Some(format!("map.{name}")),
+                }),
+                other => Some(other),
+            };
+        }
         if let [info, variant] = args
             && info.text.eq_ignore_ascii_case("info")
         {
@@ -227,6 +237,22 @@ impl Args<'_> {
         self.extra(&rest[1..], "the password");
         Some(CommandKind::Signon {
             power: power.map(|c| c.to_ascii_uppercase()),
+            game: game?,
+            password: password?,
+        })
+    }
+
+    /// DPjudge's `JOIN game pw`: `SIGNON ?game pw`.
+    pub(super) fn join(&mut self, args: &[Word]) -> Option<CommandKind> {
+        let [game_word, password_word, rest @ ..] = args else {
+            return self.usage("JOIN needs a game name and a password, like: JOIN mygame secret");
+        };
+        let text = game_word.text.strip_prefix('?').unwrap_or(game_word.text);
+        let game = self.game(game_word, text);
+        let password = self.password(password_word);
+        self.extra(rest, "the password");
+        Some(CommandKind::Signon {
+            power: None,
             game: game?,
             password: password?,
         })

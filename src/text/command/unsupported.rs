@@ -56,6 +56,15 @@ pub enum Unsupported {
     Keeper,
     /// Game options written after the variant (CREATE's and SET VARIANT's options).
     Options,
+    /// DPjudge's TAKEOVER: SIGNON takes over a power here.
+    Takeover,
+    /// DPjudge's VOTE and PROPOSE: draws are SET DRAW here.
+    Vote,
+    /// DPjudge's MONITOR: OBSERVE here.
+    Monitor,
+    /// DPjudge's master commands not offered (RENAME, FORM, ACTIVATE, DUMMY, PURGE, REVIVE,
+    /// ROLLFORWARD, OFFICIAL).
+    DpMaster,
 }
 
 /// Each phrase of a setting (after `SET`, `NO`/`NOT` forms included) and why it is not
