@@ -57,6 +57,8 @@ struct Settlement {
     state: MessageState,
     sender: Option<String>,
     reason: Option<String>,
+    /// What a letter handled was, for the log.
+    summary: Option<crate::judge::LetterSummary>,
 }
 
 /// What one round did.
@@ -373,6 +375,16 @@ impl Daemon {
             }
         };
         let settled = Self::handle_read(judge, tx, id, size, &letter, fault, now)?;
+        // One line a letter: who, which games, which commands, what came of it.
+        let from = settled.sender.as_deref().unwrap_or("-");
+        match (&settled.summary, settled.state) {
+            (Some(summary), _) => info!("letter {id} from {from}: {summary}"),
+            (None, state) => info!(
+                "letter {id} from {from}: {}: {}",
+                state.word(),
+                settled.reason.as_deref().unwrap_or("-")
+            ),
+        }
         tx.settle_message(
             id,
             settled.state,
@@ -400,6 +412,7 @@ impl Daemon {
             state,
             sender: sender.map(str::to_string),
             reason: reason.map(str::to_string),
+            summary: None,
         };
         let sender = letter.from.as_ref().map(|a| a.email.to_lowercase());
         if let Some(reason) = &letter.automatic {
@@ -473,11 +486,10 @@ impl Daemon {
                 Self::queue(judge, tx, out, Some(id), now)?;
             }
         }
-        Ok(settled(
-            MessageState::Handled,
-            Some(&sender),
-            held_back.as_deref(),
-        ))
+        Ok(Settlement {
+            summary: Some(handled.summary),
+            ..settled(MessageState::Handled, Some(&sender), held_back.as_deref())
+        })
     }
 
     /// Queues an answer to a letter in which nothing was done (an error, no command, a

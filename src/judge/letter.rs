@@ -83,6 +83,8 @@ pub(super) struct Session<'j> {
     pub(super) phase_for: Option<super::future::Later>,
     /// Orders were read for a power signed on (the closing advice about orders is for them).
     pub(super) orders_read: bool,
+    /// Games the letter asked about by name (for the log).
+    pub(super) named_games: Vec<String>,
 }
 
 /// A power a master acted for with BECOME, and the paragraphs of the answer written for it.
@@ -245,6 +247,10 @@ fn handle_inner(
     }
     let requested = held.hold_for_sender(tx, letter, waiting)?;
     let mut handled = held.answer(tx, letter, &[])?;
+    handled.summary = super::LetterSummary {
+        held: true,
+        ..session.logged(&commands)
+    };
     // A request was made: not an answer to a letter that did nothing (with too many waiting
     // already, nothing was done, and identical answers back off).
     handled.effective = requested;
@@ -297,6 +303,7 @@ impl<'j> Session<'j> {
             confirmed,
             phase_for: None,
             orders_read: false,
+            named_games: Vec::new(),
         })
     }
 
@@ -428,7 +435,12 @@ impl<'j> Session<'j> {
             && commands
                 .iter()
                 .any(|c| !matches!(c.kind, CommandKind::Signoff));
-        Ok(Handled { letters, effective })
+        let summary = session.logged(commands);
+        Ok(Handled {
+            letters,
+            effective,
+            summary,
+        })
     }
 
     /// The answer's paragraphs as a master of `master_of` reads them (members are named for
@@ -497,7 +509,71 @@ impl<'j> Session<'j> {
     }
 }
 
+/// A command's keyword for the log (`SIGNON`, `SET WAIT`, `orders`): never its arguments,
+/// which may hold a password or a word of press.
+fn command_label(kind: &CommandKind) -> String {
+    match kind {
+        CommandKind::Orders { .. } => "orders".into(),
+        CommandKind::Press { kind, .. } => match kind {
+            crate::text::command::PressKind::Press => "PRESS".into(),
+            crate::text::command::PressKind::Broadcast => "BROADCAST".into(),
+            crate::text::command::PressKind::Postal => "POSTAL PRESS".into(),
+        },
+        CommandKind::Diary(_) => "DIARY".into(),
+        CommandKind::Register { .. } => "REGISTER".into(),
+        CommandKind::Set(setting) => {
+            let text = crate::text::command::render_setting(setting);
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+        other => {
+            let text = render(&Command {
+                line: 0,
+                kind: other.clone(),
+            });
+            let first = text.split_whitespace().next().unwrap_or("");
+            match first {
+                "SIGNON" | "GET" | "WHO" | "I" | "FORCE" | "BECOME" => text
+                    .split_whitespace()
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                _ => first.to_string(),
+            }
+        }
+    }
+}
+
 impl<'j> Session<'j> {
+    /// The letter in a few words, for the daemon's log.
+    pub(super) fn logged(&self, commands: &[Command]) -> super::LetterSummary {
+        let mut games: Vec<String> = Vec::new();
+        let signed = [
+            self.signed_on.as_ref().map(|(g, _)| g),
+            self.master_of.as_ref(),
+            self.joined.as_ref(),
+            self.watching.as_ref(),
+        ];
+        for game in signed.into_iter().flatten() {
+            if !games.contains(&game.name) {
+                games.push(game.name.clone());
+            }
+        }
+        for name in &self.named_games {
+            if !games.contains(name) {
+                games.push(name.clone());
+            }
+        }
+        super::LetterSummary {
+            games,
+            commands: commands.iter().map(|c| command_label(&c.kind)).collect(),
+            errors: self.errors,
+            held: false,
+        }
+    }
+
     /// Signs the letter on to `row` as `power`; the first game signed on to names the answer.
     pub(super) fn sign_on(&mut self, row: GameRow, power: String) {
         if self.reply_prefix.is_none() {
@@ -694,6 +770,9 @@ impl<'j> Session<'j> {
         name: &str,
     ) -> rusqlite::Result<Option<GameRow>> {
         let mut found = tx.game_by_name(name)?;
+        if !self.named_games.iter().any(|n| n == name) {
+            self.named_games.push(name.to_string());
+        }
         // A private game the letter may not see is answered as one that does not exist.
         if let Some(game) = &found
             && !self.may_see(tx, game)?

@@ -77,6 +77,40 @@ pub struct Handled {
     /// `[Error Flag]`). The answer to a letter in which nothing was done is the kind a robot
     /// gets again and again, so the daemon holds back identical ones (`answers`).
     pub effective: bool,
+    /// What the letter was, for the daemon's log: never a password, nor a word of press.
+    pub summary: LetterSummary,
+}
+
+/// A letter in a few words, for the log: the games it was about, its commands by their
+/// keywords (`SIGNON`, `orders`, `SET WAIT`, `PRESS`), how many errors its answer told, and
+/// whether it waits for its address's confirmation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LetterSummary {
+    pub games: Vec<String>,
+    pub commands: Vec<String>,
+    pub errors: usize,
+    pub held: bool,
+}
+
+impl std::fmt::Display for LetterSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let games = if self.games.is_empty() {
+            "-".to_string()
+        } else {
+            self.games.join(",")
+        };
+        let commands = if self.commands.is_empty() {
+            "none".to_string()
+        } else {
+            self.commands.join(", ")
+        };
+        let outcome = match (self.held, self.errors) {
+            (true, _) => "held for confirmation".to_string(),
+            (false, 0) => "done".to_string(),
+            (false, n) => format!("{n} error(s)"),
+        };
+        write!(f, "games {games}; commands {commands}; {outcome}")
+    }
 }
 
 /// A game's deadline as its players read it in English, in the game's time zone.

@@ -413,6 +413,20 @@ impl Judge {
         };
         let (title, body) = write(self.game_words(game_now));
         tx.save_game(game_now)?;
+        tracing::info!(
+            "game {}: {} processed; {}",
+            game_now.name,
+            phase_name(variant, &position),
+            match (&game_now.state[..], game_now.deadline_at) {
+                ("finished", _) => "the game is over".to_string(),
+                (_, Some(at)) => format!(
+                    "{} next, deadline {}",
+                    phase_name(variant, &next),
+                    crate::store::time_text(at)
+                ),
+                _ => phase_name(variant, &next),
+            }
+        );
         super::wishes::clear_phase_wishes(tx, game_now.id)?;
         self.record_phase(tx, game_now, variant, &next, now)?;
         tx.archive(game_now.id, game_now.phase_serial, &title, &body, now)?;

@@ -18,7 +18,7 @@ pub enum MessageState {
 }
 
 impl MessageState {
-    fn word(self) -> &'static str {
+    pub fn word(self) -> &'static str {
         match self {
             MessageState::New => "new",
             MessageState::Handled => "handled",

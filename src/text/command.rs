@@ -61,7 +61,7 @@ use args::Args;
 pub use future::{DiaryAction, PhaseName};
 use line::Word;
 use master::Master;
-pub use set::{ObserverPress, PhaseSetting, PressMode, Setting};
+pub use set::{ObserverPress, PhaseSetting, PressMode, Setting, render as render_setting};
 pub use unsupported::Unsupported;
 
 /// One command read from a letter.

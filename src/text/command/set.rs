@@ -1092,7 +1092,7 @@ fn phase_word(kind: PhaseSetting) -> &'static str {
 /// A setting as the judge echoes it, `SET` included, reading back to the same setting:
 /// `SET WAIT`, `SET ABSENCE 2027-02-01 TO 2027-02-10`, `SET MOVE CLOCK 12:00 NEXT 48 GRACE 24
 /// DAYS -MTWTF-`, `SET NO PRESS`, `SET ALLOW PLAYER ann@example.org`.
-pub(super) fn render(setting: &Setting) -> String {
+pub fn render(setting: &Setting) -> String {
     let yes_no = |on: bool, yes: &str, no: &str| format!("SET {}", if on { yes } else { no });
     match setting {
         Setting::Address { address, password } => {
