@@ -34,6 +34,8 @@ pub struct MailServers {
     pub ca_pem: Option<PathBuf>,
     /// Where dovecot keeps each user's Maildir (`<root>/<user@domain>/Maildir`).
     pub maildir_root: Option<PathBuf>,
+    /// The servers' folder (`MAILTEST_DIR`): Postfix's configuration is in `postfix/conf`.
+    pub dir: Option<PathBuf>,
 }
 
 impl MailServers {
@@ -99,6 +101,7 @@ impl MailServers {
             password: text("MAILTEST_PASSWORD")?,
             ca_pem: text("MAILTEST_CA_PEM").ok().map(PathBuf::from),
             maildir_root: text("MAILTEST_MAILDIR_ROOT").ok().map(PathBuf::from),
+            dir: text("MAILTEST_DIR").ok().map(PathBuf::from),
         })
     }
 }

@@ -34,6 +34,8 @@
 //!   fuzzing of every reader from a corpus (`tests/data/fuzz/`, `STRATEGOS_FUZZ_ROUNDS`).
 //! - `outage`: SMTP away, a recipient refused, IMAP cut mid-fetch, the judge killed between
 //!   the steps of marking IMAP mail, the database locked or full.
+//! - `postfix_pipe`: `deploy/postfix/` installed into the real Postfix of the tests pipes
+//!   letters for the judge's address to `strategos deliver`, which answers them.
 //! - `judge_harness`: a judge on temporary files with a settable clock, for those tests.
 //! - `whole_game`: a standard game of two years through the real IMAP and SMTP servers.
 //! - `archive`: a duel by mail written as a web site, summed up, and shown by `game`/`archive`.
@@ -71,6 +73,7 @@ mod mailserver;
 mod messages;
 mod orders;
 mod outage;
+mod postfix_pipe;
 mod random;
 mod rulebook;
 mod secrecy;
