@@ -15,29 +15,40 @@ use crate::report::Words;
 use crate::store::{GameRow, Tx};
 use crate::tr;
 
+/// The powers of `game` (on `position`, its board now) whose orders are missing, incomplete
+/// or in error.
+pub fn owing_powers(
+    tx: &Tx,
+    game: &GameRow,
+    variant: &crate::variant::Variant,
+    position: &crate::diplomacy::position::Position,
+) -> rusqlite::Result<Vec<PowerId>> {
+    let map = &variant.map;
+    let mut missing = Vec::new();
+    for power in powers_owing(map, position) {
+        let done = match tx.orders(game.id, game.phase_serial, &map.power(power).id)? {
+            Some((lines, false)) => is_complete(
+                map,
+                position,
+                power,
+                &stored_orders(map, position.turn.kind, &lines),
+            ),
+            _ => false,
+        };
+        if !done {
+            missing.push(power);
+        }
+    }
+    Ok(missing)
+}
+
 impl Judge {
     /// The powers of `game` whose orders are missing, incomplete or in error.
     pub(super) fn missing_powers(&self, tx: &Tx, game: &GameRow) -> rusqlite::Result<Vec<PowerId>> {
         let Some((variant, position)) = self.game_position(game) else {
             return Ok(Vec::new());
         };
-        let map = &variant.map;
-        let mut missing = Vec::new();
-        for power in powers_owing(map, &position) {
-            let done = match tx.orders(game.id, game.phase_serial, &map.power(power).id)? {
-                Some((lines, false)) => is_complete(
-                    map,
-                    &position,
-                    power,
-                    &stored_orders(map, position.turn.kind, &lines),
-                ),
-                _ => false,
-            };
-            if !done {
-                missing.push(power);
-            }
-        }
-        Ok(missing)
+        owing_powers(tx, game, variant, &position)
     }
 
     /// One game's turn with the clock.

@@ -6,6 +6,7 @@
 
 use super::letter::Session;
 use crate::msg;
+use crate::store::Tx;
 use crate::text::command::Unsupported;
 use crate::variant::Variant;
 
@@ -41,8 +42,36 @@ fn variant_of<'v>(variants: &'v [Variant], topic: &str, prefix: &str) -> Option<
 }
 
 impl Session<'_> {
-    /// HELP, HELP topic, GET file.
-    pub(super) fn help(&mut self, topic: Option<&str>) {
+    /// HELP, HELP topic, GET file; `GET ics <game>` (topic `ics.<game>`), the game's calendar.
+    pub(super) fn help(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        topic: Option<&str>,
+    ) -> rusqlite::Result<()> {
+        if let Some(game) = topic.and_then(|t| t.strip_prefix("ics.")) {
+            return self.calendar(tx, line, game);
+        }
+        self.help_file(topic);
+        Ok(())
+    }
+
+    /// GET ics <game>: the deadlines of a game the letter may see, as an iCalendar file to save.
+    fn calendar(&mut self, tx: &Tx, line: usize, name: &str) -> rusqlite::Result<()> {
+        let Some(game) = self.find_game(tx, line, name)? else {
+            return Ok(());
+        };
+        let variant = self.judge.variant(&game.variant);
+        let now = crate::archive::now_of(tx, variant, &game)?;
+        let ics =
+            crate::archive::deadlines_ics(&now.deadlines(&self.judge.config.judge.code, &game));
+        self.say(msg!("help.calendar", game = game.name));
+        self.say_text(ics.replace("\r\n", "\n").trim_end().to_string());
+        Ok(())
+    }
+
+    /// A help file, a variant's rules or map, or the list of commands.
+    fn help_file(&mut self, topic: Option<&str>) {
         let asked = topic.unwrap_or("help").to_lowercase();
         let asked = ALIASES
             .iter()

@@ -52,6 +52,8 @@ mod timing;
 mod unsupported;
 mod wishes;
 
+pub use deadlines::owing_powers;
+
 use chrono::{DateTime, Utc};
 
 use crate::config::Config;

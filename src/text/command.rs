@@ -514,10 +514,13 @@ const MASK: &str = "******";
 pub fn render(command: &Command) -> String {
     match &command.kind {
         CommandKind::Help { topic: None } => "HELP".into(),
-        CommandKind::Help { topic: Some(topic) } => match topic.strip_prefix("info-") {
-            Some(variant) => format!("GET info {variant}"),
-            None => format!("GET {topic}"),
-        },
+        CommandKind::Help { topic: Some(topic) } => {
+            match (topic.strip_prefix("info-"), topic.strip_prefix("ics.")) {
+                (Some(variant), _) => format!("GET info {variant}"),
+                (_, Some(game)) => format!("GET ics {game}"),
+                _ => format!("GET {topic}"),
+            }
+        }
         CommandKind::Register { name, password } => {
             let mut form = vec!["REGISTER".to_string()];
             if let Some(name) = name {

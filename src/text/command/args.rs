@@ -78,6 +78,15 @@ impl Args<'_> {
     /// `GET file`, `SEND [ME] file`; `GET info <variant>` is the variant's file, topic
     /// `info-<variant>` (echoed back as written).
     pub(super) fn get(&mut self, args: &[Word]) -> Option<CommandKind> {
+        // `GET ics <game>`: the game's deadlines as an iCalendar file.
+        if let [ics, game] = args
+            && ics.text.eq_ignore_ascii_case("ics")
+        {
+            let game = self.game(game, game.text)?;
+            return Some(CommandKind::Help {
+                topic: Some(format!("ics.{game}")),
+            });
+        }
         if let [map, variant] = args
             && map.text.eq_ignore_ascii_case("map")
         {
