@@ -648,7 +648,7 @@ impl<'j> Session<'j> {
         }
         self.say_text(format!("> {}", render(command)));
         match &command.kind {
-            CommandKind::Help { topic } => self.help(topic.as_deref()),
+            CommandKind::Help { topic } => self.help(tx, line, topic.as_deref())?,
             CommandKind::Register { name, password } => {
                 self.register(tx, line, name.as_deref(), password.as_deref())?
             }

@@ -31,3 +31,8 @@ CREATE TABLE diary (
     created_at TEXT NOT NULL,
     PRIMARY KEY (game_id, player_id, number)
 );
+
+-- The judge process sending a letter now (`<pid>-<start time>`), so that another process on
+-- the database (`strategos deliver` beside `strategos run`) does not send it too; a claim of a
+-- process that is gone counts for nothing. NULL: no one is sending it.
+ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
