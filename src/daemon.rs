@@ -213,6 +213,7 @@ impl Daemon {
             if let Some(id) = id {
                 tx.record_size(id, raw.len())?;
                 tx.begin_attempt(id)?;
+                tx.mark_handling(id, &process_token())?;
             }
             tx.commit()?;
             Ok(id)
@@ -252,6 +253,11 @@ impl Daemon {
         let (judge, fault, store) = (&self.judge, self.fault.as_ref(), &mut self.store);
         let outcome = catch_unwind(AssertUnwindSafe(|| -> rusqlite::Result<()> {
             let tx = store.begin()?;
+            // Another judge process on the database (`deliver` beside `run`, each recovering
+            // stored letters) may have handled it meanwhile: a letter is handled once.
+            if tx.unhandled_message(id)?.is_none() {
+                return Ok(());
+            }
             Self::handle_stored(judge, &tx, id, raw, size, read, fault, now)?;
             tx.commit()
         }));
@@ -597,8 +603,14 @@ impl Daemon {
     /// Handles messages stored but not settled: the judge stopped in between (killed, or
     /// ended by its watchdog), or their last attempt failed. Returns how many were settled.
     fn recover(&mut self) -> usize {
-        let pending = match self.store.begin().and_then(|tx| tx.unhandled_ids()) {
-            Ok(p) => p,
+        // A letter another live judge process is handling (`deliver` beside `run`) is its own.
+        let me = process_token();
+        let pending = match self.store.begin().and_then(|tx| tx.unhandled_by()) {
+            Ok(p) => p
+                .into_iter()
+                .filter(|(_, by)| by.as_deref().is_none_or(|by| by == me || !process_alive(by)))
+                .map(|(id, _)| id)
+                .collect::<Vec<_>>(),
             Err(e) => {
                 warn!(error = %e, "could not read unhandled letters");
                 return 0;
@@ -630,6 +642,7 @@ impl Daemon {
             return Ok(true);
         }
         tx.begin_attempt(id)?;
+        tx.mark_handling(id, &process_token())?;
         tx.commit()?;
         let own = vec![self.judge.config.judge.address.to_lowercase()];
         let read = read_letter(&message.raw, &own);

@@ -618,6 +618,8 @@ impl Session<'_> {
         }
         settings.paused = pause;
         game.settings = settings.to_json();
+        // Paused, nothing is processed early; resumed, the letter decides again.
+        game.process_at = None;
         let (subject, text) = if pause {
             (
                 msg!(
@@ -983,6 +985,7 @@ impl Session<'_> {
         game.position = Some(row.position.clone());
         game.phase_serial = target;
         game.state = "active".into();
+        game.process_at = None;
         let deadline = next_deadline(&game, earlier.turn.kind, self.now);
         game.deadline_at = Some(super::wishes::beyond_absences(tx, &game, deadline)?);
         game.reminded = false;

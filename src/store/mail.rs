@@ -271,6 +271,25 @@ impl Tx<'_> {
         )
     }
 
+    /// Notes that the judge process `by` (`<pid>-<start time>`) is handling message `id`.
+    pub fn mark_handling(&self, id: i64, by: &str) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET handled_by = ?2 WHERE id = ?1",
+            params![id, by],
+        )?;
+        Ok(())
+    }
+
+    /// The messages stored but not yet settled, oldest first, with the process handling each
+    /// (if one said so).
+    pub fn unhandled_by(&self) -> rusqlite::Result<Vec<(i64, Option<String>)>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT id, handled_by FROM messages WHERE state = 'new' ORDER BY id",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect()
+    }
+
     /// Takes back the last attempt at message `id`: it failed for want of the database (busy,
     /// full), which is no fault of the letter.
     pub fn give_back_attempt(&self, id: i64) -> rusqlite::Result<()> {

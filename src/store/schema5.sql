@@ -36,3 +36,7 @@ CREATE TABLE diary (
 -- the database (`strategos deliver` beside `strategos run`) does not send it too; a claim of a
 -- process that is gone counts for nothing. NULL: no one is sending it.
 ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+
+-- The judge process handling a stored letter now (`<pid>-<start time>`), so that another
+-- process recovering stored letters leaves it alone while that process lives.
+ALTER TABLE messages ADD COLUMN handled_by TEXT;

@@ -52,6 +52,7 @@ mod block;
 mod future;
 mod line;
 mod master;
+mod phrases;
 mod set;
 mod unsupported;
 

@@ -131,17 +131,30 @@ fn postfix_pipes_the_judges_letters_to_deliver() {
                     .collect()
             })
             .unwrap_or_default();
-        if answers.len() >= 2 || started.elapsed() > Duration::from_secs(30) {
+        if answers.len() >= 2 || started.elapsed() > Duration::from_secs(60) {
             break answers;
         }
         std::thread::sleep(Duration::from_millis(100));
     };
     let log = std::fs::read_to_string(folder.join("log/postfix.log")).unwrap_or_default();
     let tail: Vec<&str> = log.lines().rev().take(15).collect();
+    // Time for a letter sent twice to show.
+    std::thread::sleep(Duration::from_millis(500));
+    let subjects: Vec<String> = std::fs::read_dir(&sent)
+        .map(|dir| {
+            dir.filter_map(|e| std::fs::read_to_string(e.ok()?.path()).ok())
+                .filter_map(|a| {
+                    a.lines()
+                        .find(|l| l.starts_with("Subject:"))
+                        .map(str::to_string)
+                })
+                .collect()
+        })
+        .unwrap_or_default();
     assert_eq!(
-        answers.len(),
+        subjects.len(),
         2,
-        "answers in the judge's sent Maildir; postfix log:\n{tail:?}"
+        "answers in the judge's sent Maildir: {subjects:?}; postfix log:\n{tail:?}"
     );
     for (n, what) in [(0, "Re: STRA piped 0"), (1, "Re: STRA piped 1")] {
         assert!(

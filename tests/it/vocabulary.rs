@@ -265,3 +265,71 @@ fn get_deadlines_states_the_configured_defaults() {
     assert_eq!(config.deadlines.movement_grace_hours, 168);
     assert_eq!(config.deadlines.delay_minutes, 30);
 }
+
+/// SET QUIET: who leaves a power or takes one over is told to the game's masters only (and
+/// not kept in its archive); without it, to every member.
+#[test]
+fn a_quiet_game_tells_only_its_masters_who_comes_and_goes() {
+    let mut judge = game();
+    judge.deliver(&mail(
+        "gina@example.test",
+        "quiet",
+        "q1",
+        "SIGNON ?g ginapw\nSET QUIET\n",
+    ));
+    judge.take_sent();
+    judge.deliver(&mail(
+        "bob@example.test",
+        "bye",
+        "q2",
+        "SIGNON Sg bobpw\nRESIGN\n",
+    ));
+    let sent = judge.take_sent();
+    let to = |who: &str| sent.iter().filter(|l| l.to[0].email == who).count();
+    assert_eq!(
+        to("carol@example.test"),
+        0,
+        "the players are not told: {sent:?}"
+    );
+    assert_eq!(to("gina@example.test"), 1, "the master is told");
+    assert!(crate::says(
+        &sent
+            .iter()
+            .find(|l| l.to[0].email == "gina@example.test")
+            .unwrap()
+            .body,
+        "South"
+    ));
+    judge.vouch(&["dora@example.test"]);
+    judge.deliver(&mail(
+        "dora@example.test",
+        "mine",
+        "q3",
+        "SIGNON Sg dorapw\n",
+    ));
+    let sent = judge.take_sent();
+    let to = |who: &str| sent.iter().filter(|l| l.to[0].email == who).count();
+    assert_eq!(
+        to("carol@example.test"),
+        0,
+        "the takeover is not told to players: {sent:?}"
+    );
+    assert_eq!(
+        to("gina@example.test"),
+        1,
+        "the master hears of the takeover"
+    );
+    // Without SET QUIET, everyone is told.
+    let mut loud = game();
+    loud.deliver(&mail(
+        "bob@example.test",
+        "bye",
+        "q4",
+        "SIGNON Sg bobpw\nRESIGN\n",
+    ));
+    let sent = loud.take_sent();
+    assert!(
+        sent.iter().any(|l| l.to[0].email == "carol@example.test"),
+        "{sent:?}"
+    );
+}
