@@ -111,6 +111,12 @@ fn daemon(dir: &Path, now: DateTime<Utc>) -> Daemon {
     let mut config = Config::default();
     config.judge.address = "judge@example.test".into();
     config.judge.keeper = "keeper@example.test".into();
+    // Every game adjudicated at the one deadline, as the figures in docs/performance.md were
+    // taken: no grace for missing orders, no delay after the last orders.
+    config.deadlines.movement_grace_hours = 0;
+    config.deadlines.retreat_grace_hours = 0;
+    config.deadlines.adjustment_grace_hours = 0;
+    config.deadlines.delay_minutes = 0;
     Daemon {
         judge: Judge {
             config,

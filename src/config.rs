@@ -129,7 +129,8 @@ pub struct SmtpConfig {
     pub ca_pem: Option<PathBuf>,
 }
 
-/// Deadlines of new games, in hours from the start of a phase.
+/// Deadlines of new games, in hours from the start of a phase; the grace after a deadline
+/// and the delay before early processing, as njudge's defaults (its `deadlines` file).
 #[derive(Clone, Debug, Deserialize, PartialEq)]
 #[serde(deny_unknown_fields, default)]
 pub struct DeadlineConfig {
@@ -138,6 +139,13 @@ pub struct DeadlineConfig {
     pub adjustment_hours: u32,
     /// Hours before a deadline when players who owe orders are reminded.
     pub reminder_hours: u32,
+    /// Hours after a deadline a game waits for late orders, with late notices to everyone
+    /// each day, before its NMR policy (civil disorder, or waiting for a new player).
+    pub movement_grace_hours: u32,
+    pub retreat_grace_hours: u32,
+    pub adjustment_grace_hours: u32,
+    /// Minutes from the last orders to processing before the deadline.
+    pub delay_minutes: u32,
 }
 
 /// Protection against floods and oversized mail.
@@ -265,6 +273,10 @@ impl Default for DeadlineConfig {
             retreat_hours: 24,
             adjustment_hours: 24,
             reminder_hours: 12,
+            movement_grace_hours: 168,
+            retreat_grace_hours: 72,
+            adjustment_grace_hours: 72,
+            delay_minutes: 30,
         }
     }
 }
@@ -450,6 +462,18 @@ impl Config {
             || self.deadlines.adjustment_hours == 0
         {
             return Err(("deadlines", "every phase needs at least one hour".into()));
+        }
+        if self.deadlines.movement_grace_hours > 720
+            || self.deadlines.retreat_grace_hours > 720
+            || self.deadlines.adjustment_grace_hours > 720
+        {
+            return Err(("deadlines", "a grace is at most 720 hours".into()));
+        }
+        if self.deadlines.delay_minutes > 720 * 60 {
+            return Err((
+                "deadlines.delay_minutes",
+                "is at most 43200 (720 hours)".into(),
+            ));
         }
         if self.limits.max_message_bytes < 1024 {
             return Err(("limits.max_message_bytes", "must be at least 1024".into()));

@@ -57,6 +57,8 @@ struct Settlement {
     state: MessageState,
     sender: Option<String>,
     reason: Option<String>,
+    /// What a letter handled was, for the log.
+    summary: Option<crate::judge::LetterSummary>,
 }
 
 /// What one round did.
@@ -163,7 +165,14 @@ impl Daemon {
             .store
             .begin()
             .map_err(|e| e.to_string())
-            .and_then(|tx| crate::archive::write_site(&tx, &self.judge.variants, &folder));
+            .and_then(|tx| {
+                crate::archive::write_site_as(
+                    &tx,
+                    &self.judge.variants,
+                    &folder,
+                    &self.judge.config.judge.code,
+                )
+            });
         if let Err(e) = result {
             warn!(error = %e, folder = %folder.display(), "cannot write the archive");
         }
@@ -204,6 +213,7 @@ impl Daemon {
             if let Some(id) = id {
                 tx.record_size(id, raw.len())?;
                 tx.begin_attempt(id)?;
+                tx.mark_handling(id, &process_token())?;
             }
             tx.commit()?;
             Ok(id)
@@ -243,6 +253,11 @@ impl Daemon {
         let (judge, fault, store) = (&self.judge, self.fault.as_ref(), &mut self.store);
         let outcome = catch_unwind(AssertUnwindSafe(|| -> rusqlite::Result<()> {
             let tx = store.begin()?;
+            // Another judge process on the database (`deliver` beside `run`, each recovering
+            // stored letters) may have handled it meanwhile: a letter is handled once.
+            if tx.unhandled_message(id)?.is_none() {
+                return Ok(());
+            }
             Self::handle_stored(judge, &tx, id, raw, size, read, fault, now)?;
             tx.commit()
         }));
@@ -373,6 +388,16 @@ impl Daemon {
             }
         };
         let settled = Self::handle_read(judge, tx, id, size, &letter, fault, now)?;
+        // One line a letter: who, which games, which commands, what came of it.
+        let from = settled.sender.as_deref().unwrap_or("-");
+        match (&settled.summary, settled.state) {
+            (Some(summary), _) => info!("letter {id} from {from}: {summary}"),
+            (None, state) => info!(
+                "letter {id} from {from}: {}: {}",
+                state.word(),
+                settled.reason.as_deref().unwrap_or("-")
+            ),
+        }
         tx.settle_message(
             id,
             settled.state,
@@ -400,6 +425,7 @@ impl Daemon {
             state,
             sender: sender.map(str::to_string),
             reason: reason.map(str::to_string),
+            summary: None,
         };
         let sender = letter.from.as_ref().map(|a| a.email.to_lowercase());
         if let Some(reason) = &letter.automatic {
@@ -473,11 +499,10 @@ impl Daemon {
                 Self::queue(judge, tx, out, Some(id), now)?;
             }
         }
-        Ok(settled(
-            MessageState::Handled,
-            Some(&sender),
-            held_back.as_deref(),
-        ))
+        Ok(Settlement {
+            summary: Some(handled.summary),
+            ..settled(MessageState::Handled, Some(&sender), held_back.as_deref())
+        })
     }
 
     /// Queues an answer to a letter in which nothing was done (an error, no command, a
@@ -578,8 +603,17 @@ impl Daemon {
     /// Handles messages stored but not settled: the judge stopped in between (killed, or
     /// ended by its watchdog), or their last attempt failed. Returns how many were settled.
     fn recover(&mut self) -> usize {
-        let pending = match self.store.begin().and_then(|tx| tx.unhandled_ids()) {
-            Ok(p) => p,
+        // A letter another live judge process is handling (`deliver` beside `run`) is its own.
+        let me = process_token();
+        let pending = match self.store.begin().and_then(|tx| tx.unhandled_by()) {
+            Ok(p) => p
+                .into_iter()
+                .filter(|(_, by)| {
+                    by.as_deref()
+                        .is_none_or(|by| by == me || !process_alive(by))
+                })
+                .map(|(id, _)| id)
+                .collect::<Vec<_>>(),
             Err(e) => {
                 warn!(error = %e, "could not read unhandled letters");
                 return 0;
@@ -611,6 +645,7 @@ impl Daemon {
             return Ok(true);
         }
         tx.begin_attempt(id)?;
+        tx.mark_handling(id, &process_token())?;
         tx.commit()?;
         let own = vec![self.judge.config.judge.address.to_lowercase()];
         let read = read_letter(&message.raw, &own);
@@ -780,26 +815,42 @@ impl Daemon {
                 return 0;
             }
         };
-        // The letters to try now, in the order queued, skipping those behind a waiting one.
+        // The letters to try now, in the order queued, skipping those behind a waiting one. A
+        // letter another live judge process is sending (`deliver` beside `run`) waits too.
+        let me = process_token();
         let mut waiting: HashSet<String> = HashSet::new();
         let mut chosen = Vec::new();
         for queued in queue {
             let recipients: Vec<String> =
                 queued.recipients.iter().map(|r| r.to_lowercase()).collect();
+            let stale = queued
+                .claimed_by
+                .clone()
+                .filter(|c| *c != me && !process_alive(c));
+            let theirs = queued.claimed_by.is_some()
+                && stale.is_none()
+                && queued.claimed_by.as_deref() != Some(me.as_str());
             if !queued.due
+                || theirs
                 || chosen.len() >= MOST_PER_ROUND
                 || recipients.iter().any(|r| waiting.contains(r))
             {
                 waiting.extend(recipients);
             } else {
-                chosen.push(queued.id);
+                chosen.push((queued.id, stale));
             }
         }
+        // Each letter is claimed before it is sent (another judge process on the database may be
+        // flushing too), and only the letters this round claimed go.
         let letters = self.store.begin().and_then(|tx| {
-            chosen
-                .iter()
-                .map(|id| tx.outbox_letter(*id))
-                .collect::<rusqlite::Result<Vec<_>>>()
+            let mut letters = Vec::new();
+            for (id, stale) in &chosen {
+                if tx.claim_outbox(*id, now, &me, stale.as_deref())? {
+                    letters.push(tx.outbox_letter(*id)?);
+                }
+            }
+            tx.commit()?;
+            Ok(letters)
         });
         let letters = match letters {
             Ok(letters) => letters.into_iter().flatten().collect::<Vec<_>>(),
@@ -810,6 +861,8 @@ impl Daemon {
         };
         let mut staged = self.stage_round(&from, &letters);
         let mut sent = 0;
+        // The claimed letters not sent nor recorded this round: released for the next one.
+        let mut unsettled: Vec<i64> = letters.iter().map(|l| l.id).collect();
         // Addresses whose letter failed a moment ago in this round: their later letters wait.
         // (Not `waiting`, which also holds addresses whose later letters were merely left for
         // the next round; their earlier letters, chosen above, go now.)
@@ -842,6 +895,9 @@ impl Daemon {
                 }
                 tx.commit()
             });
+            if result.is_ok() {
+                unsettled.retain(|id| *id != letter.id);
+            }
             match (&outcome, result) {
                 (Ok(()), Ok(())) => sent += 1,
                 (_, Err(e)) => {
@@ -856,6 +912,17 @@ impl Daemon {
                         failed.extend(recipients);
                     }
                 }
+            }
+        }
+        if !unsettled.is_empty() {
+            let released = self.store.begin().and_then(|tx| {
+                for id in &unsettled {
+                    tx.release_outbox(*id)?;
+                }
+                tx.commit()
+            });
+            if let Err(e) = released {
+                warn!(error = %e, "cannot release the letters not sent; they wait for their lease");
             }
         }
         sent
@@ -923,6 +990,35 @@ impl Daemon {
 }
 
 /// FNV-1a, to name a message that has no Message-ID and cannot be read.
+/// This process as the outbox's claims name it: its pid and its start time (so a new process
+/// given the same pid is another one), from `/proc/self/stat`.
+pub fn process_token() -> String {
+    let pid = std::process::id();
+    format!("{pid}-{}", start_time(pid).unwrap_or_default())
+}
+
+/// When process `pid` started, in clock ticks since boot (field 22 of `/proc/<pid>/stat`).
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in brackets and may hold spaces: count after it.
+    let after = &stat[stat.rfind(')')? + 1..];
+    after.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// Whether the process a claim names still runs (the same pid, started at the same time).
+fn process_alive(token: &str) -> bool {
+    let Some((pid, started)) = token.split_once('-') else {
+        return false;
+    };
+    let Ok(pid) = pid.parse::<u32>() else {
+        return false;
+    };
+    match start_time(pid) {
+        Some(now) => started == now.to_string(),
+        None => false,
+    }
+}
+
 fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)

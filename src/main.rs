@@ -338,8 +338,10 @@ enum Mode {
 }
 
 fn judge_command(config: Config, now: Option<&str>, mode: Mode) -> ExitCode {
+    // Colour only on a terminal: a log file or the journal gets plain text.
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_target(false)
         .init();
     let clock = match now.map(chrono::DateTime::parse_from_rfc3339) {

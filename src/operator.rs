@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
-use strategos::archive::{is_public, write_site};
+use strategos::archive::{is_public, write_site_as};
 use strategos::config::Config;
 use strategos::diplomacy::power::PowerId;
 use strategos::diplomacy::progress::VictoryCounting;
@@ -108,7 +108,7 @@ pub fn archive(config: &Config, out: &Path) -> Result<String, String> {
     let variants = variants(config)?;
     let mut store = open(config)?;
     let tx = store.begin().map_err(db)?;
-    let written = write_site(&tx, &variants, out)?;
+    let written = write_site_as(&tx, &variants, out, &config.judge.code)?;
     Ok(format!(
         "{written} game page(s) written; the index is {}\n",
         out.join("index.html").display()

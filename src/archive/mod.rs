@@ -10,14 +10,18 @@
 //! - `summary`: who held each power when and the centres by year; `summary_text`.
 //! - `chart`: the SVG chart of the centres.
 //! - `page`: a game's page, and `report_texts` to read its reports back.
+//! - `feeds`: beside each page, the game's deadlines as iCalendar (`deadlines.ics`) and its
+//!   results as an Atom feed (`results.atom`).
 
 mod chart;
+mod feeds;
 mod html;
 mod page;
 mod summary;
 
 use std::path::Path;
 
+pub use feeds::{Deadlines, deadlines_ics, results_atom};
 pub use html::{escape, unescape};
 pub use page::report_texts;
 pub use summary::{CentreRow, Holders, Span, Summary, summarise, summary_text};
@@ -30,6 +34,16 @@ use crate::variant::Variant;
 /// Writes the site into `out` (created if missing) and returns the number of game pages
 /// written. A private game gets no page, and a page left from when it was public is removed.
 pub fn write_site(tx: &Tx, variants: &[Variant], out: &Path) -> Result<usize, String> {
+    write_site_as(tx, variants, out, "STRA")
+}
+
+/// `write_site` for the judge whose code (`judge.code`) names its calendars' events and feeds.
+pub fn write_site_as(
+    tx: &Tx,
+    variants: &[Variant],
+    out: &Path,
+    code: &str,
+) -> Result<usize, String> {
     let db = |e: rusqlite::Error| format!("cannot read the database: {e}");
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let mut rows = Vec::new();
@@ -50,8 +64,28 @@ pub fn write_site(tx: &Tx, variants: &[Variant], out: &Path) -> Result<usize, St
             let text = scrub(tx, words, &game, &text, Reader::Other).map_err(db)?;
             reports.push((when, title, text));
         }
-        let html = page::game_page(&game, variant_name, &summary, &reports);
+        let now = now_of(tx, variant, &game).map_err(db)?;
+        let status = page::Status {
+            deadline: now.deadline.map(|at| {
+                words.when(&crate::report::When {
+                    at: Some(at),
+                    zone: game.time_zone.clone(),
+                })
+            }),
+            owing: now.owing.clone(),
+        };
+        let html = page::game_page(&game, variant_name, &summary, &reports, &status);
         write(&folder, &html)?;
+        write_file(
+            &folder,
+            "deadlines.ics",
+            &deadlines_ics(&now.deadlines(code, &game)),
+        )?;
+        write_file(
+            &folder,
+            "results.atom",
+            &results_atom(code, &game.name, &reports),
+        )?;
         rows.push(IndexRow {
             folder: page_folder(&game.name),
             name: game.name.clone(),
@@ -62,6 +96,75 @@ pub fn write_site(tx: &Tx, variants: &[Variant], out: &Path) -> Result<usize, St
     }
     write(out, &index_page(&rows))?;
     Ok(rows.len())
+}
+
+/// Where a game stands now, for its calendar and page: its phase, deadline, the end of its
+/// grace and who still owes orders.
+pub struct Now {
+    pub phase: String,
+    pub serial: i64,
+    pub deadline: Option<chrono::DateTime<chrono::Utc>>,
+    pub grace_end: Option<chrono::DateTime<chrono::Utc>>,
+    pub owing: Vec<String>,
+    /// When the phase began.
+    pub since: chrono::DateTime<chrono::Utc>,
+}
+
+impl Now {
+    /// The calendar's content for `game`, under the judge's code.
+    pub fn deadlines<'a>(&'a self, code: &'a str, game: &'a GameRow) -> Deadlines<'a> {
+        Deadlines {
+            code,
+            game: &game.name,
+            phase: &self.phase,
+            serial: self.serial,
+            deadline: self.deadline,
+            grace_end: self.grace_end,
+            owing: &self.owing,
+            since: self.since,
+        }
+    }
+}
+
+/// Where `game` stands now (no deadline, and no one owing, unless it runs).
+pub fn now_of(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite::Result<Now> {
+    let phases = tx.phases(game.id)?;
+    let current = phases.iter().find(|p| p.phase_serial == game.phase_serial);
+    let since = current
+        .and_then(|p| crate::store::parse_time(&p.created_at))
+        .unwrap_or(chrono::DateTime::<chrono::Utc>::UNIX_EPOCH);
+    let mut now = Now {
+        phase: current.map(|p| p.title.clone()).unwrap_or_default(),
+        serial: game.phase_serial,
+        deadline: None,
+        grace_end: None,
+        owing: Vec::new(),
+        since,
+    };
+    let running = game.state == "active";
+    let position = variant.zip(game.position.as_deref()).and_then(|(v, json)| {
+        crate::store::position_from_json(&v.map, json)
+            .ok()
+            .map(|p| (v, p))
+    });
+    if let (true, Some((variant, position))) = (running, position) {
+        now.deadline = game.deadline_at;
+        let settings = crate::judge::settings::GameSettings::from_json(&game.settings);
+        now.grace_end = game
+            .deadline_at
+            .map(|d| settings.grace_end(game.phase_serial, position.turn.kind, d));
+        now.owing = crate::judge::owing_powers(tx, game, variant, &position)?
+            .into_iter()
+            .map(|p| variant.map.power(p).name.clone())
+            .collect();
+    }
+    Ok(now)
+}
+
+/// Writes `folder/name`, the folder made already.
+fn write_file(folder: &Path, name: &str, text: &str) -> Result<(), String> {
+    let file = folder.join(name);
+    std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))
 }
 
 /// A game is public unless its settings say `"public": false` (`SET PRIVATE`); settings
@@ -133,6 +236,9 @@ fn write(folder: &Path, html: &str) -> Result<(), String> {
 
 /// Removes `folder/index.html` if it is there (and the folder, if that leaves it empty).
 fn remove_page(folder: &Path) -> Result<(), String> {
+    for name in ["deadlines.ics", "results.atom"] {
+        let _ = std::fs::remove_file(folder.join(name));
+    }
     let file = folder.join("index.html");
     match std::fs::remove_file(&file) {
         Ok(()) => {

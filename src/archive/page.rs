@@ -9,12 +9,19 @@ use crate::store::GameRow;
 /// A report of the archive: `(when, title, body)` as `Tx::reports` gives it.
 pub type Report = (String, String, String);
 
+/// Where a running game stands: its deadline (as players read it) and who still owes orders.
+pub struct Status {
+    pub deadline: Option<String>,
+    pub owing: Vec<String>,
+}
+
 /// The whole page of `game`, whose variant is called `variant_name`.
 pub fn game_page(
     game: &GameRow,
     variant_name: &str,
     summary: &Summary,
     reports: &[Report],
+    status: &Status,
 ) -> String {
     let mut body = String::new();
     body.push_str("<p><a href=\"../index.html\">All games</a></p>\n");
@@ -31,7 +38,27 @@ pub fn game_page(
             escape(value)
         ));
     }
+    if let Some(deadline) = &status.deadline {
+        let owing = if status.owing.is_empty() {
+            "no one: every order is in".to_string()
+        } else {
+            status.owing.join(", ")
+        };
+        for (key, value) in [
+            ("Deadline", deadline.as_str()),
+            ("Orders due from", owing.as_str()),
+        ] {
+            body.push_str(&format!(
+                "<tr><th scope=\"row\">{key}</th><td>{}</td></tr>\n",
+                escape(value)
+            ));
+        }
+    }
     body.push_str("</table>\n");
+    body.push_str(
+        "<p class=\"note\"><a href=\"deadlines.ics\">Deadlines (iCalendar)</a> · \
+         <a href=\"results.atom\">Results (Atom feed)</a></p>\n",
+    );
     body.push_str(&players(summary));
     body.push_str(&centres(summary));
     body.push_str(&phases(reports));

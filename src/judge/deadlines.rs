@@ -15,29 +15,40 @@ use crate::report::Words;
 use crate::store::{GameRow, Tx};
 use crate::tr;
 
+/// The powers of `game` (on `position`, its board now) whose orders are missing, incomplete
+/// or in error.
+pub fn owing_powers(
+    tx: &Tx,
+    game: &GameRow,
+    variant: &crate::variant::Variant,
+    position: &crate::diplomacy::position::Position,
+) -> rusqlite::Result<Vec<PowerId>> {
+    let map = &variant.map;
+    let mut missing = Vec::new();
+    for power in powers_owing(map, position) {
+        let done = match tx.orders(game.id, game.phase_serial, &map.power(power).id)? {
+            Some((lines, false)) => is_complete(
+                map,
+                position,
+                power,
+                &stored_orders(map, position.turn.kind, &lines),
+            ),
+            _ => false,
+        };
+        if !done {
+            missing.push(power);
+        }
+    }
+    Ok(missing)
+}
+
 impl Judge {
     /// The powers of `game` whose orders are missing, incomplete or in error.
     pub(super) fn missing_powers(&self, tx: &Tx, game: &GameRow) -> rusqlite::Result<Vec<PowerId>> {
         let Some((variant, position)) = self.game_position(game) else {
             return Ok(Vec::new());
         };
-        let map = &variant.map;
-        let mut missing = Vec::new();
-        for power in powers_owing(map, &position) {
-            let done = match tx.orders(game.id, game.phase_serial, &map.power(power).id)? {
-                Some((lines, false)) => is_complete(
-                    map,
-                    &position,
-                    power,
-                    &stored_orders(map, position.turn.kind, &lines),
-                ),
-                _ => false,
-            };
-            if !done {
-                missing.push(power);
-            }
-        }
-        Ok(missing)
+        owing_powers(tx, game, variant, &position)
     }
 
     /// One game's turn with the clock.
@@ -53,6 +64,10 @@ impl Judge {
         };
         if settings.paused {
             return Ok(Vec::new());
+        }
+        // Every order came in a while ago: processed now, after its short delay.
+        if deadline > now && game.process_at.is_some_and(|at| at <= now) {
+            return self.early_due(tx, game, now);
         }
         if deadline > now {
             return if game.reminded {
@@ -74,24 +89,46 @@ impl Judge {
             return Ok(Vec::new());
         }
         let missing = self.missing_powers(tx, game)?;
-        let grace = settings.timing(position.turn.kind).grace_hours;
-        let grace_over = now >= deadline + Duration::hours(i64::from(grace));
-        if missing.is_empty() || (grace_over && settings.civil_disorder) {
+        let grace_end = settings.grace_end(game.phase_serial, position.turn.kind, deadline);
+        let grace_over = now >= grace_end;
+        // With SET MANUAL PROCESS only the master's PROCESS processes a phase; late powers
+        // are still told.
+        let manual = settings.manual_process;
+        if !manual && (missing.is_empty() || (grace_over && settings.civil_disorder)) {
             return self.process_phase(tx, game, now);
+        }
+        if missing.is_empty() {
+            return Ok(Vec::new());
         }
         let map = &variant.map;
         let members = tx.members(game.id)?;
         let mut letters = Vec::new();
-        if !grace_over {
-            if settings.late_noticed == Some(game.phase_serial) {
+        if !grace_over || manual {
+            // Late notices: when the deadline passes, then every day of the grace.
+            let first = settings.late_noticed != Some(game.phase_serial);
+            if !first
+                && settings
+                    .late_noticed_at
+                    .is_some_and(|at| now < at + Duration::hours(24))
+            {
                 return Ok(Vec::new());
             }
             settings.late_noticed = Some(game.phase_serial);
+            settings.late_noticed_at = Some(now);
+            if first && settings.late_count {
+                for power in &missing {
+                    *settings
+                        .late_counts
+                        .entry(map.power(*power).id.clone())
+                        .or_default() += 1;
+                }
+            }
+            let hours = (grace_end - deadline).num_hours();
             // njudge's late notice, to everyone in the game (and the archive): who is
-            // waited for, and what becomes of them when the grace ends; the late player's
-            // copy says so in its subject and adds our own words.
+            // waited for (with how often, under SET LATE COUNT), and what becomes of them
+            // when the grace ends; the late player's copy says so in its subject and adds
+            // our own words.
             let letters_of: String = missing.iter().map(|p| map.power(*p).letter).collect();
-            let grace_end = deadline + Duration::hours(i64::from(grace));
             let prefix = crate::judge::results::prefix(&self.config.judge.code, game);
             let header = super::results::header_lines(
                 &self.config.judge.code,
@@ -109,6 +146,22 @@ impl Judge {
                         game = game.name,
                         power = map.power(*power).name
                     ));
+                }
+                // Under SET LATE COUNT, how often each has been late.
+                for power in &missing {
+                    let power = map.power(*power);
+                    if let Some(count) = settings
+                        .late_counts
+                        .get(&power.id)
+                        .filter(|_| settings.late_count)
+                    {
+                        lines.push(tr!(
+                            words,
+                            "deadlines.late_count",
+                            power = power.name,
+                            count = count
+                        ));
+                    }
                 }
                 lines.push(String::new());
                 let until = if words.language() == "en" {
@@ -157,7 +210,7 @@ impl Judge {
                         "deadlines.late",
                         game = game.name,
                         phase = phase_name_in(words, variant, &position),
-                        hours = grace
+                        hours = hours
                     ));
                     body.push('\n');
                     tr!(
@@ -241,9 +294,16 @@ impl Judge {
                 );
                 (subject, text)
             };
+            // Under SET QUIET only the masters hear of it (njudge's quiet flag).
             let (subject, text) = offer(self.game_words(game));
-            tx.archive(game.id, game.phase_serial, &subject, &text, now)?;
-            for m in tx.members(game.id)? {
+            if !settings.quiet {
+                tx.archive(game.id, game.phase_serial, &subject, &text, now)?;
+            }
+            for m in tx
+                .members(game.id)?
+                .into_iter()
+                .filter(|m| !settings.quiet || m.role == "master")
+            {
                 let language = self.language_of(tx, game, &m)?;
                 let (subject, body) = offer(self.templates.words(&language));
                 letters.push(OutgoingLetter::fresh(&m.email, subject, body));

@@ -262,25 +262,78 @@ impl Session<'_> {
             .collect())
     }
 
-    /// HISTORY: the game's archive, every report in order, in a letter of its own.
+    /// HISTORY: the game's archive, every report in order (or those of the span asked for),
+    /// in a letter of its own.
     pub(super) fn history(
         &mut self,
         tx: &Tx,
         line: usize,
-        game: &str,
-        from: Option<&str>,
-        to: Option<&str>,
+        game: Option<&str>,
+        span: Span,
     ) -> rusqlite::Result<()> {
-        let Some(row) = self.find_game(tx, line, game)? else {
+        let signed = self
+            .signed_on
+            .as_ref()
+            .map(|(g, _)| g)
+            .or(self.master_of.as_ref())
+            .or(self.watching.as_ref());
+        let name = match (game, signed) {
+            (Some(name), _) => name.to_string(),
+            (None, Some(row)) => row.name.clone(),
+            (None, None) => {
+                self.fail(line, msg!("info.history_needs_game"));
+                return Ok(());
+            }
+        };
+        let Some(row) = self.find_game(tx, line, &name)? else {
             return Ok(());
         };
-        // Stored times start with the date (yyyy-mm-dd), so text order is date order.
+        // FROM at the start of its day and TO at its end unless a time is written, in the
+        // game's zone.
+        let start = chrono::NaiveTime::MIN;
+        let end = chrono::NaiveTime::from_hms_opt(23, 59, 59).expect("a time");
+        let mut bounds = Vec::new();
+        for (date, default, first) in [(span.from, start, true), (span.to, end, false)] {
+            bounds.push(match date {
+                None => None,
+                Some(date) => {
+                    match super::timing::moment_back(&row, date, default, first, self.now) {
+                        Ok(at) => Some(at),
+                        Err(why) => {
+                            self.fail(line, why);
+                            return Ok(());
+                        }
+                    }
+                }
+            });
+        }
+        let (from, to) = (bounds[0], bounds[1]);
+        if let (Some(from), Some(to)) = (from, to)
+            && to < from
+        {
+            self.fail(line, msg!("info.history_backwards"));
+            return Ok(());
+        }
+        let variant = self.judge.variant(&row.variant);
+        let excluded = |title: &str| -> bool {
+            let (Some((start, end)), Some(variant)) = (span.exclude, variant) else {
+                return false;
+            };
+            let rank = |token: &str| phase_rank(&variant.calendar, token);
+            let (Some(first), Some(this)) = (rank(start), title_phase(title).and_then(rank)) else {
+                return false;
+            };
+            let last = end.as_deref().and_then(rank).unwrap_or(i64::MAX);
+            (first..=last).contains(&this)
+        };
         let reports: Vec<_> = tx
             .reports(row.id)?
             .into_iter()
-            .filter(|(when, _, _)| {
-                from.is_none_or(|f| when.as_str() >= f)
-                    && to.is_none_or(|t| &when[..10.min(when.len())] <= t)
+            .filter(|(when, title, _)| {
+                let at = crate::store::parse_time(when);
+                from.is_none_or(|f| at.is_none_or(|a| a >= f))
+                    && to.is_none_or(|t| at.is_none_or(|a| a <= t))
+                    && !excluded(title)
             })
             .collect();
         // As njudge's HISTORY: the game's `::` lines, the span, then each archived letter with
@@ -323,6 +376,21 @@ impl Session<'_> {
                 body.push('\n');
             }
             body.push('\n');
+        }
+        // LINES n: no more than so many lines of the archive.
+        if let Some(most) = span.lines {
+            let total = body.lines().count();
+            if total > most as usize {
+                let kept: Vec<&str> = body.lines().take(most as usize).collect();
+                body = kept.join("\n") + "\n";
+                body.push_str(&tr!(
+                    words,
+                    "info.history_lines",
+                    count = total - most as usize,
+                    most = most
+                ));
+                body.push('\n');
+            }
         }
         body.push_str(&format!("\n{}\n", tr!(words, "classic.history_end")));
         // Whatever the archive holds, no address the reader may not see.
@@ -373,6 +441,29 @@ impl Session<'_> {
     /// hides their address is found only by themselves and by the masters of their games
     /// (signed on as such); to anyone else it is an address nobody registered.
     pub(super) fn whois(&mut self, tx: &Tx, who: &str) -> rusqlite::Result<()> {
+        // No such address: the players whose shown addresses start with the words (njudge's
+        // WHO IS by prefix), or whose registered name it is.
+        if tx.identity_by_email(who)?.is_none() {
+            let mut found: Vec<String> = Vec::new();
+            let mut words = vec![who];
+            if who.contains(' ') {
+                words.extend(who.split(' '));
+            }
+            for word in words {
+                for identity in tx.identities_matching(word, &self.sender, 20)? {
+                    if !found.contains(&identity.email) && found.len() < 20 {
+                        found.push(identity.email);
+                    }
+                }
+            }
+            if !found.is_empty() {
+                for email in found {
+                    let answer = self.whois_as(tx, &email, None)?;
+                    self.say(answer);
+                }
+                return Ok(());
+            }
+        }
         let public = self.whois_as(tx, who, None)?;
         match self.master_of.clone() {
             Some(game) => {
@@ -435,6 +526,41 @@ impl Session<'_> {
     pub(super) fn is_master_of(&self, game: &GameRow) -> bool {
         self.master_of.as_ref().is_some_and(|g| g.id == game.id)
     }
+}
+
+/// What HISTORY asks for beyond the game: FROM, TO, LINES, EXCLSTART and EXCLEND.
+pub(super) struct Span<'a> {
+    pub from: Option<&'a crate::text::date::WrittenDate>,
+    pub to: Option<&'a crate::text::date::WrittenDate>,
+    pub lines: Option<u32>,
+    pub exclude: Option<&'a (String, Option<String>)>,
+}
+
+/// The phase (`S1903M`) an archived letter's subject names (`STRA:game - S1903M Results`).
+fn title_phase(title: &str) -> Option<&str> {
+    title.split_whitespace().find(|word| {
+        let bytes = word.as_bytes();
+        bytes.len() >= 3
+            && matches!(bytes[0], b'S' | b'F' | b'W' | b'U')
+            && matches!(bytes[bytes.len() - 1], b'M' | b'R' | b'B' | b'A')
+            && bytes[1..bytes.len() - 1].iter().all(u8::is_ascii_digit)
+    })
+}
+
+/// The calendar rank of a phase written as njudge writes it (`S1903M`, `F1905B`).
+fn phase_rank(calendar: &crate::diplomacy::turn::Calendar, token: &str) -> Option<i64> {
+    use crate::diplomacy::turn::{PhaseKind, Season, Turn};
+    let upper = token.to_ascii_uppercase();
+    let year: i32 = upper.get(1..upper.len() - 1)?.parse().ok()?;
+    let (season, kind) = match (upper.chars().next()?, upper.chars().last()?) {
+        ('W', _) | ('F', 'B') | ('F', 'A') => (Season::Winter, PhaseKind::Adjustment),
+        ('S', 'M') => (Season::Spring, PhaseKind::Movement),
+        ('S', 'R') => (Season::Spring, PhaseKind::Retreat),
+        ('F', 'M') => (Season::Fall, PhaseKind::Movement),
+        ('F', 'R') => (Season::Fall, PhaseKind::Retreat),
+        _ => return None,
+    };
+    Some(super::future::rank(calendar, Turn { year, season, kind }))
 }
 
 /// A game's state (`active`, `finished`) in the reader's words.

@@ -79,6 +79,12 @@ pub(super) struct Session<'j> {
     pub(super) failed_seats: Vec<super::lockout::Seat>,
     /// Whether this letter is a held one whose token came back.
     pub(super) confirmed: Confirmed,
+    /// The later phase the order lines go to, after a PHASE line.
+    pub(super) phase_for: Option<super::future::Later>,
+    /// Orders were read for a power signed on (the closing advice about orders is for them).
+    pub(super) orders_read: bool,
+    /// Games the letter asked about by name (for the log).
+    pub(super) named_games: Vec<String>,
 }
 
 /// A power a master acted for with BECOME, and the paragraphs of the answer written for it.
@@ -132,6 +138,9 @@ fn acts_for_power(kind: &CommandKind) -> bool {
         | CommandKind::Press { .. }
         | CommandKind::SetPassword { .. }
         | CommandKind::Credit { .. }
+        | CommandKind::Phase(_)
+        | CommandKind::Clear
+        | CommandKind::Diary(_)
         | CommandKind::Resign => true,
         CommandKind::Set(setting) => setting.is_for_players(),
         _ => false,
@@ -213,7 +222,7 @@ fn handle_inner(
     session.unread_orders = unread_orders;
     if session.stopped_by_lock(tx, &commands, letter)? {
         // Nothing of the letter was done (whether it was held is not told).
-        let mut handled = session.answer(tx, letter, &commands, &[])?;
+        let mut handled = session.answer(tx, letter, &commands)?;
         handled.effective = false;
         return Ok(handled);
     }
@@ -226,7 +235,7 @@ fn handle_inner(
     session.read(tx, letter, &commands, &diagnostics)?;
     if session.pending.is_empty() {
         tx.release("letter")?;
-        return session.answer(tx, letter, &commands, &diagnostics);
+        return session.answer(tx, letter, &commands);
     }
     tx.rollback_to("letter")?;
     tx.release("letter")?;
@@ -239,7 +248,11 @@ fn handle_inner(
         held.wrong_password(tx, seat)?;
     }
     let requested = held.hold_for_sender(tx, letter, waiting)?;
-    let mut handled = held.answer(tx, letter, &[], &[])?;
+    let mut handled = held.answer(tx, letter, &[])?;
+    handled.summary = super::LetterSummary {
+        held: true,
+        ..session.logged(&commands)
+    };
     // A request was made: not an answer to a letter that did nothing (with too many waiting
     // already, nothing was done, and identical answers back off).
     handled.effective = requested;
@@ -290,6 +303,9 @@ impl<'j> Session<'j> {
             pending: Vec::new(),
             failed_seats: Vec::new(),
             confirmed,
+            phase_for: None,
+            orders_read: false,
+            named_games: Vec::new(),
         })
     }
 
@@ -341,7 +357,6 @@ impl<'j> Session<'j> {
         tx: &Tx,
         letter: &IncomingLetter,
         commands: &[Command],
-        diagnostics: &[crate::text::Diagnostic],
     ) -> rusqlite::Result<Handled> {
         let session = &mut self;
         let judge = session.judge;
@@ -384,10 +399,7 @@ impl<'j> Session<'j> {
         if session.errors > 0 {
             // The advice about orders only where orders (or lines that may have been meant as
             // orders) were in the letter.
-            let orders_in_letter = commands
-                .iter()
-                .any(|c| matches!(c.kind, CommandKind::Orders { .. }))
-                || diagnostics.iter().any(|d| d.severity == Severity::Error);
+            let orders_in_letter = session.orders_read;
             // In a Here I Stand game every line is done or refused on its own.
             let his = session
                 .signed_on
@@ -425,7 +437,12 @@ impl<'j> Session<'j> {
             && commands
                 .iter()
                 .any(|c| !matches!(c.kind, CommandKind::Signoff));
-        Ok(Handled { letters, effective })
+        let summary = session.logged(commands);
+        Ok(Handled {
+            letters,
+            effective,
+            summary,
+        })
     }
 
     /// The answer's paragraphs as a master of `master_of` reads them (members are named for
@@ -494,6 +511,43 @@ impl<'j> Session<'j> {
     }
 }
 
+/// A command's keyword for the log (`SIGNON`, `SET WAIT`, `orders`): never its arguments,
+/// which may hold a password or a word of press.
+fn command_label(kind: &CommandKind) -> String {
+    match kind {
+        CommandKind::Orders { .. } => "orders".into(),
+        CommandKind::Press { kind, .. } => match kind {
+            crate::text::command::PressKind::Press => "PRESS".into(),
+            crate::text::command::PressKind::Broadcast => "BROADCAST".into(),
+            crate::text::command::PressKind::Postal => "POSTAL PRESS".into(),
+        },
+        CommandKind::Diary(_) => "DIARY".into(),
+        CommandKind::Register { .. } => "REGISTER".into(),
+        CommandKind::Set(setting) => {
+            let text = crate::text::command::render_setting(setting);
+            text.split_whitespace()
+                .take(3)
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
+        other => {
+            let text = render(&Command {
+                line: 0,
+                kind: other.clone(),
+            });
+            let first = text.split_whitespace().next().unwrap_or("");
+            match first {
+                "SIGNON" | "GET" | "WHO" | "I" | "FORCE" | "BECOME" => text
+                    .split_whitespace()
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                _ => first.to_string(),
+            }
+        }
+    }
+}
+
 impl<'j> Session<'j> {
     /// A sender who chose no language is answered in the language the letter is written
     /// in, where the judge has it: a word of Cyrillic in the subject or the text is Russian.
@@ -522,12 +576,40 @@ impl<'j> Session<'j> {
         Ok(())
     }
 
+    /// The letter in a few words, for the daemon's log.
+    pub(super) fn logged(&self, commands: &[Command]) -> super::LetterSummary {
+        let mut games: Vec<String> = Vec::new();
+        let signed = [
+            self.signed_on.as_ref().map(|(g, _)| g),
+            self.master_of.as_ref(),
+            self.joined.as_ref(),
+            self.watching.as_ref(),
+        ];
+        for game in signed.into_iter().flatten() {
+            if !games.contains(&game.name) {
+                games.push(game.name.clone());
+            }
+        }
+        for name in &self.named_games {
+            if !games.contains(name) {
+                games.push(name.clone());
+            }
+        }
+        super::LetterSummary {
+            games,
+            commands: commands.iter().map(|c| command_label(&c.kind)).collect(),
+            errors: self.errors,
+            held: false,
+        }
+    }
+
     /// Signs the letter on to `row` as `power`; the first game signed on to names the answer.
     pub(super) fn sign_on(&mut self, row: GameRow, power: String) {
         if self.reply_prefix.is_none() {
             self.reply_prefix = Some(super::results::prefix(&self.judge.config.judge.code, &row));
         }
         self.signed_on = Some((row, power));
+        self.phase_for = None;
     }
 
     /// The words of the answer's language.
@@ -595,7 +677,7 @@ impl<'j> Session<'j> {
         }
         self.say_text(format!("> {}", render(command)));
         match &command.kind {
-            CommandKind::Help { topic } => self.help(topic.as_deref()),
+            CommandKind::Help { topic } => self.help(tx, line, topic.as_deref())?,
             CommandKind::Register { name, password } => {
                 self.register(tx, line, name.as_deref(), password.as_deref())?
             }
@@ -625,16 +707,55 @@ impl<'j> Session<'j> {
                 None => self.signon(tx, line, *letter, game, password)?,
             },
             CommandKind::Observe { game, password } => self.observe(tx, line, game, password)?,
-            CommandKind::List { game: Some(name) } if self.his_game(tx, name, None)?.is_some() => {
+            CommandKind::List {
+                game: Some(name), ..
+            } if self.his_game(tx, name, None)?.is_some() => {
                 let row = self.his_game(tx, name, None)?.expect("checked");
                 self.his_list(&row);
             }
-            CommandKind::List { game } => self.list(tx, line, game.as_deref())?,
-            CommandKind::History { game, from, to } => {
-                self.history(tx, line, game, from.as_deref(), to.as_deref())?
-            }
+            CommandKind::List {
+                game: None,
+                full: true,
+            } => self.list_full(tx)?,
+            CommandKind::List { game, .. } => self.list(tx, line, game.as_deref())?,
+            CommandKind::History {
+                game,
+                from,
+                to,
+                lines,
+                exclude,
+            } => self.history(
+                tx,
+                line,
+                game.as_deref(),
+                super::info::Span {
+                    from: from.as_ref(),
+                    to: to.as_ref(),
+                    lines: *lines,
+                    exclude: exclude.as_ref(),
+                },
+            )?,
             CommandKind::Summary { game } => self.summary(tx, line, game.as_deref())?,
             CommandKind::Whois { who } => self.whois(tx, who)?,
+            CommandKind::WhoGame { game, full } => {
+                self.who_game(tx, line, game.as_deref(), *full)?
+            }
+            CommandKind::Version => self.version(),
+            CommandKind::IAmAlso { address } => self.i_am_also(line, address),
+            CommandKind::Unsupported { phrase, what } => {
+                self.unsupported(line, phrase, *what, false)
+            }
+            CommandKind::Set(crate::text::command::Setting::Unsupported {
+                phrase,
+                what,
+                already,
+            }) => self.unsupported(line, phrase, *what, *already),
+            CommandKind::Phase(phase) => self.phase(tx, line, phase)?,
+            CommandKind::Clear => self.clear(tx, line)?,
+            CommandKind::Diary(action) => self.diary(tx, line, action)?,
+            CommandKind::Unstart => self.unstart(tx, line)?,
+            CommandKind::BecomeMaster => self.become_master(tx, line)?,
+            CommandKind::SignonAny { password } => self.join_any(tx, line, password)?,
             CommandKind::Set(setting) if setting.is_for_players() => {
                 self.player_setting(tx, line, setting)?
             }
@@ -678,6 +799,9 @@ impl<'j> Session<'j> {
         name: &str,
     ) -> rusqlite::Result<Option<GameRow>> {
         let mut found = tx.game_by_name(name)?;
+        if !self.named_games.iter().any(|n| n == name) {
+            self.named_games.push(name.to_string());
+        }
         // A private game the letter may not see is answered as one that does not exist.
         if let Some(game) = &found
             && !self.may_see(tx, game)?
@@ -688,69 +812,6 @@ impl<'j> Session<'j> {
             self.fail(line, msg!("letter.no_such_game", game = name));
         }
         Ok(found)
-    }
-
-    fn help(&mut self, topic: Option<&str>) {
-        // One copy of each help file a letter: asking again says where it is.
-        let asked = topic.unwrap_or("help").to_lowercase();
-        if self.helped.contains(&asked) {
-            self.say(msg!("limits.help_again"));
-            return;
-        }
-        self.helped.push(asked);
-        // `GET info <variant>` reads as topic `info-<variant>`; `GET info <file>` is the file.
-        let topic = topic.map(|t| t.strip_prefix("info-").unwrap_or(t));
-        let info = topic.and_then(|t| self.judge.variant(t));
-        if let Some(variant) = info {
-            let file = format!("info-{}.txt", variant.id);
-            let text = if self.judge.templates.has(&self.language, &file) {
-                self.judge
-                    .templates
-                    .render_in(&self.language, &file, serde_json::json!({}))
-            } else {
-                let centres = variant
-                    .map
-                    .provinces
-                    .iter()
-                    .filter(|p| p.centre.is_some())
-                    .count();
-                tr!(
-                    self.words(),
-                    "letter.variant_info",
-                    variant = variant.name,
-                    powers = variant.map.powers.len(),
-                    centres = centres,
-                    victory = variant.victory_centres,
-                    description = variant.description
-                )
-            };
-            self.say_text(text.trim_end().to_string());
-            return;
-        }
-        if let Some(topic) = topic.filter(|t| !t.eq_ignore_ascii_case("help")) {
-            let file = format!("help/{topic}.txt");
-            if self.judge.templates.has(&self.language, &file) {
-                let text =
-                    self.judge
-                        .templates
-                        .render_in(&self.language, &file, serde_json::json!({}));
-                self.say_text(text.trim_end().to_string());
-                return;
-            }
-            self.say(msg!("letter.no_help_file", topic = topic));
-        }
-        let variants: Vec<&str> = self.judge.variants.iter().map(|v| v.id.as_str()).collect();
-        self.say_text(
-            self.judge
-                .templates
-                .render_in(
-                    &self.language,
-                    "help.txt",
-                    serde_json::json!({ "variants": variants }),
-                )
-                .trim_end()
-                .to_string(),
-        );
     }
 }
 

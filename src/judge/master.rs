@@ -8,6 +8,7 @@ use super::letter::Session;
 use super::phase::{next_deadline, phase_message, phase_name, phase_name_in};
 use super::secrecy;
 use super::settings::{GameSettings, PressKind, Wishes};
+use super::timing::DateSetting;
 use super::{Judge, deadline_of};
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::letter::OutgoingLetter;
@@ -94,6 +95,36 @@ impl Session<'_> {
         Ok(())
     }
 
+    /// Announces a change of who plays a power (a takeover, a resignation, an ejection): to
+    /// every member, or under SET QUIET to the game's masters alone, and not archived.
+    pub(super) fn announce_seat(
+        &mut self,
+        tx: &Tx,
+        game: &GameRow,
+        subject: Message,
+        text: Message,
+    ) -> rusqlite::Result<()> {
+        if !GameSettings::from_json(&game.settings).quiet {
+            return self.announce(tx, game, subject, text);
+        }
+        for member in tx
+            .members(game.id)?
+            .into_iter()
+            .filter(|m| m.role == "master" && m.email != self.sender && m.email != self.answer_to)
+        {
+            let language = self.judge.language_of(tx, game, &member)?;
+            let words = self.judge.templates.words(&language);
+            let view = secrecy::master_view(game, &member);
+            let written = |message: &Message| words.message(&secrecy::as_read_by(message, view));
+            self.caused.push(OutgoingLetter::fresh(
+                &member.email,
+                written(&subject),
+                written(&text) + "\n",
+            ));
+        }
+        Ok(())
+    }
+
     /// Sends the letter's announcements: one letter per member of each game, the sender
     /// excepted (their answer says it all).
     pub(super) fn send_notices(&mut self, tx: &Tx) -> rusqlite::Result<()> {
@@ -176,6 +207,7 @@ impl Session<'_> {
                 min_hours,
                 hours,
                 grace_hours,
+                delay_minutes,
                 days,
             } => {
                 let (name, timing) = match kind {
@@ -188,7 +220,10 @@ impl Session<'_> {
                     }
                 };
                 if let Some(c) = clock {
-                    timing.clock = Some(c.clone());
+                    timing.clock = Some(c.clone()).filter(|c| !c.is_empty());
+                }
+                if let Some(m) = delay_minutes {
+                    timing.delay_minutes = *m;
                 }
                 if let Some(h) = min_hours {
                     timing.min_hours = *h;
@@ -206,7 +241,7 @@ impl Session<'_> {
                     Some(clock) => msg!("letter.text", text = clock),
                     None => msg!("master.any_time"),
                 };
-                msg!(
+                let deadline = msg!(
                     "master.set_deadline",
                     kind = name,
                     hours = timing.hours,
@@ -214,7 +249,130 @@ impl Session<'_> {
                     clock = clock,
                     days = timing.days,
                     grace = timing.grace_hours
-                )
+                );
+                if timing.delay_minutes == 0 {
+                    deadline
+                } else {
+                    msg!(
+                        "timing.with_delay",
+                        change = deadline,
+                        delay = delay_text(timing.delay_minutes)
+                    )
+                }
+            }
+            Setting::DeadlineAt(date) => {
+                match self.date_setting(line, &mut game, &mut settings, DateSetting::Deadline(date))
+                {
+                    Some(change) => change,
+                    None => return Ok(()),
+                }
+            }
+            Setting::GraceAt(date) => {
+                match self.date_setting(line, &mut game, &mut settings, DateSetting::Grace(date)) {
+                    Some(change) => change,
+                    None => return Ok(()),
+                }
+            }
+            Setting::StartAt(date) => {
+                match self.date_setting(line, &mut game, &mut settings, DateSetting::Start(date)) {
+                    Some(change) => change,
+                    None => return Ok(()),
+                }
+            }
+            Setting::Delay(minutes) => {
+                for kind in [
+                    &mut settings.movement,
+                    &mut settings.retreat,
+                    &mut settings.adjustment,
+                ] {
+                    kind.delay_minutes = *minutes;
+                }
+                msg!("timing.delay_set", delay = delay_text(*minutes))
+            }
+            Setting::ManualStart(on) => {
+                settings.manual_start = *on;
+                if !*on {
+                    self.start_if_full(tx, &game)?;
+                }
+                if *on {
+                    msg!("forming.set_manual_start")
+                } else {
+                    msg!("forming.set_auto_start")
+                }
+            }
+            Setting::ManualProcess(on) => {
+                settings.manual_process = *on;
+                game.process_at = None;
+                self.touch(game.id, false);
+                if *on {
+                    msg!("timing.set_manual_process")
+                } else {
+                    msg!("timing.set_auto_process")
+                }
+            }
+            Setting::Quiet(on) => flag(
+                *on,
+                msg!("master.set_quiet"),
+                msg!("master.set_no_quiet"),
+                &mut settings.quiet,
+            ),
+            Setting::LatePress(on) => flag(
+                *on,
+                msg!("master.set_late_press"),
+                msg!("master.set_no_late_press"),
+                &mut settings.late_press,
+            ),
+            Setting::MinorPress(on) => flag(
+                *on,
+                msg!("master.set_minor_press"),
+                msg!("master.set_no_minor_press"),
+                &mut settings.minor_press,
+            ),
+            Setting::MustOrder(on) => flag(
+                *on,
+                msg!("master.set_must_order"),
+                msg!("master.set_no_must_order"),
+                &mut settings.must_order,
+            ),
+            Setting::GracePress(on) => flag(
+                *on,
+                msg!("master.set_grace_press"),
+                msg!("master.set_no_grace_press"),
+                &mut settings.grace_press,
+            ),
+            Setting::StrictWait(on) => flag(
+                *on,
+                msg!("master.set_strict_wait"),
+                msg!("master.set_no_strict_wait"),
+                &mut settings.strict_wait,
+            ),
+            Setting::LateCount(on) => flag(
+                *on,
+                msg!("master.set_late_count"),
+                msg!("master.set_no_late_count"),
+                &mut settings.late_count,
+            ),
+            Setting::Concessions(on) => flag(
+                *on,
+                msg!("master.set_concessions"),
+                msg!("master.set_no_concessions"),
+                &mut settings.concessions,
+            ),
+            Setting::PostalPress(on) => flag(
+                *on,
+                msg!("master.set_postal_press"),
+                msg!("master.set_no_postal_press"),
+                &mut settings.postal_press,
+            ),
+            Setting::Centres(n) => {
+                settings.centres = Some(*n);
+                msg!("master.set_centres", centres = n)
+            }
+            Setting::Variant(variant) => {
+                match self.set_variant(tx, line, &mut game, &settings, variant)? {
+                    Some(change) => change,
+                    None => return Ok(()),
+                }
             }
             Setting::Zone(zone) => {
                 if zone.parse::<chrono_tz::Tz>().is_err() {
@@ -460,6 +618,8 @@ impl Session<'_> {
         }
         settings.paused = pause;
         game.settings = settings.to_json();
+        // Paused, nothing is processed early; resumed, the letter decides again.
+        game.process_at = None;
         let (subject, text) = if pause {
             (
                 msg!(
@@ -601,7 +761,10 @@ impl Session<'_> {
     fn end_terminated(&mut self, tx: &Tx, mut game: GameRow) -> rusqlite::Result<()> {
         game.state = "finished".into();
         game.deadline_at = None;
+        game.process_at = None;
         tx.save_game(&game)?;
+        self.caused
+            .extend(self.judge.publish_diaries(tx, &game, self.now)?);
         let text = msg!("master.terminated", game = game.name);
         self.say(text.clone());
         self.announce(
@@ -710,7 +873,7 @@ impl Session<'_> {
             ),
             tr!(words, "master.ejected_you", game = game.name) + "\n",
         ));
-        self.announce(
+        self.announce_seat(
             tx,
             &game,
             msg!(
@@ -822,6 +985,7 @@ impl Session<'_> {
         game.position = Some(row.position.clone());
         game.phase_serial = target;
         game.state = "active".into();
+        game.process_at = None;
         let deadline = next_deadline(&game, earlier.turn.kind, self.now);
         game.deadline_at = Some(super::wishes::beyond_absences(tx, &game, deadline)?);
         game.reminded = false;
@@ -852,6 +1016,21 @@ impl Session<'_> {
         self.refresh(game);
         Ok(())
     }
+}
+
+/// A switch set on or off, and the change said.
+fn flag(on: bool, yes: Message, no: Message, setting: &mut bool) -> Message {
+    *setting = on;
+    if on { yes } else { no }
+}
+
+/// Minutes as the delay is said: `0.5` hours.
+fn delay_text(minutes: u32) -> String {
+    let hours = format!("{:.2}", f64::from(minutes) / 60.0);
+    hours
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .to_string()
 }
 
 fn press_word(kind: PressKind) -> Message {

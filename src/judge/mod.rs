@@ -5,6 +5,16 @@
 //! - `deadlines.rs`: reminders, late notices, grace, civil disorder or takeover offers.
 //! - `letter.rs`: one incoming letter, command by command, and its answer.
 //! - `orders.rs`: orders read, checked, merged and judged complete.
+//! - `future.rs`: orders kept for a later phase (PHASE, IF/ELSE) and CLEAR.
+//! - `timing.rs`: SET DEADLINE, GRACE and START in njudge's date forms, and the short delay
+//!   before a phase whose orders are all in is processed.
+//! - `forming.rs`: a game before it starts: SIGNON ?, BECOME MASTER, UNSTART, SET VARIANT,
+//!   SET MANUAL START.
+//! - `diary.rs`: DIARY, published when the game ends.
+//! - `roster.rs`: LIST FULL, WHO GAME, VERSION, I AM ALSO.
+//! - `help.rs`: HELP and GET, the classic judges' file names too, a variant's rules and map.
+//! - `unsupported.rs`: what the classic judges offer that this one does not, answered with
+//!   why and what to use instead.
 //! - `phase.rs`: starting a game, processing a phase, reports and reminders.
 //! - `credit.rs`: supply credit between powers (Diadochi V).
 //! - `password.rs`: argon2id hashes.
@@ -17,6 +27,10 @@
 mod confirm;
 pub mod credit;
 mod deadlines;
+mod diary;
+mod forming;
+mod future;
+mod help;
 pub mod his;
 mod his_letters;
 mod info;
@@ -30,10 +44,15 @@ mod play;
 mod press;
 mod proof;
 pub(crate) mod results;
+mod roster;
 mod seats;
 pub mod secrecy;
 pub mod settings;
+mod timing;
+mod unsupported;
 mod wishes;
+
+pub use deadlines::owing_powers;
 
 use chrono::{DateTime, Utc};
 
@@ -60,6 +79,40 @@ pub struct Handled {
     /// `[Error Flag]`). The answer to a letter in which nothing was done is the kind a robot
     /// gets again and again, so the daemon holds back identical ones (`answers`).
     pub effective: bool,
+    /// What the letter was, for the daemon's log: never a password, nor a word of press.
+    pub summary: LetterSummary,
+}
+
+/// A letter in a few words, for the log: the games it was about, its commands by their
+/// keywords (`SIGNON`, `orders`, `SET WAIT`, `PRESS`), how many errors its answer told, and
+/// whether it waits for its address's confirmation.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LetterSummary {
+    pub games: Vec<String>,
+    pub commands: Vec<String>,
+    pub errors: usize,
+    pub held: bool,
+}
+
+impl std::fmt::Display for LetterSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let games = if self.games.is_empty() {
+            "-".to_string()
+        } else {
+            self.games.join(",")
+        };
+        let commands = if self.commands.is_empty() {
+            "none".to_string()
+        } else {
+            self.commands.join(", ")
+        };
+        let outcome = match (self.held, self.errors) {
+            (true, _) => "held for confirmation".to_string(),
+            (false, 0) => "done".to_string(),
+            (false, n) => format!("{n} error(s)"),
+        };
+        write!(f, "games {games}; commands {commands}; {outcome}")
+    }
 }
 
 /// A game's deadline as its players read it in English, in the game's time zone.

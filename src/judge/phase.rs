@@ -30,8 +30,14 @@ pub fn phase_name_in(words: Words, variant: &Variant, position: &Position) -> St
 
 /// `Spring 1901 movement`, to put in a message for readers of any language.
 pub fn phase_message(variant: &Variant, position: &Position) -> Message {
-    let turn = turn_message(variant, position.turn);
-    match position.turn.kind {
+    phase_of_turn_message(variant, position.turn)
+}
+
+/// `Fall 1902 movement`, any turn of the variant's calendar, for readers of any language.
+pub fn phase_of_turn_message(variant: &Variant, turn: Turn) -> Message {
+    let kind = turn.kind;
+    let turn = turn_message(variant, turn);
+    match kind {
         PhaseKind::Movement => msg!("phase.movement", turn = turn),
         PhaseKind::Retreat => msg!("phase.retreats", turn = turn),
         PhaseKind::Adjustment => msg!("phase.adjustments", turn = turn),
@@ -82,6 +88,22 @@ pub fn next_deadline(game: &GameRow, kind: PhaseKind, now: DateTime<Utc>) -> Dat
     deadline_after(settings.timing(kind), tz, now)
 }
 
+/// A preference list (`E[FGR][TAI]`) as groups of power letters wanted equally, best first.
+fn preference_groups(list: &str) -> Vec<Vec<char>> {
+    let mut groups = Vec::new();
+    let mut open: Option<Vec<char>> = None;
+    for c in list.chars() {
+        match (c, &mut open) {
+            ('[', None) => open = Some(Vec::new()),
+            (']', Some(_)) => groups.push(open.take().unwrap_or_default()),
+            (c, Some(group)) => group.push(c),
+            (c, None) => groups.push(vec![c]),
+        }
+    }
+    groups.extend(open);
+    groups
+}
+
 impl Judge {
     /// The power a member holds, by id.
     pub(super) fn power_of(map: &Map, power: &Option<String>) -> Option<PowerId> {
@@ -125,15 +147,23 @@ impl Judge {
         for (i, member) in members.iter().enumerate() {
             let wishes = Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?);
             let wanted = wishes.preference.unwrap_or_default();
-            let choice = wanted
-                .chars()
-                .filter_map(|c| {
-                    map.powers
-                        .iter()
-                        .position(|p| p.letter.eq_ignore_ascii_case(&c))
+            // The first group of the list with a power still free; among powers wanted
+            // equally (`E[FGR]`), the one the deal puts first.
+            let choice = preference_groups(&wanted)
+                .into_iter()
+                .map(|group| {
+                    group
+                        .into_iter()
+                        .filter_map(|c| {
+                            map.powers
+                                .iter()
+                                .position(|p| p.letter.eq_ignore_ascii_case(&c))
+                        })
+                        .map(|p| PowerId(p as u8))
+                        .filter(|p| !dealt.contains(&Some(*p)))
+                        .min_by_key(|p| powers.iter().position(|d| d == p))
                 })
-                .map(|p| PowerId(p as u8))
-                .find(|p| !dealt.contains(&Some(*p)));
+                .find_map(|p| p);
             dealt[i] = choice;
         }
         let free: Vec<PowerId> = powers
@@ -359,13 +389,13 @@ impl Judge {
             }
         }
         let resolution = adjudicate(map, &variant.rules, &position, &submitted);
-        let Progress { next, year_end } = advance(
-            map,
-            &variant.calendar,
-            &variant.victory(),
-            &position,
-            &resolution,
-        );
+        // The game's own victory threshold (SET CENTERS), else the variant's.
+        let mut victory = variant.victory();
+        if let Some(centres) = GameSettings::from_json(&game.settings).centres {
+            victory.threshold = centres;
+        }
+        let Progress { next, year_end } =
+            advance(map, &variant.calendar, &victory, &position, &resolution);
         let eliminated = eliminated(map, &next);
         let standing = year_end.as_ref().map(|y| &y.standing);
         let winner = standing
@@ -376,6 +406,7 @@ impl Judge {
         game.phase_serial += 1;
         game.position = Some(position_to_json(map, &next));
         game.reminded = false;
+        game.process_at = None;
         if winner.is_some() {
             game.state = "finished".into();
             game.deadline_at = None;
@@ -419,6 +450,20 @@ impl Judge {
         };
         let (title, body) = write(self.game_words(game_now));
         tx.save_game(game_now)?;
+        tracing::info!(
+            "game {}: {} processed; {}",
+            game_now.name,
+            phase_name(variant, &position),
+            match (&game_now.state[..], game_now.deadline_at) {
+                ("finished", _) => "the game is over".to_string(),
+                (_, Some(at)) => format!(
+                    "{} next, deadline {}",
+                    phase_name(variant, &next),
+                    crate::store::time_text(at)
+                ),
+                _ => phase_name(variant, &next),
+            }
+        );
         super::wishes::clear_phase_wishes(tx, game_now.id)?;
         self.record_phase(tx, game_now, variant, &next, now)?;
         tx.archive(game_now.id, game_now.phase_serial, &title, &body, now)?;
@@ -435,6 +480,13 @@ impl Judge {
             } else {
                 letters.push(OutgoingLetter::fresh(&recipient, subject, body));
             }
+        }
+        if game_now.state == "finished" {
+            letters.extend(self.publish_diaries(tx, game_now, now)?);
+        } else {
+            // Orders kept for the new phase come into force; with them every order may be in.
+            letters.extend(self.begin_kept_orders(tx, game_now, variant, &next, now)?);
+            self.schedule_if_ready(tx, game, now)?;
         }
         Ok(letters)
     }

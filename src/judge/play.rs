@@ -32,6 +32,12 @@ impl Session<'_> {
         {
             return self.his_lines(tx, row, None, text, line);
         }
+        if let Some(later) = self.phase_for.clone()
+            && self.signed_on.is_some()
+        {
+            self.orders_read = true;
+            return self.later_orders(tx, &later, text, line);
+        }
         let Some((row, power_id)) = self.signed_on.clone() else {
             // Each line that is no command gets its own error, with the command it may have
             // been meant for.
@@ -58,10 +64,30 @@ impl Session<'_> {
             self.fail(line, msg!("play.no_orders_taken", game = row.name));
             return Ok(());
         };
+        self.orders_read = true;
         let map = &variant.map;
         let power = map
             .power_by_id(&power_id)
             .expect("members hold the variant's powers");
+        // IF blocks are for orders kept for a later phase only (NJ:syntax): each such line
+        // is refused, the other lines read.
+        let text = if crate::text::conditional::has_conditions(text) {
+            text.lines()
+                .enumerate()
+                .map(|(i, l)| {
+                    if crate::text::conditional::has_conditions(l) {
+                        self.fail(line + i, msg!("future.if_now"));
+                        ""
+                    } else {
+                        l
+                    }
+                })
+                .collect::<Vec<_>>()
+                .join("\n")
+        } else {
+            text.to_string()
+        };
+        let text = text.as_str();
         let in_force = tx
             .orders(row.id, row.phase_serial, &power_id)?
             .map(|(lines, _)| stored_orders(map, position.turn.kind, &lines))
@@ -120,6 +146,9 @@ impl Session<'_> {
         if !owing.is_empty() {
             lines.push(tr!(words, "info.owing", powers = owing.join(", ")));
         }
+        if let Some(kept) = self.kept_later_line(tx, &row, variant, &power_id)? {
+            lines.push(kept);
+        }
         self.say_text(lines.join("\n"));
         // Whether the phase is processed is decided once the whole letter is read.
         self.touch(row.id, true);
@@ -136,26 +165,56 @@ impl Session<'_> {
 
     /// Once the whole letter is read: each game it touched is processed if every order is in
     /// and no one waits (a WAIT anywhere in the letter holds it; press of the letter is
-    /// already queued, so it goes out before the results).
+    /// already queued, so it goes out before the results), after the phase's short delay
+    /// (new orders start the delay again); a game no longer ready stops waiting to be
+    /// processed early.
     pub(super) fn process_touched(&mut self, tx: &Tx) -> rusqlite::Result<()> {
         for (id, orders) in std::mem::take(&mut self.touched) {
             let mut row = tx.game(id)?;
             if row.state != "active"
                 || row.variant == super::his::VARIANT
                 || self.judge.game_position(&row).is_none()
-                || !self.judge.missing_powers(tx, &row)?.is_empty()
             {
                 continue;
             }
-            if self.someone_waits(tx, &row)? {
-                if orders {
-                    self.say(msg!("play.all_in_waiting"));
+            let all_in = self.judge.missing_powers(tx, &row)?.is_empty();
+            let waits = self.judge.someone_waits(tx, &row, self.now)?;
+            let early = if all_in && !waits {
+                self.judge.early_time(&row, self.now)
+            } else {
+                None
+            };
+            let Some(at) = early else {
+                if row.process_at.take().is_some() {
+                    tx.save_game(&row)?;
+                    self.refresh(row.clone());
+                }
+                if all_in && orders {
+                    self.say(if waits {
+                        msg!("play.all_in_waiting")
+                    } else {
+                        msg!("play.all_in_manual")
+                    });
                 }
                 continue;
+            };
+            if at <= self.now {
+                self.say(msg!("play.all_in"));
+                row.process_at = None;
+                self.caused
+                    .extend(self.judge.process_phase(tx, &mut row, self.now)?);
+                self.refresh(row);
+                continue;
             }
-            self.say(msg!("play.all_in"));
-            self.caused
-                .extend(self.judge.process_phase(tx, &mut row, self.now)?);
+            if orders || row.process_at.is_none() {
+                row.process_at = Some(at);
+                tx.save_game(&row)?;
+            }
+            let when = crate::report::When {
+                at: row.process_at,
+                zone: row.time_zone.clone(),
+            };
+            self.say(msg!("play.all_in_delay", at = when));
             self.refresh(row);
         }
         Ok(())
@@ -222,24 +281,6 @@ impl Session<'_> {
         }
         self.signed_on = Some((row, power_id));
         Ok(())
-    }
-
-    /// Whether a member of the game asked not to process early (SET WAIT), or the game is paused.
-    pub(super) fn someone_waits(
-        &self,
-        tx: &Tx,
-        row: &crate::store::GameRow,
-    ) -> rusqlite::Result<bool> {
-        if super::settings::GameSettings::from_json(&row.settings).paused {
-            return Ok(true);
-        }
-        for member in tx.members(row.id)? {
-            if super::settings::Wishes::from_json(&tx.member_wishes(row.id, member.player_id)?).wait
-            {
-                return Ok(true);
-            }
-        }
-        Ok(false)
     }
 }
 

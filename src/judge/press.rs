@@ -46,6 +46,10 @@ impl Session<'_> {
             self.fail(line, msg!("press.not_allowed", game = game.name));
             return Ok(());
         }
+        if let Some(why) = self.press_held_back(tx, &game, &settings, from.as_deref(), written)? {
+            self.fail(line, why);
+            return Ok(());
+        }
         let words = options.trim();
         let asks_grey = words
             .to_lowercase()
@@ -60,11 +64,18 @@ impl Session<'_> {
         let broadcast = written != Written::Press || !words.to_lowercase().starts_with("to");
         let members = tx.members(game.id)?;
         let recipients: Vec<MemberRow> = if broadcast {
-            members
-                .iter()
-                .filter(|m| m.email != self.sender)
-                .cloned()
-                .collect()
+            let mut to = Vec::new();
+            for m in members.iter().filter(|m| m.email != self.sender) {
+                // An observer or master who asked for no broadcasts (SET NO BROADCAST).
+                if m.role != "player"
+                    && super::settings::Wishes::from_json(&tx.member_wishes(game.id, m.player_id)?)
+                        .no_broadcast
+                {
+                    continue;
+                }
+                to.push(m.clone());
+            }
+            to
         } else {
             let Some(powers) = self.press_powers(line, map, &words[2..]) else {
                 return Ok(());
@@ -161,6 +172,54 @@ impl Session<'_> {
             msg!("press.press_sent", count = count, game = game.name)
         });
         Ok(())
+    }
+
+    /// Why the game's settings hold back press from a power now, if they do: POSTAL PRESS
+    /// not taken, no press in retreats and adjustments (SET NO MINOR PRESS), none from a late
+    /// power (SET NO LATE PRESS) or from anyone while a power is late (SET NO GRACE PRESS),
+    /// none before the power's orders are in (SET MUST ORDER). Masters and observers are not
+    /// held back but by POSTAL PRESS.
+    fn press_held_back(
+        &self,
+        tx: &Tx,
+        game: &crate::store::GameRow,
+        settings: &GameSettings,
+        power: Option<&str>,
+        written: Written,
+    ) -> rusqlite::Result<Option<crate::report::Message>> {
+        if written == Written::Postal && !settings.postal_press {
+            return Ok(Some(msg!("press.no_postal", game = game.name)));
+        }
+        let (Some(power), Some((variant, position))) = (power, self.judge.game_position(game))
+        else {
+            return Ok(None);
+        };
+        if game.state != "active" {
+            return Ok(None);
+        }
+        if !settings.minor_press
+            && position.turn.kind != crate::diplomacy::turn::PhaseKind::Movement
+        {
+            return Ok(Some(msg!("press.no_minor", game = game.name)));
+        }
+        let missing: Vec<String> = self
+            .judge
+            .missing_powers(tx, game)?
+            .into_iter()
+            .map(|p| variant.map.power(p).id.clone())
+            .collect();
+        let owes = missing.iter().any(|p| p == power);
+        let late = game.deadline_at.is_some_and(|d| d <= self.now);
+        if late && owes && !settings.late_press {
+            return Ok(Some(msg!("press.late", game = game.name)));
+        }
+        if late && !missing.is_empty() && !settings.grace_press {
+            return Ok(Some(msg!("press.grace", game = game.name)));
+        }
+        if owes && settings.must_order {
+            return Ok(Some(msg!("press.must_order", game = game.name)));
+        }
+        Ok(None)
     }
 
     /// The powers a `PRESS TO` names: names, ids, or a run of letters (`FRG`).

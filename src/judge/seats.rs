@@ -202,8 +202,7 @@ impl Session<'_> {
             hours,
             self.now,
         )?;
-        let mut settings =
-            GameSettings::with_hours(d.movement_hours, d.retreat_hours, d.adjustment_hours);
+        let mut settings = GameSettings::configured(d);
         settings.moderated = moderated;
         if moderated {
             settings.masters.push(player.id);
@@ -345,7 +344,9 @@ impl Session<'_> {
             joined = joined,
             needed = needed
         ));
-        if joined >= needed && !self.filled.contains(&row.id) {
+        if joined >= needed && GameSettings::from_json(&row.settings).manual_start {
+            self.say(msg!("forming.full_manual", game = row.name));
+        } else if joined >= needed && !self.filled.contains(&row.id) {
             self.filled.push(row.id);
         }
         Ok(())
@@ -503,7 +504,7 @@ impl Session<'_> {
             .variant(&row.variant)
             .and_then(|v| v.map.power_by_id(&power).map(|p| v.map.power(p).clone()))
         {
-            self.announce(
+            self.announce_seat(
                 tx,
                 &row,
                 msg!(
@@ -649,7 +650,10 @@ impl Session<'_> {
         power: &crate::diplomacy::map::PowerInfo,
         password_hash: &str,
     ) -> rusqlite::Result<()> {
-        let settings = GameSettings::from_json(&row.settings);
+        let mut settings = GameSettings::from_json(&row.settings);
+        // A new player starts with no late phases counted (SET LATE COUNT).
+        settings.late_counts.remove(&power.id);
+        row.settings = settings.to_json();
         let player = tx.register_player(&self.sender, None, None, self.now)?;
         tx.set_member(
             row.id,
@@ -690,7 +694,7 @@ impl Session<'_> {
             ),
             None => msg!("seats.now_play_only", power = power.name, game = row.name),
         });
-        self.announce(
+        self.announce_seat(
             tx,
             &row,
             msg!(

@@ -343,7 +343,7 @@ impl Session<'_> {
     }
 
     /// Whether the game's allow and deny lists let the sender in.
-    fn may_enter(&self, game: &GameRow) -> bool {
+    pub(super) fn may_enter(&self, game: &GameRow) -> bool {
         let settings = GameSettings::from_json(&game.settings);
         !settings.deny.contains(&self.sender)
             && (settings.allow.is_empty() || settings.allow.contains(&self.sender))

@@ -16,8 +16,12 @@ pub struct PhaseTiming {
     pub min_hours: u32,
     /// Time of day the deadline falls at, in the game's zone, `hh:mm` (SET MOVE CLOCK).
     pub clock: Option<String>,
-    /// Hours after the deadline during which late orders are still taken (SET MOVE GRACE h).
+    /// Hours after the deadline during which late orders are still taken (SET MOVE GRACE h),
+    /// late notices going out every day; then the game's NMR policy.
     pub grace_hours: u32,
+    /// Minutes from the last orders to processing before the deadline (SET MOVE DELAY h), so
+    /// a typo can still be fixed; 0: at once.
+    pub delay_minutes: u32,
     /// Days a deadline may fall on, `SMTWTFS` with `-` for a day it may not (SET MOVE DAYS).
     pub days: String,
 }
@@ -29,6 +33,7 @@ impl PhaseTiming {
             min_hours: 0,
             clock: None,
             grace_hours: 0,
+            delay_minutes: 0,
             days: "SMTWTFS".into(),
         }
     }
@@ -94,10 +99,43 @@ pub struct GameSettings {
     pub max_absence_days: u32,
     /// The language of letters to members who chose none: `en` or `ru`.
     pub language: String,
-    /// The phase whose late notices went out (so they go once).
+    /// The phase whose late notices went out (so they go once a day).
     pub late_noticed: Option<i64>,
+    /// When the late notices of that phase last went out.
+    pub late_noticed_at: Option<DateTime<Utc>>,
     /// The phase whose silent powers were offered for takeover (so the offer goes once).
     pub offered: Option<i64>,
+    /// The game starts only when a master sends FORCE BEGIN (SET MANUAL START).
+    pub manual_start: bool,
+    /// Phases are processed only when a master sends PROCESS (SET MANUAL PROCESS).
+    pub manual_process: bool,
+    /// Takeovers, resignations and abandoned powers are not announced (SET QUIET).
+    pub quiet: bool,
+    /// A late power may send press (SET LATE PRESS); otherwise not until its orders are in.
+    pub late_press: bool,
+    /// Press in retreat and adjustment phases (SET MINOR PRESS).
+    pub minor_press: bool,
+    /// A power presses only once its orders are in (SET MUST ORDER).
+    pub must_order: bool,
+    /// Press between players while a power is late (SET GRACE PRESS).
+    pub grace_press: bool,
+    /// Only powers that owe orders may SET WAIT (SET STRICT WAIT).
+    pub strict_wait: bool,
+    /// Late notices say how often each power was late (SET LATE COUNT).
+    pub late_count: bool,
+    /// The phases each power was late, by power id; a new player starts again at none.
+    pub late_counts: std::collections::BTreeMap<String, u32>,
+    /// SET CONCEDE may end the game (SET CONCESSIONS).
+    pub concessions: bool,
+    /// POSTAL PRESS is taken (SET POSTAL PRESS).
+    pub postal_press: bool,
+    /// The centres (or supply) that win this game, instead of the variant's (SET CENTERS).
+    pub centres: Option<u32>,
+    /// The grace of phase `.0` ends at `.1` instead of GRACE hours after its deadline (SET
+    /// GRACE date).
+    pub grace_until: Option<(i64, DateTime<Utc>)>,
+    /// Phase `.0` is not processed before `.1` (SET START date).
+    pub start_at: Option<(i64, DateTime<Utc>)>,
 }
 
 impl Default for GameSettings {
@@ -122,7 +160,23 @@ impl Default for GameSettings {
             max_absence_days: 14,
             language: "en".into(),
             late_noticed: None,
+            late_noticed_at: None,
             offered: None,
+            manual_start: false,
+            manual_process: false,
+            quiet: false,
+            late_press: true,
+            minor_press: true,
+            must_order: false,
+            grace_press: true,
+            strict_wait: false,
+            late_count: false,
+            late_counts: std::collections::BTreeMap::new(),
+            concessions: true,
+            postal_press: true,
+            centres: None,
+            grace_until: None,
+            start_at: None,
         }
     }
 }
@@ -137,7 +191,7 @@ impl GameSettings {
         serde_json::to_string(self).expect("settings always serialise")
     }
 
-    /// Settings for a new game with the configured phase lengths.
+    /// Settings with these phase lengths and neither grace nor delay (Here I Stand's windows).
     pub fn with_hours(movement: u32, retreat: u32, adjustment: u32) -> GameSettings {
         GameSettings {
             movement: PhaseTiming::new(movement),
@@ -145,6 +199,42 @@ impl GameSettings {
             adjustment: PhaseTiming::new(adjustment),
             ..GameSettings::default()
         }
+    }
+
+    /// Settings for a new game with the configured phase lengths, grace periods and delay.
+    pub fn configured(deadlines: &crate::config::DeadlineConfig) -> GameSettings {
+        let timing = |hours: u32, grace_hours: u32| PhaseTiming {
+            grace_hours,
+            delay_minutes: deadlines.delay_minutes,
+            ..PhaseTiming::new(hours)
+        };
+        GameSettings {
+            movement: timing(deadlines.movement_hours, deadlines.movement_grace_hours),
+            retreat: timing(deadlines.retreat_hours, deadlines.retreat_grace_hours),
+            adjustment: timing(deadlines.adjustment_hours, deadlines.adjustment_grace_hours),
+            ..GameSettings::default()
+        }
+    }
+
+    /// When the grace of the game's current phase (serial `serial`, deadline `deadline`) ends:
+    /// as SET GRACE said, else GRACE hours after the deadline.
+    pub fn grace_end(
+        &self,
+        serial: i64,
+        kind: crate::diplomacy::turn::PhaseKind,
+        deadline: DateTime<Utc>,
+    ) -> DateTime<Utc> {
+        match self.grace_until {
+            Some((phase, until)) if phase == serial => until.max(deadline),
+            _ => deadline + Duration::hours(i64::from(self.timing(kind).grace_hours)),
+        }
+    }
+
+    /// The earliest the current phase (serial `serial`) may be processed, if SET START said.
+    pub fn start_of(&self, serial: i64) -> Option<DateTime<Utc>> {
+        self.start_at
+            .filter(|(phase, _)| *phase == serial)
+            .map(|(_, at)| at)
     }
 
     /// Whether the game's kind hides its players' identities while it runs: an anonymous
@@ -158,6 +248,7 @@ impl GameSettings {
     /// resumption): its late notices and takeover offers go again when that one passes.
     pub fn deadline_moved(&mut self) {
         self.late_noticed = None;
+        self.late_noticed_at = None;
         self.offered = None;
     }
 
@@ -189,6 +280,8 @@ pub struct Wishes {
     pub preference: Option<String>,
     /// A vote to end an unmoderated game (TERMINATE by a player); cleared every phase.
     pub terminate: bool,
+    /// An observer or master who does not want the game's broadcast press (SET NO BROADCAST).
+    pub no_broadcast: bool,
 }
 
 impl Wishes {

@@ -71,6 +71,7 @@ impl Session<'_> {
             Setting::Language(language) => return self.set_language(tx, line, language),
             Setting::ShowAddress(code) => return self.show_address(tx, line, code.as_deref()),
             Setting::HideAddress => return self.hide_address(tx),
+            Setting::Broadcast(on) => return self.set_broadcast(tx, line, *on),
             _ => {}
         }
         let Some((mut game, member)) = self.seat(tx, line, msg!("master.this_set"))? else {
@@ -78,6 +79,13 @@ impl Session<'_> {
         };
         let mut wishes = Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?);
         match setting {
+            Setting::Wait(true)
+                if GameSettings::from_json(&game.settings).strict_wait
+                    && !self.owes_orders(tx, &game, &member)? =>
+            {
+                self.fail(line, msg!("wishes.strict_wait", game = game.name));
+                return Ok(());
+            }
             Setting::Wait(on) => {
                 wishes.wait = *on;
                 if !*on {
@@ -90,8 +98,27 @@ impl Session<'_> {
                 });
             }
             Setting::Absence { from, to } => {
+                // The days as written, in the game's zone.
+                let day = |date: &crate::text::date::WrittenDate| {
+                    let midnight = chrono::NaiveTime::MIN;
+                    super::timing::moment(&game, date, midnight, self.now).map(|at| {
+                        let tz: chrono_tz::Tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
+                        at.with_timezone(&tz).format("%Y-%m-%d").to_string()
+                    })
+                };
+                let days = day(from).and_then(|f| match to {
+                    Some(to) => day(to).map(|t| (f, Some(t))),
+                    None => Ok((f, None)),
+                });
+                let (from, to) = match days {
+                    Ok(days) => days,
+                    Err(why) => {
+                        self.fail(line, why);
+                        return Ok(());
+                    }
+                };
                 let Some(message) =
-                    self.absence(tx, line, &mut game, &mut wishes, from, to.as_deref())?
+                    self.absence(tx, line, &mut game, &mut wishes, &from, to.as_deref())?
                 else {
                     return Ok(());
                 };
@@ -108,6 +135,10 @@ impl Session<'_> {
             Setting::NoDraw => {
                 wishes.draw = None;
                 self.say(msg!("wishes.no_draw"));
+            }
+            Setting::Concede(_) if !GameSettings::from_json(&game.settings).concessions => {
+                self.fail(line, msg!("wishes.no_concessions", game = game.name));
+                return Ok(());
             }
             Setting::Concede(power) => {
                 let named = self.judge.game_position(&game).and_then(|(variant, _)| {
@@ -270,7 +301,11 @@ impl Session<'_> {
             return Ok(None);
         };
         let days = (end - start).num_days() + 1;
-        if days < 1 || days > i64::from(settings.max_absence_days) {
+        if days < 1 {
+            self.fail(line, msg!("wishes.absence_backwards"));
+            return Ok(None);
+        }
+        if days > i64::from(settings.max_absence_days) {
             self.fail(
                 line,
                 msg!(
@@ -388,7 +423,10 @@ impl Session<'_> {
         };
         game.state = "finished".into();
         game.deadline_at = None;
+        game.process_at = None;
         tx.save_game(&game)?;
+        self.caused
+            .extend(self.judge.publish_diaries(tx, &game, self.now)?);
         self.say(text.clone());
         self.announce(
             tx,
@@ -400,6 +438,45 @@ impl Session<'_> {
             text,
         )?;
         self.refresh(game);
+        Ok(())
+    }
+}
+
+impl Session<'_> {
+    /// Whether `member` of `game` owes orders this phase (SET STRICT WAIT lets only them wait).
+    fn owes_orders(&self, tx: &Tx, game: &GameRow, member: &MemberRow) -> rusqlite::Result<bool> {
+        let Some((variant, position)) = self.judge.game_position(game) else {
+            return Ok(false);
+        };
+        let power = member
+            .power
+            .as_deref()
+            .and_then(|p| variant.map.power_by_id(p));
+        let _ = tx;
+        Ok(power.is_some_and(|p| {
+            crate::judge::orders::powers_owing(&variant.map, &position).contains(&p)
+        }))
+    }
+
+    /// SET [NO] BROADCAST: an observer or master of the game signed on to stops (or starts
+    /// again) getting its broadcast press.
+    fn set_broadcast(&mut self, tx: &Tx, line: usize, on: bool) -> rusqlite::Result<()> {
+        let game = self.master_of.clone().or_else(|| self.watching.clone());
+        let Some(game) = game else {
+            self.fail(line, msg!("wishes.broadcast_who"));
+            return Ok(());
+        };
+        let Some(player) = tx.player_by_email(&self.sender)? else {
+            return Ok(());
+        };
+        let mut wishes = Wishes::from_json(&tx.member_wishes(game.id, player.id)?);
+        wishes.no_broadcast = !on;
+        tx.set_member_wishes(game.id, player.id, &wishes.to_json())?;
+        self.say(if on {
+            msg!("wishes.broadcast_on", game = game.name)
+        } else {
+            msg!("wishes.broadcast_off", game = game.name)
+        });
         Ok(())
     }
 }

@@ -49,6 +49,34 @@ const BUILT_IN: &[(&str, &str)] = &[
         include_str!("../../templates/en/help/his.txt"),
     ),
     (
+        "en/help/absence.txt",
+        include_str!("../../templates/en/help/absence.txt"),
+    ),
+    (
+        "en/help/deadlines.txt",
+        include_str!("../../templates/en/help/deadlines.txt"),
+    ),
+    (
+        "en/help/diary.txt",
+        include_str!("../../templates/en/help/diary.txt"),
+    ),
+    (
+        "en/help/draws.txt",
+        include_str!("../../templates/en/help/draws.txt"),
+    ),
+    (
+        "en/help/guide.txt",
+        include_str!("../../templates/en/help/guide.txt"),
+    ),
+    (
+        "en/help/info.txt",
+        include_str!("../../templates/en/help/info.txt"),
+    ),
+    (
+        "en/help/rules.txt",
+        include_str!("../../templates/en/help/rules.txt"),
+    ),
+    (
         "en/help/history.txt",
         include_str!("../../templates/en/help/history.txt"),
     ),
@@ -135,6 +163,34 @@ const BUILT_IN: &[(&str, &str)] = &[
     (
         "ru/help/his.txt",
         include_str!("../../templates/ru/help/his.txt"),
+    ),
+    (
+        "ru/help/absence.txt",
+        include_str!("../../templates/ru/help/absence.txt"),
+    ),
+    (
+        "ru/help/deadlines.txt",
+        include_str!("../../templates/ru/help/deadlines.txt"),
+    ),
+    (
+        "ru/help/diary.txt",
+        include_str!("../../templates/ru/help/diary.txt"),
+    ),
+    (
+        "ru/help/draws.txt",
+        include_str!("../../templates/ru/help/draws.txt"),
+    ),
+    (
+        "ru/help/guide.txt",
+        include_str!("../../templates/ru/help/guide.txt"),
+    ),
+    (
+        "ru/help/info.txt",
+        include_str!("../../templates/ru/help/info.txt"),
+    ),
+    (
+        "ru/help/rules.txt",
+        include_str!("../../templates/ru/help/rules.txt"),
     ),
     (
         "ru/help/history.txt",

@@ -35,6 +35,8 @@ pub struct GameRow {
     pub phase_serial: i64,
     /// The game's settings as JSON (`judge::settings::GameSettings`).
     pub settings: String,
+    /// Every order is in: the phase is processed then, after its short delay.
+    pub process_at: Option<DateTime<Utc>>,
 }
 
 /// A player's place in a game.
@@ -49,7 +51,8 @@ pub struct MemberRow {
 }
 
 const GAME_COLUMNS: &str = "id, name, variant, state, created_by, time_zone, movement_hours, \
-     retreat_hours, adjustment_hours, reminder_hours, position, deadline_at, reminded, phase_serial, settings";
+     retreat_hours, adjustment_hours, reminder_hours, position, deadline_at, reminded, phase_serial, settings, \
+     process_at";
 
 fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
     let deadline: Option<String> = r.get(11)?;
@@ -69,6 +72,10 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         reminded: r.get(12)?,
         phase_serial: r.get(13)?,
         settings: r.get(14)?,
+        process_at: r
+            .get::<_, Option<String>>(15)?
+            .as_deref()
+            .and_then(parse_time),
     })
 }
 
@@ -148,11 +155,12 @@ impl Tx<'_> {
         rows.collect()
     }
 
-    /// Running games whose deadline (or reminder time) has come.
+    /// Running games whose deadline (or reminder time, or early processing) has come.
     pub fn games_due(&self, now: DateTime<Utc>) -> rusqlite::Result<Vec<GameRow>> {
         let mut stmt = self.tx.prepare(&format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE state = 'active' AND deadline_at IS NOT NULL
-             AND (deadline_at <= ?1 OR (reminded = 0 AND datetime(deadline_at, '-' || reminder_hours || ' hours') <= datetime(?1)))
+             AND (deadline_at <= ?1 OR (reminded = 0 AND datetime(deadline_at, '-' || reminder_hours || ' hours') <= datetime(?1))
+                  OR process_at <= ?1)
              ORDER BY deadline_at"
         ))?;
         let rows = stmt.query_map([time_text(now)], game_row)?;
@@ -211,7 +219,7 @@ impl Tx<'_> {
     pub fn save_game(&self, game: &GameRow) -> rusqlite::Result<()> {
         self.tx.execute(
             "UPDATE games SET state = ?2, position = ?3, deadline_at = ?4, reminded = ?5, phase_serial = ?6,
-                settings = ?7, time_zone = ?8 WHERE id = ?1",
+                settings = ?7, time_zone = ?8, process_at = ?9, variant = ?10 WHERE id = ?1",
             params![
                 game.id,
                 game.state,
@@ -220,7 +228,9 @@ impl Tx<'_> {
                 game.reminded,
                 game.phase_serial,
                 game.settings,
-                game.time_zone
+                game.time_zone,
+                game.process_at.map(time_text),
+                game.variant
             ],
         )?;
         Ok(())
@@ -324,6 +334,83 @@ impl Tx<'_> {
             params![game_id, phase_serial, power, lines, error_flag, time_text(now)],
         )?;
         Ok(())
+    }
+
+    /// Orders kept for a later phase of `power` (PHASE), as written: `(phase, rank, lines)`,
+    /// by the phase's calendar order, in the order written.
+    pub fn future_orders(
+        &self,
+        game_id: i64,
+        power: &str,
+    ) -> rusqlite::Result<Vec<(String, i64, String)>> {
+        let mut stmt = self.tx.prepare(
+            "SELECT phase, rank, lines FROM future_orders WHERE game_id = ?1 AND power = ?2
+             ORDER BY rank, id",
+        )?;
+        let rows = stmt.query_map(params![game_id, power], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })?;
+        rows.collect()
+    }
+
+    /// Keeps `lines` for `power` until phase `phase` (of calendar rank `rank`) begins.
+    pub fn add_future_orders(
+        &self,
+        game_id: i64,
+        power: &str,
+        phase: &str,
+        rank: i64,
+        lines: &str,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "INSERT INTO future_orders (game_id, power, phase, rank, lines, created_at)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![game_id, power, phase, rank, lines, time_text(now)],
+        )?;
+        Ok(())
+    }
+
+    /// Forgets the orders kept for `power` (for one phase, or all); returns how many blocks.
+    pub fn clear_future_orders(
+        &self,
+        game_id: i64,
+        power: &str,
+        phase: Option<&str>,
+    ) -> rusqlite::Result<usize> {
+        match phase {
+            Some(phase) => self.tx.execute(
+                "DELETE FROM future_orders WHERE game_id = ?1 AND power = ?2 AND phase = ?3",
+                params![game_id, power, phase],
+            ),
+            None => self.tx.execute(
+                "DELETE FROM future_orders WHERE game_id = ?1 AND power = ?2",
+                params![game_id, power],
+            ),
+        }
+    }
+
+    /// Forgets the orders kept for phases of rank `rank` and before, of every power.
+    pub fn drop_future_orders_until(&self, game_id: i64, rank: i64) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "DELETE FROM future_orders WHERE game_id = ?1 AND rank <= ?2",
+            params![game_id, rank],
+        )?;
+        Ok(())
+    }
+
+    /// Withdraws a power's orders for a phase (CLEAR).
+    pub fn clear_orders(
+        &self,
+        game_id: i64,
+        phase_serial: i64,
+        power: &str,
+    ) -> rusqlite::Result<bool> {
+        let n = self.tx.execute(
+            "DELETE FROM orders WHERE game_id = ?1 AND phase_serial = ?2 AND power = ?3",
+            params![game_id, phase_serial, power],
+        )?;
+        Ok(n > 0)
     }
 
     /// Keeps a report in the game's archive.

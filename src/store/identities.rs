@@ -48,6 +48,41 @@ impl Tx<'_> {
             .optional()
     }
 
+    /// Players whose address starts with `prefix`, or whose registered name is `prefix` (any
+    /// case), and who show their address (or are `viewer` themselves), at most `most` of them,
+    /// by address (WHOIS by prefix, as njudge's WHO IS).
+    pub fn identities_matching(
+        &self,
+        prefix: &str,
+        viewer: &str,
+        most: usize,
+    ) -> rusqlite::Result<Vec<IdentityRow>> {
+        let escaped: String = prefix
+            .to_lowercase()
+            .chars()
+            .flat_map(|c| match c {
+                '%' | '_' | '\\' => vec!['\\', c],
+                c => vec![c],
+            })
+            .collect();
+        let mut stmt = self.tx.prepare(
+            "SELECT id, email, name, show_address FROM players
+             WHERE (email LIKE ?1 || '%' ESCAPE '\\' OR lower(name) = ?2)
+               AND (show_address = 1 OR email = ?4)
+             ORDER BY email LIMIT ?3",
+        )?;
+        let rows = stmt.query_map(
+            params![
+                escaped,
+                prefix.to_lowercase(),
+                most as i64,
+                viewer.to_lowercase()
+            ],
+            identity_row,
+        )?;
+        rows.collect()
+    }
+
     /// Records whether a player shows their address to other players.
     pub fn set_show_address(&self, player_id: i64, show: bool) -> rusqlite::Result<()> {
         self.tx.execute(

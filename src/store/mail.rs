@@ -18,7 +18,7 @@ pub enum MessageState {
 }
 
 impl MessageState {
-    fn word(self) -> &'static str {
+    pub fn word(self) -> &'static str {
         match self {
             MessageState::New => "new",
             MessageState::Handled => "handled",
@@ -94,6 +94,8 @@ pub struct QueuedLetter {
     pub recipients: Vec<String>,
     /// Its next attempt is due now (not waiting out a retry delay).
     pub due: bool,
+    /// The judge process sending it now, if one claimed it (`Tx::claim_outbox`).
+    pub claimed_by: Option<String>,
 }
 
 fn split_recipients(text: &str) -> Vec<String> {
@@ -269,6 +271,25 @@ impl Tx<'_> {
         )
     }
 
+    /// Notes that the judge process `by` (`<pid>-<start time>`) is handling message `id`.
+    pub fn mark_handling(&self, id: i64, by: &str) -> rusqlite::Result<()> {
+        self.tx.execute(
+            "UPDATE messages SET handled_by = ?2 WHERE id = ?1",
+            params![id, by],
+        )?;
+        Ok(())
+    }
+
+    /// The messages stored but not yet settled, oldest first, with the process handling each
+    /// (if one said so).
+    pub fn unhandled_by(&self) -> rusqlite::Result<Vec<(i64, Option<String>)>> {
+        let mut stmt = self
+            .tx
+            .prepare("SELECT id, handled_by FROM messages WHERE state = 'new' ORDER BY id")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect()
+    }
+
     /// Takes back the last attempt at message `id`: it failed for want of the database (busy,
     /// full), which is no fault of the letter.
     pub fn give_back_attempt(&self, id: i64) -> rusqlite::Result<()> {
@@ -353,7 +374,7 @@ impl Tx<'_> {
     /// Every letter waiting to be sent, in the order queued, with whether it is due at `now`.
     pub fn outbox_queue(&self, now: DateTime<Utc>) -> rusqlite::Result<Vec<QueuedLetter>> {
         let mut stmt = self.tx.prepare(
-            "SELECT id, recipients, next_attempt_at <= ?1 FROM outbox
+            "SELECT id, recipients, next_attempt_at <= ?1, claimed_by FROM outbox
              WHERE state = 'pending' ORDER BY id",
         )?;
         let rows = stmt.query_map([time_text(now)], |r| {
@@ -362,9 +383,37 @@ impl Tx<'_> {
                 id: r.get(0)?,
                 recipients: split_recipients(&recipients),
                 due: r.get(2)?,
+                claimed_by: r.get(3)?,
             })
         })?;
         rows.collect()
+    }
+
+    /// Claims a due letter for sending by the process `me` (`<pid>-<start time>`), so that
+    /// another process on the same database (`strategos deliver` beside `strategos run`) does
+    /// not send it too; a claim held by `stale` (a process that is gone) is taken over. Whether
+    /// it was claimed: it was still pending, due, and not another live process's.
+    pub fn claim_outbox(
+        &self,
+        id: i64,
+        now: DateTime<Utc>,
+        me: &str,
+        stale: Option<&str>,
+    ) -> rusqlite::Result<bool> {
+        let claimed = self.tx.execute(
+            "UPDATE outbox SET claimed_by = ?3
+             WHERE id = ?1 AND state = 'pending' AND next_attempt_at <= ?2
+               AND (claimed_by IS NULL OR claimed_by = ?3 OR claimed_by = ?4)",
+            params![id, time_text(now), me, stale],
+        )?;
+        Ok(claimed == 1)
+    }
+
+    /// Gives back a claim: no one is sending the letter.
+    pub fn release_outbox(&self, id: i64) -> rusqlite::Result<()> {
+        self.tx
+            .execute("UPDATE outbox SET claimed_by = NULL WHERE id = ?1", [id])?;
+        Ok(())
     }
 
     /// One letter of the outbox, whatever its state.
@@ -389,7 +438,8 @@ impl Tx<'_> {
 
     pub fn mark_sent(&self, id: i64, now: DateTime<Utc>) -> rusqlite::Result<()> {
         self.tx.execute(
-            "UPDATE outbox SET state = 'sent', sent_at = ?2, attempts = attempts + 1 WHERE id = ?1",
+            "UPDATE outbox SET state = 'sent', sent_at = ?2, attempts = attempts + 1, claimed_by = NULL
+             WHERE id = ?1",
             params![id, time_text(now)],
         )?;
         Ok(())
@@ -416,7 +466,8 @@ impl Tx<'_> {
         }
         let wait = Duration::minutes(1i64 << attempts.min(9)).min(Duration::hours(6));
         self.tx.execute(
-            "UPDATE outbox SET attempts = ?2, last_error = ?3, next_attempt_at = ?4 WHERE id = ?1",
+            "UPDATE outbox SET attempts = ?2, last_error = ?3, next_attempt_at = ?4, claimed_by = NULL
+             WHERE id = ?1",
             params![id, attempts, error, time_text(now + wait)],
         )?;
         Ok(true)

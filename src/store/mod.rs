@@ -4,6 +4,7 @@
 //! Callers open a `Tx` for each unit of work: a handled letter, the state it changes and
 //! the letters it causes commit together or not at all.
 
+mod diary;
 mod games;
 mod identities;
 mod mail;
@@ -13,6 +14,7 @@ mod trust;
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction};
 
+pub use diary::DiaryEntry;
 pub use games::{GameRow, MemberRow, PhaseRow, PlayerRow};
 pub use identities::IdentityRow;
 pub use mail::{MessageState, OutboxRow, QueuedLetter, RawState, StoredMessage, UnsettledMessage};
@@ -25,6 +27,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema2.sql"),
     include_str!("schema3.sql"),
     include_str!("schema4.sql"),
+    include_str!("schema5.sql"),
 ];
 
 /// An open database.

@@ -49,15 +49,21 @@
 
 mod args;
 mod block;
+mod future;
 mod line;
 mod master;
+mod phrases;
 mod set;
+mod unsupported;
 
 use super::Diagnostic;
+use super::date::WrittenDate;
 use args::Args;
+pub use future::{DiaryAction, PhaseName};
 use line::Word;
 use master::Master;
-pub use set::{ObserverPress, PhaseSetting, PressMode, Setting};
+pub use set::{ObserverPress, PhaseSetting, PressMode, Setting, render as render_setting};
+pub use unsupported::Unsupported;
 
 /// One command read from a letter.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,23 +103,52 @@ pub enum CommandKind {
         game: String,
         password: String,
     },
+    /// `SIGNON ? password`: join whichever game is forming (njudge: the next one).
+    SignonAny { password: String },
     /// `OBSERVE game password`, `WATCH game password`.
     Observe { game: String, password: String },
     /// `SIGNOFF`: the end of what is read.
     Signoff,
-    /// `LIST`, `LIST game`.
-    List { game: Option<String> },
-    /// `HISTORY game [FROM yyyy-mm-dd] [TO yyyy-mm-dd]`: the game's archive of reports; the
-    /// dates are days that exist, kept as written.
+    /// `LIST`, `LIST FULL` (with each game's settings and players), `LIST game`.
+    List { game: Option<String>, full: bool },
+    /// `HISTORY [game] [FROM date] [TO date] [LINES n]` or `HISTORY [game] EXCLSTART phase
+    /// [EXCLEND phase] [BROAD]`: the game's archive of reports (the signed-on game when none
+    /// is named); dates in njudge's forms, phases as njudge names them (`S1903M`).
     History {
-        game: String,
-        from: Option<String>,
-        to: Option<String>,
+        game: Option<String>,
+        from: Option<WrittenDate>,
+        to: Option<WrittenDate>,
+        lines: Option<u32>,
+        /// `EXCLSTART a [EXCLEND b]`: leave out the phases from `a` (to `b`, both included).
+        exclude: Option<(String, Option<String>)>,
     },
     /// `SUMMARY [game]`, `STATUS [game]`: who held which power, and the centres by year.
     Summary { game: Option<String> },
-    /// `WHOIS who`, `WHO IS who`: an address or a name, as written (words joined by a space).
+    /// `WHOIS who`, `WHO IS who`, `WHO who`: an address, the start of addresses, or a name,
+    /// as written (words joined by a space).
     Whois { who: String },
+    /// `WHO GAME [game] [FULL]`: WHOIS for every player of the game (and its observers with
+    /// FULL).
+    WhoGame { game: Option<String>, full: bool },
+    /// `VERSION`: the judge's software and version.
+    Version,
+    /// `I AM ALSO address`, `IAMALSO address`: this new address is the same person as the
+    /// registered `address`.
+    IAmAlso { address: String },
+    /// `PHASE season year phase`: the order lines after it, up to the next PHASE, are for that
+    /// phase, kept until it comes (`PHASE Fall 1902 Movement`, `PHASE F1902M`).
+    Phase(PhaseName),
+    /// `CLEAR`: the power's orders are withdrawn (after PHASE, those kept for that phase).
+    Clear,
+    /// `DIARY [RECORD|LIST|READ n|DELETE n...]`: a player's diary in the game.
+    Diary(DiaryAction),
+    /// `UNSTART`: a game whose first phase is not yet processed forms again.
+    Unstart,
+    /// `BECOME MASTER`: the only player of a forming game becomes its master.
+    BecomeMaster,
+    /// A command of the classic judges this judge does not offer (`INFO PLAYER`, `MAP`, the
+    /// keeper's `ADJUST`...), as written: answered with why and what to use instead.
+    Unsupported { phrase: String, what: Unsupported },
     /// `SET ...` (other than `SET PASSWORD`): one setting.
     Set(Setting),
     /// `PROCESS [phase]`: process now; the phase, if given, as written (`Spring 1901
@@ -189,7 +224,7 @@ pub enum CreditAction {
 
 /// The keywords, each with the words it is spelt with (spaces between them optional), in the
 /// order they are tried. Synonyms per judge-conventions.md §1.1 (NJ:mail.c).
-const KEYWORDS: [(&[&str], Keyword); 39] = [
+const KEYWORDS: &[(&[&str], Keyword)] = &[
     (&["HELP"], Keyword::Help),
     (&["GET"], Keyword::Get),
     (&["SEND", "ME"], Keyword::Get),
@@ -208,7 +243,9 @@ const KEYWORDS: [(&[&str], Keyword); 39] = [
     (&["HISTORY"], Keyword::Master(Master::History)),
     (&["SUMMARY"], Keyword::Master(Master::Summary)),
     (&["STATUS"], Keyword::Master(Master::Summary)),
+    (&["WHO", "GAME"], Keyword::Master(Master::WhoGame)),
     (&["WHO", "IS"], Keyword::Master(Master::Whois)),
+    (&["WHO"], Keyword::Master(Master::Whois)),
     (&["PROCESS"], Keyword::Master(Master::Process)),
     (&["PREDICT"], Keyword::Master(Master::Predict)),
     (&["PREVIEW"], Keyword::Master(Master::Predict)),
@@ -217,11 +254,18 @@ const KEYWORDS: [(&[&str], Keyword); 39] = [
     (&["RESUME"], Keyword::Master(Master::Resume)),
     (&["TERMINATE"], Keyword::Master(Master::Terminate)),
     (&["EXTEND"], Keyword::Master(Master::Extend)),
+    (&["BECOME", "MASTER"], Keyword::Master(Master::Mastery)),
     (&["BECOME"], Keyword::Master(Master::Become)),
     (&["EJECT"], Keyword::Master(Master::Eject)),
     (&["PROMOTE"], Keyword::Master(Master::Promote)),
     (&["FORCE", "BEGIN"], Keyword::Master(Master::ForceBegin)),
     (&["ROLLBACK"], Keyword::Master(Master::Rollback)),
+    (&["UNSTART"], Keyword::Master(Master::Unstart)),
+    (&["VERSION"], Keyword::Master(Master::Version)),
+    (&["I", "AM", "ALSO"], Keyword::Master(Master::IAmAlso)),
+    (&["PHASE"], Keyword::Phase),
+    (&["CLEAR"], Keyword::Clear),
+    (&["DIARY"], Keyword::Diary),
     (&["CREDIT"], Keyword::Credit),
     (&["RESIGN"], Keyword::Resign),
     (&["CONFIRM"], Keyword::Confirm),
@@ -229,6 +273,36 @@ const KEYWORDS: [(&[&str], Keyword); 39] = [
     (&["POSTAL", "PRESS"], Keyword::Press(PressKind::Postal)),
     (&["PRESS"], Keyword::Press(PressKind::Press)),
     (&["BROADCAST"], Keyword::Press(PressKind::Broadcast)),
+    (
+        &["INFO", "PLAYER"],
+        Keyword::Unsupported(Unsupported::PlayerInfo),
+    ),
+    (&["MAP"], Keyword::Unsupported(Unsupported::Map)),
+    (&["ADJUST"], Keyword::Unsupported(Unsupported::Keeper)),
+    (&["RECORD"], Keyword::Unsupported(Unsupported::Keeper)),
+    (&["FIXID"], Keyword::Unsupported(Unsupported::Keeper)),
+    (&["NOCONTROL"], Keyword::Unsupported(Unsupported::Keeper)),
+    // DPjudge's commands (judge-conventions.md §1.5): JOIN is SIGNON ?, the rest answered.
+    (&["JOIN"], Keyword::Join),
+    (&["TAKEOVER"], Keyword::Unsupported(Unsupported::Takeover)),
+    (
+        &["TAKE", "OVER"],
+        Keyword::Unsupported(Unsupported::Takeover),
+    ),
+    (&["VOTE"], Keyword::Unsupported(Unsupported::Vote)),
+    (&["PROPOSE"], Keyword::Unsupported(Unsupported::Vote)),
+    (&["MONITOR"], Keyword::Unsupported(Unsupported::Monitor)),
+    (&["RENAME"], Keyword::Unsupported(Unsupported::DpMaster)),
+    (&["FORM"], Keyword::Unsupported(Unsupported::DpMaster)),
+    (&["ACTIVATE"], Keyword::Unsupported(Unsupported::DpMaster)),
+    (&["DUMMY"], Keyword::Unsupported(Unsupported::DpMaster)),
+    (&["PURGE"], Keyword::Unsupported(Unsupported::DpMaster)),
+    (&["REVIVE"], Keyword::Unsupported(Unsupported::DpMaster)),
+    (
+        &["ROLLFORWARD"],
+        Keyword::Unsupported(Unsupported::DpMaster),
+    ),
+    (&["OFFICIAL"], Keyword::Unsupported(Unsupported::DpMaster)),
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -249,6 +323,11 @@ enum Keyword {
     Resign,
     Confirm,
     Press(PressKind),
+    Phase,
+    Clear,
+    Diary,
+    Join,
+    Unsupported(Unsupported),
 }
 
 /// The command nearest to `word` (an unknown line's first word), for "did you mean": a
@@ -355,6 +434,22 @@ pub fn parse_commands(body: &str) -> (Vec<Command>, Vec<Diagnostic>) {
             Keyword::Resign => args.resign(rest),
             Keyword::Confirm => args.confirm(rest),
             Keyword::Signoff => Some(CommandKind::Signoff),
+            Keyword::Phase => args.phase(rest),
+            Keyword::Join => args.join(rest),
+            Keyword::Clear => args.clear(rest),
+            Keyword::Unsupported(what) => {
+                let phrase = words[..used]
+                    .iter()
+                    .map(|w| w.text.to_uppercase())
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                Some(CommandKind::Unsupported { phrase, what })
+            }
+            Keyword::Diary => {
+                let (kind, next) = future::diary(&mut args, rest, &lines, index);
+                index = next;
+                kind
+            }
             Keyword::Register => {
                 let (kind, next) = block::register(&mut args, rest, &lines, index);
                 index = next;
@@ -420,10 +515,13 @@ const MASK: &str = "******";
 pub fn render(command: &Command) -> String {
     match &command.kind {
         CommandKind::Help { topic: None } => "HELP".into(),
-        CommandKind::Help { topic: Some(topic) } => match topic.strip_prefix("info-") {
-            Some(variant) => format!("GET info {variant}"),
-            None => format!("GET {topic}"),
-        },
+        CommandKind::Help { topic: Some(topic) } => {
+            match (topic.strip_prefix("info-"), topic.strip_prefix("ics.")) {
+                (Some(variant), _) => format!("GET info {variant}"),
+                (_, Some(game)) => format!("GET ics {game}"),
+                _ => format!("GET {topic}"),
+            }
+        }
         CommandKind::Register { name, password } => {
             let mut form = vec!["REGISTER".to_string()];
             if let Some(name) = name {
@@ -465,23 +563,69 @@ pub fn render(command: &Command) -> String {
             let power = power.unwrap_or('?');
             format!("SIGNON {power}{game} {MASK}")
         }
+        CommandKind::SignonAny { .. } => format!("SIGNON ? {MASK}"),
         CommandKind::Observe { game, .. } => format!("OBSERVE {game} {MASK}"),
         CommandKind::Signoff => "SIGNOFF".into(),
-        CommandKind::List { game: None } => "LIST".into(),
-        CommandKind::List { game: Some(game) } => format!("LIST {game}"),
-        CommandKind::History { game, from, to } => {
-            let mut text = format!("HISTORY {game}");
+        CommandKind::List {
+            game: None,
+            full: false,
+        } => "LIST".into(),
+        CommandKind::List {
+            game: None,
+            full: true,
+        } => "LIST FULL".into(),
+        CommandKind::List {
+            game: Some(game), ..
+        } => format!("LIST {game}"),
+        CommandKind::History {
+            game,
+            from,
+            to,
+            lines,
+            exclude,
+        } => {
+            let mut text = "HISTORY".to_string();
+            if let Some(game) = game {
+                text.push_str(&format!(" {game}"));
+            }
             if let Some(from) = from {
                 text.push_str(&format!(" FROM {from}"));
             }
             if let Some(to) = to {
                 text.push_str(&format!(" TO {to}"));
             }
+            if let Some(lines) = lines {
+                text.push_str(&format!(" LINES {lines}"));
+            }
+            if let Some((start, end)) = exclude {
+                text.push_str(&format!(" EXCLSTART {start}"));
+                if let Some(end) = end {
+                    text.push_str(&format!(" EXCLEND {end}"));
+                }
+            }
             text
         }
         CommandKind::Summary { game: None } => "SUMMARY".into(),
         CommandKind::Summary { game: Some(game) } => format!("SUMMARY {game}"),
         CommandKind::Whois { who } => format!("WHOIS {who}"),
+        CommandKind::WhoGame { game, full } => {
+            let mut text = "WHO GAME".to_string();
+            if let Some(game) = game {
+                text.push_str(&format!(" {game}"));
+            }
+            if *full {
+                text.push_str(" FULL");
+            }
+            text
+        }
+        CommandKind::Version => "VERSION".into(),
+        CommandKind::IAmAlso { address } => format!("I AM ALSO {address}"),
+        CommandKind::Phase(phase) => format!("PHASE {phase}"),
+        CommandKind::Clear => "CLEAR".into(),
+        CommandKind::Diary(action) => future::render_diary(action),
+        CommandKind::Unstart => "UNSTART".into(),
+        CommandKind::BecomeMaster => "BECOME MASTER".into(),
+        CommandKind::Unsupported { phrase, .. } => phrase.clone(),
         CommandKind::Set(setting) => set::render(setting),
         CommandKind::Process { phase: None } => "PROCESS".into(),
         CommandKind::Process { phase: Some(phase) } => format!("PROCESS {phase}"),

@@ -1,6 +1,9 @@
 //! Players' text read into orders, with diagnostics a player understands; never fails.
 //!
 //! - `command`: the body of a letter read into judge commands (`parse_commands`), echoed (`render`).
+//! - `date`: dates in the classic judges' forms (`15 Jun 23:30`, `Tue`), resolved against a
+//!   given today.
+//! - `conditional`: IF/ELSE/ENDIF blocks of orders for a later phase, selected on a board.
 //! - `lexicon`: a map's names prepared once for every reader (`Lexicon::of`).
 //! - `names`: place names normalised, looked up, and "did you mean" suggestions.
 //! - `order`: orders read from text (`parse_orders`, `parse_order`) and written back (`render`).
@@ -10,6 +13,8 @@ use crate::report::Message;
 use std::fmt;
 
 pub mod command;
+pub mod conditional;
+pub mod date;
 mod lexer;
 pub mod lexicon;
 pub mod names;

@@ -333,3 +333,86 @@ fn the_operator_commands_read_the_configured_database() {
     assert!(err.contains("there is no database at"), "{err}");
     assert!(!judge.dir.0.join("nothing.db").exists());
 }
+
+/// A running game's page shows its phase, deadline and who still owes orders, beside an
+/// iCalendar file of its deadlines and an Atom feed of its results, both written again as the
+/// game goes on.
+#[test]
+fn a_running_game_has_its_deadline_calendar_and_results_feed() {
+    let mut judge = Harness::new("feeds");
+    judge.set_time(
+        chrono::DateTime::parse_from_rfc3339("2027-01-05T12:00:00Z")
+            .unwrap()
+            .with_timezone(&chrono::Utc),
+    );
+    judge.vouch(&["alice@example.test", "bob@example.test"]);
+    for (i, (from, body)) in [
+        (
+            "alice@example.test",
+            "CREATE ?fed apw tiny\nSET PREFERENCE N\n",
+        ),
+        ("bob@example.test", "SIGNON ?fed bpw\n"),
+        ("alice@example.test", "SIGNON Nfed apw\nF Nor - Mid\n"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        judge.deliver(&mail(from, "g", &format!("feed{i}@x"), body));
+    }
+    let site = TempDir::new("feeds-site");
+    let write = |judge: &mut Harness| {
+        let tx = judge.daemon.store.begin().unwrap();
+        strategos::archive::write_site_as(&tx, &test_variants(), &site.0, "STRA").unwrap();
+    };
+    write(&mut judge);
+    let page = std::fs::read_to_string(site.0.join("fed/index.html")).unwrap();
+    assert!(
+        page.contains("<th scope=\"row\">Phase</th><td>Spring 240 BC movement</td>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<th scope=\"row\">Deadline</th><td>Thu 07 Jan 2027 12:00 UTC</td>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<th scope=\"row\">Orders due from</th><td>South</td>"),
+        "{page}"
+    );
+    assert!(page.contains("href=\"deadlines.ics\"") && page.contains("href=\"results.atom\""));
+    let ics = std::fs::read_to_string(site.0.join("fed/deadlines.ics")).unwrap();
+    assert!(ics.contains("DTSTART:20270107T120000Z\r\n"), "{ics}");
+    assert!(
+        ics.contains("SUMMARY:fed: deadline\\, Spring 240 BC movement\r\n"),
+        "{ics}"
+    );
+    assert!(
+        ics.contains("DESCRIPTION:Orders still due from: South.\r\n"),
+        "{ics}"
+    );
+    let feed = std::fs::read_to_string(site.0.join("fed/results.atom")).unwrap();
+    assert_eq!(feed.matches("<entry>").count(), 0, "{feed}");
+    // South's orders: the phase is processed, its results in the feed, the calendar moves on.
+    judge.deliver(&mail(
+        "bob@example.test",
+        "g",
+        "feed9@x",
+        "SIGNON Sfed bpw\nA Sou H\n",
+    ));
+    write(&mut judge);
+    let feed = std::fs::read_to_string(site.0.join("fed/results.atom")).unwrap();
+    assert_eq!(feed.matches("<entry>").count(), 1, "{feed}");
+    assert!(
+        feed.contains("<title>STRA:fed - S0240M Results</title>"),
+        "{feed}"
+    );
+    assert!(feed.contains("Fleet Northland -&gt; Middle Sea."), "{feed}");
+    let ics = std::fs::read_to_string(site.0.join("fed/deadlines.ics")).unwrap();
+    assert!(
+        ics.contains("SUMMARY:fed: deadline\\, Autumn 240 BC movement\r\n"),
+        "{ics}"
+    );
+    assert!(
+        ics.contains("DESCRIPTION:Orders still due from: North\\, South.\r\n"),
+        "{ics}"
+    );
+}

@@ -403,3 +403,64 @@ fn a_backup_is_a_whole_copy_taken_while_the_judge_runs() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("exists already"));
 }
+
+/// The daemon logs one line per letter (sender, games, commands, outcome) and one per phase
+/// processed, in plain text when its log is not a terminal (here a pipe).
+#[test]
+fn the_judge_logs_each_letter_and_phase_in_plain_text() {
+    use crate::judge_harness::{Harness, mail};
+    let mut judge = Harness::new("log");
+    let now = chrono::DateTime::parse_from_rfc3339("2027-01-05T12:00:00Z")
+        .unwrap()
+        .with_timezone(&chrono::Utc);
+    judge.set_time(now);
+    judge.vouch(&["alice@example.test", "bob@example.test"]);
+    let letters = [
+        (
+            "alice@example.test",
+            "CREATE ?logged apw tiny\nSET PREFERENCE N\n",
+        ),
+        ("bob@example.test", "SIGNON ?logged bpw\n"),
+        ("alice@example.test", "SIGNON Nlogged apw\nF Nor - Mid\n"),
+    ];
+    for (i, (from, body)) in letters.iter().enumerate() {
+        judge.deliver(&mail(from, "g", &format!("log{i}@x"), body));
+    }
+    let db = judge.dir.0.join("judge.db");
+    let config = judge.dir.0.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[judge]\naddress = \"judge@example.test\"\n[paths]\ndatabase = \"{}\"\nvariants = \"tests/data/variants\"\n[outbox]\nmaildir = \"{}\"\n",
+            db.display(),
+            judge.dir.0.join("out").display()
+        ),
+    )
+    .unwrap();
+    let letter = "From: bob@example.test\r\nSubject: orders\r\nMessage-ID: <log-bob@x>\r\n\r\nSIGNON Slogged bpw\r\nA Sou H\r\nSET FOO\r\n";
+    let args = [
+        "--config",
+        config.to_str().unwrap(),
+        "deliver",
+        "--now",
+        "2027-01-05T13:00:00Z",
+    ];
+    let out = strategos(&args, Some(letter));
+    let log = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{log}");
+    assert!(
+        !log.contains('\u{1b}'),
+        "colour codes in a log that is no terminal:\n{log}"
+    );
+    assert!(
+        log.contains(
+            "from bob@example.test: games logged; commands SIGNON Slogged, orders; 1 error(s)"
+        ),
+        "{log}"
+    );
+    assert!(
+        log.contains("game logged: Spring 240 BC movement processed; Autumn 240 BC movement next"),
+        "{log}"
+    );
+    assert!(!log.contains("bpw"), "a password in the log:\n{log}");
+}

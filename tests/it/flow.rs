@@ -48,7 +48,11 @@ pub fn replay(dir: &Path) -> (Harness, String) {
         .map(|e| e.unwrap().path())
         .collect();
     steps.sort();
-    let mut judge = Harness::new("flow");
+    let mut judge = if dir.join("defaults").exists() {
+        Harness::with_config("flow", crate::judge_harness::test_config_with_defaults())
+    } else {
+        Harness::new("flow")
+    };
     let mut out = String::new();
     for step in steps {
         let name = step.file_name().unwrap().to_string_lossy().into_owned();

@@ -684,6 +684,7 @@ fn deadlines_are_shown_in_the_game_time_zone_across_daylight_saving() {
         reminded: false,
         phase_serial: 0,
         settings: "{}".into(),
+        process_at: None,
     };
     assert_eq!(deadline_text(&game), "Tue 05 Jan 2027 12:00 GMT");
     game.deadline_at = Some(at("2027-07-05T12:00:00Z"));
@@ -1286,4 +1287,54 @@ fn a_game_s_letters_share_one_prefix_and_one_thread() {
         "{:?}",
         answer.references
     );
+}
+
+/// Two judge processes on one database (`strategos deliver` beside `strategos run`) never
+/// send the same letter: a letter is claimed before it is sent, and one a live process claimed
+/// is left to it; a claim of a process that is gone counts for nothing.
+#[test]
+fn a_letter_claimed_by_another_process_is_not_sent_twice() {
+    let mut judge = Harness::new("claim");
+    let now = at("2027-01-05T12:00:00Z");
+    judge.set_time(now);
+    let letter =
+        strategos::letter::OutgoingLetter::fresh("dora@example.test", "one letter", "sent once\n");
+    let tx = judge.daemon.store.begin().unwrap();
+    strategos::daemon::Daemon::queue(&judge.daemon.judge, &tx, &letter, None, now).unwrap();
+    tx.commit().unwrap();
+    // Another live process (pid 1, init, started at boot) claims it first.
+    let init = std::fs::read_to_string("/proc/1/stat").unwrap();
+    let started = init[init.rfind(')').unwrap() + 1..]
+        .split_whitespace()
+        .nth(19)
+        .unwrap()
+        .to_string();
+    let other = format!("1-{started}");
+    let mut store = strategos::store::Store::open(&judge.dir.0.join("judge.db")).unwrap();
+    let tx = store.begin().unwrap();
+    let queued: Vec<i64> = tx.outbox_queue(now).unwrap().iter().map(|q| q.id).collect();
+    assert_eq!(queued.len(), 1);
+    assert!(tx.claim_outbox(queued[0], now, &other, None).unwrap());
+    assert!(
+        !tx.claim_outbox(queued[0], now, "2-0", None).unwrap(),
+        "one claim at a time"
+    );
+    tx.commit().unwrap();
+    judge.daemon.flush();
+    assert!(
+        judge.take_sent().is_empty(),
+        "a letter a live process claimed is not sent"
+    );
+    // A claim of a process that is gone: the letter goes, once.
+    let tx = store.begin().unwrap();
+    tx.release_outbox(queued[0]).unwrap();
+    assert!(
+        tx.claim_outbox(queued[0], now, "999999999-1", None)
+            .unwrap()
+    );
+    tx.commit().unwrap();
+    judge.daemon.flush();
+    assert_eq!(judge.take_sent().len(), 1);
+    judge.daemon.flush();
+    assert!(judge.take_sent().is_empty(), "sent once");
 }

@@ -46,8 +46,17 @@ pub struct Harness {
     confirmations: usize,
 }
 
-/// The test configuration: the judge at judge@example.test, everything else by default.
+/// The test configuration: the judge at judge@example.test, everything else by default but
+/// the timing (`no_grace_nor_delay`).
 pub fn test_config() -> Config {
+    let mut config = test_config_with_defaults();
+    no_grace_nor_delay(&mut config);
+    config
+}
+
+/// The test configuration with the shipped timing: a grace after each deadline, and a short
+/// delay before a phase whose orders are all in is processed.
+pub fn test_config_with_defaults() -> Config {
     let mut config = Config::default();
     config.judge.address = "judge@example.test".into();
     config.judge.keeper = "keeper@example.test".into();
@@ -56,6 +65,16 @@ pub fn test_config() -> Config {
     // Confirmation tokens are the same in every run, so mail exchanges can send them back.
     config.judge.token_key = Some("70ce".repeat(16));
     config
+}
+
+/// The timing the tests written before the classic defaults (issue 14) play by: no grace
+/// after a deadline and no delay before early processing, so a phase is processed the moment
+/// its last orders come. Flows that show the defaults keep them (`flow.rs`: `defaults` file).
+pub fn no_grace_nor_delay(config: &mut Config) {
+    config.deadlines.movement_grace_hours = 0;
+    config.deadlines.retreat_grace_hours = 0;
+    config.deadlines.adjustment_grace_hours = 0;
+    config.deadlines.delay_minutes = 0;
 }
 
 /// The built-in variants plus the small test variants of `tests/data/variants/`.
@@ -102,6 +121,23 @@ impl Harness {
             clock: Clock::System,
             watchdog: None,
             fault: None,
+        }
+    }
+
+    /// A judge of its own on a copy of this one's database (at this one's time), sending to a
+    /// sent Maildir of its own: to try a letter on a game without changing it.
+    pub fn copy(&self, tag: &str) -> Harness {
+        let dir = TempDir::new(tag);
+        self.daemon.store.back_up(&dir.0.join("judge.db")).unwrap();
+        let mut daemon = Harness::open(&dir, self.daemon.judge.config.clone());
+        daemon.clock = self.daemon.clock;
+        let sent = Maildir::open(dir.0.join("sent")).unwrap();
+        Harness {
+            daemon,
+            dir,
+            sent,
+            taken: Vec::new(),
+            confirmations: 0,
         }
     }
 

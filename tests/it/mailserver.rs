@@ -1,8 +1,11 @@
 //! Real mail servers (postfix + dovecot from `../shared/tools/mailserver`) for the mail tests.
 //!
-//! The servers come from the `MAILTEST_*` variables when a wrapper started them (`.ci/run`);
-//! otherwise the test binary starts them once itself. When none can be had, each test prints a
-//! visible `SKIPPED` line and returns, unless `MAILTEST_REQUIRED=1`, which makes it fail.
+//! The servers come from the `MAILTEST_*` variables when a wrapper started them (`.ci/run`,
+//! which stops them itself); otherwise the test binary starts an instance of its own, in a
+//! folder and on ports no other run uses, and stops it (and removes its folder) when the
+//! binary exits, so `cargo test` leaves no server running and never stops anyone else's.
+//! When none can be had, each test prints a visible `SKIPPED` line and returns, unless
+//! `MAILTEST_REQUIRED=1`, which makes it fail.
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -31,6 +34,8 @@ pub struct MailServers {
     pub ca_pem: Option<PathBuf>,
     /// Where dovecot keeps each user's Maildir (`<root>/<user@domain>/Maildir`).
     pub maildir_root: Option<PathBuf>,
+    /// The servers' folder (`MAILTEST_DIR`): Postfix's configuration is in `postfix/conf`.
+    pub dir: Option<PathBuf>,
 }
 
 impl MailServers {
@@ -96,6 +101,7 @@ impl MailServers {
             password: text("MAILTEST_PASSWORD")?,
             ca_pem: text("MAILTEST_CA_PEM").ok().map(PathBuf::from),
             maildir_root: text("MAILTEST_MAILDIR_ROOT").ok().map(PathBuf::from),
+            dir: text("MAILTEST_DIR").ok().map(PathBuf::from),
         })
     }
 }
@@ -143,17 +149,79 @@ pub fn servers_with_tls(test: &str) -> Option<&'static MailServers> {
     None
 }
 
-/// Starts the servers with the script (a no-op if they already run) and reads its `export` lines.
+/// The folder of the instance this test binary started: `/tmp/strategos-mailtest-<pid>`.
+pub fn own_folder(pid: u32) -> PathBuf {
+    std::env::temp_dir().join(format!("strategos-mailtest-{pid}"))
+}
+
+/// The folder of the servers this process started, stopped when it exits.
+static STARTED: OnceLock<PathBuf> = OnceLock::new();
+
+/// Stops the servers this process started and removes their folder: run when it exits.
+extern "C" fn stop_own_servers() {
+    let Some(folder) = STARTED.get() else {
+        return;
+    };
+    let _ = Command::new("bash")
+        .arg(SCRIPT)
+        .arg("clean")
+        .env("MAILTEST_DIR", folder)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status();
+    let _ = std::fs::remove_file(folder.with_extension("lock"));
+}
+
+/// Ports free now on loopback, one for each server (the script binds them at once).
+fn free_ports(n: usize) -> Result<Vec<u16>, String> {
+    let listeners: Vec<std::net::TcpListener> = (0..n)
+        .map(|_| std::net::TcpListener::bind("127.0.0.1:0"))
+        .collect::<Result<_, _>>()
+        .map_err(|e| format!("no free port: {e}"))?;
+    listeners
+        .iter()
+        .map(|l| l.local_addr().map(|a| a.port()).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// Starts an instance of the servers of this process's own (its folder and free ports) with
+/// the script, arranges for it to be stopped at exit, and reads its `export` lines.
 fn start() -> Result<MailServers, String> {
     if !std::path::Path::new(SCRIPT).exists() {
         return Err(format!("{SCRIPT} not found"));
     }
+    let folder = own_folder(std::process::id());
+    let ports = free_ports(5)?;
     // The script starts its daemons with their own stdin/stdout/stderr, so reading its output
     // to the end does not wait for them.
-    let out = Command::new("bash")
+    let mut command = Command::new("bash");
+    command
         .arg(SCRIPT)
         .arg("start")
-        .stdin(Stdio::null())
+        .env("MAILTEST_DIR", &folder)
+        .stdin(Stdio::null());
+    for (key, port) in [
+        "MAILTEST_SMTP_PORT",
+        "MAILTEST_SMTPS_PORT",
+        "MAILTEST_IMAP_PORT",
+        "MAILTEST_IMAPS_PORT",
+        "MAILTEST_LMTP_PORT",
+    ]
+    .iter()
+    .zip(&ports)
+    {
+        command.env(key, port.to_string());
+    }
+    // Whatever happens from here, what was started goes when the process ends.
+    if STARTED.set(folder.clone()).is_ok() {
+        // SAFETY: registering a plain `extern "C" fn()` with the C library's `atexit`; the
+        // function touches only a static set before and spawns a process.
+        unsafe {
+            libc::atexit(stop_own_servers);
+        }
+    }
+    let out = command
         .output()
         .map_err(|e| format!("cannot run {SCRIPT}: {e}"))?;
     if !out.status.success() {
@@ -183,6 +251,53 @@ fn export_lines(text: &str) -> HashMap<String, String> {
             (key.trim().to_owned(), value.to_owned())
         })
         .collect()
+}
+
+/// A test binary that started its own servers stops them when it exits: run one mail test
+/// in a child process (without the wrapper's servers), then find neither its folder nor any
+/// process of it left.
+#[test]
+fn the_servers_a_test_run_starts_are_stopped_when_it_ends() {
+    let mut child = Command::new(std::env::current_exe().unwrap());
+    child
+        .args([
+            "--exact",
+            "mail_transport::smtp_plain_to_imap_plain",
+            "--nocapture",
+        ])
+        .env("MAILTEST_AUTOSTART", "1")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for key in ["MAILTEST_HOST", "MAILTEST_REQUIRED"] {
+        child.env_remove(key);
+    }
+    let child = child.spawn().unwrap();
+    let pid = child.id();
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "the child run failed:\n{said}");
+    if said.contains("SKIPPED") {
+        if std::env::var("MAILTEST_REQUIRED").as_deref() == Ok("1") {
+            panic!("the child run could not start mail servers:\n{said}");
+        }
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED the_servers_a_test_run_starts_are_stopped_when_it_ends: {said}"
+        );
+        return;
+    }
+    let folder = own_folder(pid);
+    assert!(!folder.exists(), "{} is left behind", folder.display());
+    let needle = folder.to_string_lossy().into_owned();
+    let left: Vec<String> = std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
+        .filter(|c| c.contains(&needle))
+        .collect();
+    assert!(left.is_empty(), "servers still running: {left:?}");
 }
 
 #[test]

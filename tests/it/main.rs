@@ -34,12 +34,17 @@
 //!   fuzzing of every reader from a corpus (`tests/data/fuzz/`, `STRATEGOS_FUZZ_ROUNDS`).
 //! - `outage`: SMTP away, a recipient refused, IMAP cut mid-fetch, the judge killed between
 //!   the steps of marking IMAP mail, the database locked or full.
+//! - `postfix_pipe`: `deploy/postfix/` installed into the real Postfix of the tests pipes
+//!   letters for the judge's address to `strategos deliver`, which answers them.
 //! - `judge_harness`: a judge on temporary files with a settable clock, for those tests.
 //! - `whole_game`: a standard game of two years through the real IMAP and SMTP servers.
 //! - `archive`: a duel by mail written as a web site, summed up, and shown by `game`/`archive`.
 //! - `secrecy`: secrets kept, as attacks repelled: private games unseen by strangers, no
 //!   address shown unless its player chose, anonymous games, grey press never signed
 //!   (docs/security.md, "Secrecy").
+//! - `vocabulary`: every row of `docs/commands.md` (the classic judges' commands and settings)
+//!   tried by mail and answered as it says; HELP names every command and variant; every njudge
+//!   file name GET asks for is answered; GET deadlines states the configured defaults.
 //! - `dice`: `strategos verify-dice` on archives made here: verified, tampered dice, purposes,
 //!   roll numbers and seeds found, the seed not yet revealed, unreadable input.
 
@@ -68,10 +73,12 @@ mod mailserver;
 mod messages;
 mod orders;
 mod outage;
+mod postfix_pipe;
 mod random;
 mod rulebook;
 mod secrecy;
 mod variants;
+mod vocabulary;
 mod whole_game;
 
 /// `text` with every run of whitespace (line ends among them) made one space: the judge wraps

@@ -79,6 +79,25 @@ impl Args<'_> {
     /// `GET file`, `SEND [ME] file`; `GET info <variant>` is the variant's file, topic
     /// `info-<variant>` (echoed back as written).
     pub(super) fn get(&mut self, args: &[Word]) -> Option<CommandKind> {
+        // `GET ics <game>`: the game's deadlines as an iCalendar file.
+        if let [ics, game] = args
+            && ics.text.eq_ignore_ascii_case("ics")
+        {
+            let game = self.game(game, game.text)?;
+            return Some(CommandKind::Help {
+                topic: Some(format!("ics.{game}")),
+            });
+        }
+        if let [map, variant] = args
+            && map.text.eq_ignore_ascii_case("map")
+        {
+            return match self.file(variant)? {
+                CommandKind::Help { topic: Some(name) } => Some(CommandKind::Help {
+                    topic: Some(format!("map.{name}")),
+                }),
+                other => Some(other),
+            };
+        }
         if let [info, variant] = args
             && info.text.eq_ignore_ascii_case("info")
         {
@@ -170,7 +189,7 @@ impl Args<'_> {
         })
     }
 
-    fn variant(&mut self, word: &Word) -> Option<String> {
+    pub(super) fn variant(&mut self, word: &Word) -> Option<String> {
         let valid = (1..=40).contains(&word.text.chars().count())
             && word
                 .text
@@ -193,6 +212,12 @@ impl Args<'_> {
         const USAGE: &str = "SIGNON needs a power letter with the game and a password, like: \
                              SIGNON Fmygame secret, or SIGNON ?mygame secret to join a game";
         let (power, game_word, game_text, rest) = match args {
+            // `SIGNON ? password`: any game that is forming.
+            [mark, password] if mark.text == "?" => {
+                return Some(CommandKind::SignonAny {
+                    password: self.password(password)?,
+                });
+            }
             [mark, game, rest @ ..] if mark.text == "?" => (None, game, game.text, rest),
             [game, rest @ ..] if game.text.starts_with('?') => (None, game, &game.text[1..], rest),
             [letter, game, rest @ ..] if !rest.is_empty() && letter.text.chars().count() == 1 => {
@@ -227,6 +252,22 @@ impl Args<'_> {
         })
     }
 
+    /// DPjudge's `JOIN game pw`: `SIGNON ?game pw`.
+    pub(super) fn join(&mut self, args: &[Word]) -> Option<CommandKind> {
+        let [game_word, password_word, rest @ ..] = args else {
+            return self.usage("JOIN needs a game name and a password, like: JOIN mygame secret");
+        };
+        let text = game_word.text.strip_prefix('?').unwrap_or(game_word.text);
+        let game = self.game(game_word, text);
+        let password = self.password(password_word);
+        self.extra(rest, "the password");
+        Some(CommandKind::Signon {
+            power: None,
+            game: game?,
+            password: password?,
+        })
+    }
+
     /// `OBSERVE game pw`, `WATCH game pw`.
     pub(super) fn observe(&mut self, args: &[Word]) -> Option<CommandKind> {
         let [game_word, password_word, rest @ ..] = args else {
@@ -242,18 +283,20 @@ impl Args<'_> {
         })
     }
 
-    /// `LIST`, `LIST game`; `LIST FULL` is read as `LIST`, with a warning.
+    /// `LIST`, `LIST FULL`, `LIST game`.
     pub(super) fn list(&mut self, args: &[Word]) -> Option<CommandKind> {
         match args {
-            [] => Some(CommandKind::List { game: None }),
-            [full] if full.text.eq_ignore_ascii_case("full") => {
-                let message = "LIST FULL is not supported; read as LIST";
-                self.report(Severity::Warning, full.column, message);
-                Some(CommandKind::List { game: None })
-            }
+            [] => Some(CommandKind::List {
+                game: None,
+                full: false,
+            }),
+            [full] if full.text.eq_ignore_ascii_case("full") => Some(CommandKind::List {
+                game: None,
+                full: true,
+            }),
             [game] => {
                 let game = Some(self.game(game, game.text)?);
-                Some(CommandKind::List { game })
+                Some(CommandKind::List { game, full: false })
             }
             _ => self.usage("LIST takes at most a game name, like: LIST mygame"),
         }
@@ -353,19 +396,6 @@ impl Args<'_> {
         None
     }
 
-    /// A date written `yyyy-mm-dd`, a real day of the calendar; kept as written.
-    pub(super) fn date(&mut self, word: &Word) -> Option<String> {
-        if is_date(word.text) {
-            return Some(word.text.to_string());
-        }
-        let message = format!(
-            "'{}' is not a date: write it yyyy-mm-dd, like 2027-02-01",
-            shown(word.text)
-        );
-        self.report(Severity::Error, word.column, message);
-        None
-    }
-
     /// One e-mail address as `letter::usable_address` takes it (no spaces, commas, angle
     /// brackets or control characters, not beginning with `-`), lower-cased.
     pub(super) fn address(&mut self, word: &Word) -> Option<String> {
@@ -414,28 +444,4 @@ impl Args<'_> {
 /// At most the first 20 chars of a word, to quote it in a message.
 pub(super) fn shown(text: &str) -> String {
     text.chars().take(20).collect()
-}
-
-/// `yyyy-mm-dd`, a day that exists (leap years included), year 1 or later.
-pub(super) fn is_date(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    let shape = bytes.len() == 10
-        && bytes.iter().enumerate().all(|(i, b)| match i {
-            4 | 7 => *b == b'-',
-            _ => b.is_ascii_digit(),
-        });
-    if !shape {
-        return false;
-    }
-    let number = |range: std::ops::Range<usize>| text[range].parse::<u32>().unwrap_or(0);
-    let (year, month, day) = (number(0..4), number(5..7), number(8..10));
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
-    let days = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if leap => 29,
-        2 => 28,
-        _ => 0,
-    };
-    year >= 1 && (1..=days).contains(&day)
 }

@@ -25,6 +25,11 @@ pub(super) enum Master {
     Summary,
     Whois,
     History,
+    WhoGame,
+    Mastery,
+    Unstart,
+    Version,
+    IAmAlso,
 }
 
 impl Args<'_> {
@@ -82,6 +87,30 @@ impl Args<'_> {
                 None => self.usage("WHOIS takes an address or a name, like: WHOIS ann@example.org"),
             },
             Master::History => self.history(args),
+            Master::WhoGame => {
+                let full = args.last().is_some_and(|w| w.text.eq_ignore_ascii_case("full"));
+                let named = &args[..args.len() - usize::from(full)];
+                match named {
+                    [] => Some(CommandKind::WhoGame { game: None, full }),
+                    [game] => Some(CommandKind::WhoGame {
+                        game: Some(self.game(game, game.text)?),
+                        full,
+                    }),
+                    _ => self.usage("WHO GAME takes at most a game name and FULL, like: WHO GAME mygame FULL"),
+                }
+            }
+            Master::Mastery => self.bare(args, "BECOME MASTER", CommandKind::BecomeMaster),
+            Master::Unstart => self.bare(args, "UNSTART", CommandKind::Unstart),
+            // njudge's VERSION takes a level it never used.
+            Master::Version => Some(CommandKind::Version),
+            Master::IAmAlso => match args {
+                [address] => Some(CommandKind::IAmAlso {
+                    address: self.address(address)?,
+                }),
+                _ => self.usage(
+                    "I AM ALSO takes the address you registered before, like: I AM ALSO ann@example.org",
+                ),
+            },
         }
     }
 
@@ -136,56 +165,118 @@ impl Args<'_> {
         Some(CommandKind::Extend { hours })
     }
 
-    /// `HISTORY game [FROM yyyy-mm-dd] [TO yyyy-mm-dd]`, FROM and TO in either order.
+    /// `HISTORY [game] [FROM date] [TO date] [LINES n]`, the parts in any order, each date
+    /// in njudge's forms (`Jan 1, 2003`, `2027-01-05 12:00`); or `HISTORY [game] EXCLSTART
+    /// phase [EXCLEND phase] [BROAD]`.
     pub(super) fn history(&mut self, args: &[Word]) -> Option<CommandKind> {
-        const USAGE: &str = "HISTORY takes a game name and maybe dates, like: HISTORY mygame FROM 2027-01-01 TO \
-             2027-02-01";
-        let Some((game_word, mut rest)) = args.split_first() else {
-            return self.usage(USAGE);
+        const USAGE: &str = "HISTORY takes a game name and maybe FROM date, TO date, LINES n or \
+             EXCLSTART phase, like: HISTORY mygame FROM Jan 1 2027 TO 1 Feb 2027";
+        const KEYS: [&str; 6] = ["from", "to", "lines", "exclstart", "exclend", "broad"];
+        let is_key = |w: &Word| KEYS.iter().any(|k| w.text.eq_ignore_ascii_case(k));
+        let (game, mut rest) = match args.split_first() {
+            Some((first, rest)) if !is_key(first) => (Some(self.game(first, first.text)), rest),
+            _ => (None, args),
         };
-        let game = self.game(game_word, game_word.text);
-        let mut from: Option<(String, &Word)> = None;
-        let mut to: Option<(String, &Word)> = None;
+        let mut from: Option<super::WrittenDate> = None;
+        let mut to: Option<super::WrittenDate> = None;
+        let mut lines = None;
+        let mut start: Option<String> = None;
+        let mut end: Option<String> = None;
+        let mut seen: Vec<String> = Vec::new();
         let mut valid = true;
-        while let [bound, after @ ..] = rest {
-            let slot = if bound.text.eq_ignore_ascii_case("from") {
-                &mut from
-            } else if bound.text.eq_ignore_ascii_case("to") {
-                &mut to
-            } else {
-                self.report(Severity::Error, bound.column, USAGE);
-                return None;
-            };
-            let Some((date_word, after)) = after.split_first() else {
-                let message = "FROM and TO need a date after them, like: FROM 2027-01-01";
-                self.report(Severity::Error, bound.column, message);
-                return None;
-            };
-            if slot.is_some() {
-                let message = "FROM and TO are each given at most once";
-                self.report(Severity::Error, bound.column, message);
+        while let [key, after @ ..] = rest {
+            if !is_key(key) {
+                self.report(Severity::Error, key.column, USAGE);
                 return None;
             }
-            match self.date(date_word) {
-                Some(date) => *slot = Some((date, date_word)),
-                None => valid = false,
+            let name = key.text.to_ascii_lowercase();
+            if seen.contains(&name) {
+                let message = "FROM, TO, LINES, EXCLSTART and EXCLEND are each given at most once";
+                self.report(Severity::Error, key.column, message);
+                return None;
             }
+            seen.push(name.clone());
+            let value_len = after.iter().position(is_key).unwrap_or(after.len());
+            let (value, after) = after.split_at(value_len);
             rest = after;
+            if name == "broad" {
+                // Notices are always in our history: BROAD asks for nothing more.
+                continue;
+            }
+            if value.is_empty() {
+                let message = format!("{} needs a value after it", name.to_uppercase());
+                self.report(Severity::Error, key.column, message);
+                return None;
+            }
+            match name.as_str() {
+                "from" | "to" => {
+                    let texts: Vec<&str> = value.iter().map(|w| w.text).collect();
+                    match super::super::date::read_date(&texts) {
+                        Ok(date) if name == "from" => from = Some(date),
+                        Ok(date) => to = Some(date),
+                        Err(message) => {
+                            self.report(Severity::Error, value[0].column, message);
+                            valid = false;
+                        }
+                    }
+                }
+                "lines" => match value {
+                    [n] => {
+                        let message = "LINES is a number of lines from 1 to 100000";
+                        lines = self.number(n, 1..=100_000, message);
+                        valid &= lines.is_some();
+                    }
+                    _ => {
+                        self.report(Severity::Error, value[1].column, USAGE);
+                        return None;
+                    }
+                },
+                _ => match value {
+                    [phase] if phase_token(phase.text) => {
+                        let token = phase.text.to_ascii_uppercase();
+                        if name == "exclstart" {
+                            start = Some(token);
+                        } else {
+                            end = Some(token);
+                        }
+                    }
+                    _ => {
+                        let message =
+                            "a phase is written as njudge names it, like S1903M or F1905B";
+                        self.report(Severity::Error, value[0].column, message);
+                        return None;
+                    }
+                },
+            }
         }
-        if let (Some((from, _)), Some((to, word))) = (&from, &to)
-            && to < from
-        {
-            let message = "the dates are the wrong way round: TO is before FROM";
-            self.report(Severity::Error, word.column, message);
-            return None;
+        if end.is_some() && start.is_none() {
+            return self.usage("EXCLEND needs EXCLSTART before it, like: HISTORY mygame EXCLSTART S1901M EXCLEND F1905B");
         }
+        let game = match game {
+            Some(read) => Some(read?),
+            None => None,
+        };
         if !valid {
             return None;
         }
         Some(CommandKind::History {
-            game: game?,
-            from: from.map(|(date, _)| date),
-            to: to.map(|(date, _)| date),
+            game,
+            from,
+            to,
+            lines,
+            exclude: start.map(|s| (s, end)),
         })
     }
+}
+
+/// A phase as njudge writes it in HISTORY: season letter, year digits, kind letter (`S1903M`).
+fn phase_token(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    bytes.len() >= 3
+        && matches!(bytes[0].to_ascii_uppercase(), b'S' | b'U' | b'F' | b'W')
+        && matches!(
+            bytes[bytes.len() - 1].to_ascii_uppercase(),
+            b'M' | b'R' | b'B' | b'A'
+        )
+        && bytes[1..bytes.len() - 1].iter().all(u8::is_ascii_digit)
 }

@@ -7,9 +7,12 @@
 //! not a warning: `SET PARTIAL FAKES` is not `SET PARTIAL`).
 
 use super::super::Severity;
+use super::super::date::{WrittenDate, read_date};
 use super::CommandKind;
 use super::args::{Args, shown};
-use super::line::{self, Word};
+use super::line::Word;
+use super::phrases::{Name, Name::Flag, SETTING_WORDS, find};
+use super::unsupported::{self, Unsupported};
 
 /// A setting, as `SET ...` asks for it. Dates are `yyyy-mm-dd` (a day that exists), powers
 /// lower-case as written (a name or letters: which power it is depends on the variant, so the
@@ -25,8 +28,13 @@ pub enum Setting {
     },
     /// `SET WAIT` (true), `SET NOWAIT` / `SET NO WAIT` (false): hold early processing.
     Wait(bool),
-    /// `SET ABSENCE from [TO to]`; `HOLIDAY` and `VACATION` are synonyms.
-    Absence { from: String, to: Option<String> },
+    /// `SET ABSENCE from [TO to]`; `HOLIDAY` and `VACATION` are synonyms. The dates in
+    /// njudge's forms (`3 Feb`, `Feb 3 2027`) or ISO's (`2027-02-03`), as the judge reads them
+    /// in the game's time zone.
+    Absence {
+        from: WrittenDate,
+        to: Option<WrittenDate>,
+    },
     /// `SET NOABSENCE`, `SET NO ABSENCE` (or `HOLIDAY`, `VACATION`).
     NoAbsence,
     /// `SET DRAW [powers...]`: the powers lower-case (commas split them too); empty means a
@@ -45,9 +53,12 @@ pub enum Setting {
     /// `SET GAME LANGUAGE en|ru` (the same words as `SET LANGUAGE`): the master's choice of the
     /// game's language, for members who chose none and for its archive.
     GameLanguage(String),
-    /// `SET MOVE|RETREAT|ADJUST [CLOCK hh:mm] [MIN h] [NEXT h] [GRACE h] [DAYS -MTWTF-]`, at
-    /// least one option, in any order. `clock` is `hh:mm`; `days` seven places from Sunday,
-    /// each `-` or that day's letter (`SMTWTFS`), upper-case.
+    /// `SET MOVE|RETREAT|ADJUST [CLOCK hh:mm] [MIN h] [NEXT h] [GRACE h] [DELAY h] [DAYS
+    /// -MTWTF-]`, at least one option, in any order. `clock` is `hh:mm` (njudge's minutes past
+    /// midnight, `1410`, are read too, and `-1` is any time: `clock` empty); hours may have
+    /// decimals (`48.0`, `0.5`): NEXT, MIN and GRACE are rounded to whole hours, DELAY kept in
+    /// minutes; `days` seven places from Sunday, each `-` or that day's letter (`SMTWTFS`),
+    /// upper-case.
     Deadline {
         kind: PhaseSetting,
         clock: Option<String>,
@@ -55,6 +66,8 @@ pub enum Setting {
         /// `NEXT`: hours from processing to the next deadline.
         hours: Option<u32>,
         grace_hours: Option<u32>,
+        /// `DELAY`: minutes from the last orders to early processing.
+        delay_minutes: Option<u32>,
         days: Option<String>,
     },
     /// `SET ZONE Europe/Moscow`: the name as written; the judge checks it.
@@ -93,6 +106,61 @@ pub enum Setting {
     /// `SET ANONYMOUS` (true: the players' identities stay hidden until the game ends),
     /// `SET NOT ANONYMOUS`, `SET NO ANONYMOUS` (false).
     Anonymous(bool),
+    /// `SET DEADLINE date`: the current phase's deadline (njudge's date forms, read in the
+    /// game's time zone by the judge).
+    DeadlineAt(WrittenDate),
+    /// `SET GRACE date`: when the current phase's grace ends.
+    GraceAt(WrittenDate),
+    /// `SET START date`: the current phase is not processed before then.
+    StartAt(WrittenDate),
+    /// `SET DELAY h`: hours (decimals allowed, kept as minutes) from the last orders to early
+    /// processing, for every kind of phase (`SET MOVE DELAY h` for one kind).
+    Delay(u32),
+    /// `SET MANUAL START` (true: the game starts only by FORCE BEGIN), `SET AUTO START`,
+    /// `SET NO MANUAL START` (false).
+    ManualStart(bool),
+    /// `SET MANUAL PROCESS` (true: phases are processed only by PROCESS), `SET AUTO PROCESS`,
+    /// `SET NO MANUAL PROCESS` (false).
+    ManualProcess(bool),
+    /// `SET QUIET` (true: takeovers, resignations and abandoned powers are not announced to
+    /// the game), `SET NO QUIET`.
+    Quiet(bool),
+    /// `SET LATE PRESS` (true: late powers may press the master only), `SET NO LATE PRESS`.
+    LatePress(bool),
+    /// `SET MINOR PRESS` (true: press in retreat and adjustment phases too), `SET NO MINOR
+    /// PRESS` (only to and from the master then).
+    MinorPress(bool),
+    /// `SET MUST ORDER` (true: a power presses only once its orders are in), `SET NO MUST
+    /// ORDER`.
+    MustOrder(bool),
+    /// `SET GRACE PRESS` (true: no press between players while a power is late), `SET NO
+    /// GRACE PRESS`.
+    GracePress(bool),
+    /// `SET BROADCAST`, `SET NORMAL BROADCAST` (true), `SET NO BROADCAST`, `SET NO NORMAL
+    /// BROADCAST` (false): whether an observer or master gets the game's broadcast press.
+    Broadcast(bool),
+    /// `SET CENTERS n` (CENTRES, CENTER, CENTRE): centres (or supply) needed to win this game.
+    Centres(u32),
+    /// `SET VARIANT name`: the game's variant, before it starts.
+    Variant(String),
+    /// `SET STRICT WAIT` (true: only powers that owe orders may SET WAIT), `SET NO STRICT WAIT`.
+    StrictWait(bool),
+    /// `SET LATE COUNT` (true: late notices count each power's late phases), `SET NO LATE
+    /// COUNT`.
+    LateCount(bool),
+    /// `SET CONCESSIONS` (true), `SET NO CONCESSIONS` (false): whether SET CONCEDE may end the
+    /// game.
+    Concessions(bool),
+    /// `SET POSTAL PRESS` (true), `SET NO POSTAL PRESS` (false): whether POSTAL PRESS is taken.
+    PostalPress(bool),
+    /// A setting of the classic judges this judge does not offer, as written (`SET TOUCH
+    /// PRESS`): answered with why and what to use instead.
+    Unsupported {
+        phrase: String,
+        what: Unsupported,
+        /// What it asks for is how this judge works anyway (`SET NO FAKE`).
+        already: bool,
+    },
 }
 
 /// Which phases a deadline setting is for.
@@ -128,208 +196,20 @@ pub enum ObserverPress {
     None,
 }
 
-/// What a setting's phrase leads to: a setting that takes nothing, or what reads its words.
-#[derive(Clone, Debug)]
-enum Name {
-    Flag(Setting),
-    Address,
-    Absence,
-    Draw,
-    Concede,
-    Preference,
-    Language,
-    GameLanguage,
-    ShowAddress,
-    Deadline(PhaseSetting),
-    Zone,
-    Observer,
-    Allow,
-    Deny,
-    MaxAbsence,
-}
-
-use Name::Flag;
-
-/// Each setting's phrases, `SET` included (spaces between the words optional). No phrase
-/// spells a beginning of another's words, so the order does not matter.
-const SETTINGS: [(&[&str], Name); 63] = [
-    (&["SET", "ADDRESS"], Name::Address),
-    (&["SET", "WAIT"], Flag(Setting::Wait(true))),
-    (&["SET", "NO", "WAIT"], Flag(Setting::Wait(false))),
-    (&["SET", "ABSENCE"], Name::Absence),
-    (&["SET", "HOLIDAY"], Name::Absence),
-    (&["SET", "VACATION"], Name::Absence),
-    (&["SET", "NO", "ABSENCE"], Flag(Setting::NoAbsence)),
-    (&["SET", "NO", "HOLIDAY"], Flag(Setting::NoAbsence)),
-    (&["SET", "NO", "VACATION"], Flag(Setting::NoAbsence)),
-    (&["SET", "DRAW"], Name::Draw),
-    (&["SET", "NO", "DRAW"], Flag(Setting::NoDraw)),
-    (&["SET", "CONCEDE"], Name::Concede),
-    (&["SET", "CONC"], Name::Concede),
-    (&["SET", "NO", "CONCEDE"], Flag(Setting::NoConcede)),
-    (&["SET", "NO", "CONC"], Flag(Setting::NoConcede)),
-    (&["SET", "PREFERENCE"], Name::Preference),
-    (&["SET", "LANGUAGE"], Name::Language),
-    (&["SET", "GAME", "LANGUAGE"], Name::GameLanguage),
-    (&["SET", "MOVE"], Name::Deadline(PhaseSetting::Movement)),
-    (&["SET", "MOVEMENT"], Name::Deadline(PhaseSetting::Movement)),
-    (&["SET", "RETREAT"], Name::Deadline(PhaseSetting::Retreat)),
-    (&["SET", "RETREATS"], Name::Deadline(PhaseSetting::Retreat)),
-    (&["SET", "ADJUST"], Name::Deadline(PhaseSetting::Adjustment)),
-    (
-        &["SET", "ADJUSTMENT"],
-        Name::Deadline(PhaseSetting::Adjustment),
-    ),
-    (&["SET", "BUILD"], Name::Deadline(PhaseSetting::Adjustment)),
-    (&["SET", "BUILDS"], Name::Deadline(PhaseSetting::Adjustment)),
-    (&["SET", "ZONE"], Name::Zone),
-    (&["SET", "WHITE"], Flag(Setting::Press(PressMode::White))),
-    (
-        &["SET", "WHITE/GREY"],
-        Flag(Setting::Press(PressMode::White)),
-    ),
-    (
-        &["SET", "WHITE/GRAY"],
-        Flag(Setting::Press(PressMode::White)),
-    ),
-    (&["SET", "GREY"], Flag(Setting::Press(PressMode::Grey))),
-    (&["SET", "GRAY"], Flag(Setting::Press(PressMode::Grey))),
-    (
-        &["SET", "GREY/WHITE"],
-        Flag(Setting::Press(PressMode::Grey)),
-    ),
-    (
-        &["SET", "GRAY/WHITE"],
-        Flag(Setting::Press(PressMode::Grey)),
-    ),
-    (
-        &["SET", "NO", "PRESS"],
-        Flag(Setting::Press(PressMode::None)),
-    ),
-    (&["SET", "PARTIAL"], Flag(Setting::Partial(true))),
-    (&["SET", "NO", "PARTIAL"], Flag(Setting::Partial(false))),
-    (&["SET", "OBSERVER"], Name::Observer),
-    (&["SET", "OBSERVERS"], Name::Observer),
-    (
-        &["SET", "ALL", "PRESS"],
-        Flag(Setting::MasterSeesPress(true)),
-    ),
-    (
-        &["SET", "NORMAL", "PRESS"],
-        Flag(Setting::MasterSeesPress(false)),
-    ),
-    (&["SET", "NMR"], Flag(Setting::CivilDisorder(true))),
-    (&["SET", "CD"], Flag(Setting::CivilDisorder(true))),
-    (&["SET", "NO", "NMR"], Flag(Setting::CivilDisorder(false))),
-    (&["SET", "NO", "CD"], Flag(Setting::CivilDisorder(false))),
-    (&["SET", "PUBLIC"], Flag(Setting::Public(true))),
-    (&["SET", "LIST"], Flag(Setting::Public(true))),
-    (&["SET", "LISTED"], Flag(Setting::Public(true))),
-    (&["SET", "PRIVATE"], Flag(Setting::Public(false))),
-    (&["SET", "NO", "LIST"], Flag(Setting::Public(false))),
-    (&["SET", "UNLISTED"], Flag(Setting::Public(false))),
-    (&["SET", "ALLOW"], Name::Allow),
-    (&["SET", "DENY"], Name::Deny),
-    (&["SET", "DIAS"], Flag(Setting::Dias(true))),
-    (&["SET", "NO", "DIAS"], Flag(Setting::Dias(false))),
-    (&["SET", "MODERATED"], Flag(Setting::Moderated(true))),
-    (&["SET", "UNMODERATED"], Flag(Setting::Moderated(false))),
-    (&["SET", "MAX", "ABSENCE"], Name::MaxAbsence),
-    (&["SET", "SHOW", "ADDRESS"], Name::ShowAddress),
-    (&["SET", "HIDE", "ADDRESS"], Flag(Setting::HideAddress)),
-    (&["SET", "ANONYMOUS"], Flag(Setting::Anonymous(true))),
-    (
-        &["SET", "NOT", "ANONYMOUS"],
-        Flag(Setting::Anonymous(false)),
-    ),
-    (&["SET", "NO", "ANONYMOUS"], Flag(Setting::Anonymous(false))),
-];
-
-/// The setting the line's words spell, and how many words its phrase takes.
-fn find(words: &[Word]) -> Option<(Name, usize)> {
-    SETTINGS
-        .iter()
-        .find_map(|(phrase, name)| Some((name.clone(), line::spells(words, phrase)?)))
-}
-
-/// Whether a line starts with a setting's phrase, `SET` glued to it (`SETNOWAIT`).
-pub(super) fn starts_setting(words: &[Word]) -> bool {
-    find(words).is_some()
-}
-
-/// Words of the classic judges' settings (njudge's `data/index`, DPjudge), shown when they
-/// follow an unknown setting's first word.
-const SETTING_WORDS: &[&str] = &[
-    "NO",
-    "NOT",
-    "MINOR",
-    "PRESS",
-    "LATE",
-    "QUIET",
-    "MUST",
-    "ORDER",
-    "BROADCAST",
-    "CENTERS",
-    "CENTRES",
-    "CENTER",
-    "CENTRE",
-    "STRICT",
-    "WAIT",
-    "MANUAL",
-    "START",
-    "PROCESS",
-    "DELAY",
-    "GRACE",
-    "DEADLINE",
-    "VARIANT",
-    "ALL",
-    "ANY",
-    "DISBAND",
-    "LIST",
-    "RESUME",
-    "PROXY",
-    "WATCH",
-    "OBSERVER",
-    "OBSERVERS",
-    "FAKE",
-    "DEFAULT",
-    "PARTIAL",
-    "WHITE",
-    "GREY",
-    "GRAY",
-    "DRAW",
-    "CONCESSIONS",
-    "SECRET",
-    "BUILDS",
-    "TRANSFORM",
-    "PUBLIC",
-    "PRIVATE",
-    "COMMENT",
-    "NOLIST",
-    "NONMR",
-    "NMR",
-    "CD",
-    "RELIABILITY",
-    "DEDICATION",
-    "LEVEL",
-    "RATED",
-    "UNRATED",
-    "NOVICE",
-    "DUPLEX",
-    "BLIND",
-    "GUNBOAT",
-    "HONG",
-    "KONG",
-    "SUMMER",
-    "TOUCH",
-    "PLAYERS",
-    "REPLACE",
-];
+/// Whether a line starts with a setting's phrase (see `phrases`).
+pub(super) use super::phrases::starts_setting;
 
 impl Args<'_> {
     /// A `SET` line, its words from `SET` on.
     pub(super) fn set(&mut self, words: &[Word]) -> Option<CommandKind> {
         let Some((name, used)) = find(words) else {
+            if let Some((phrase, what, already, _)) = unsupported::setting(words) {
+                return Some(CommandKind::Set(Setting::Unsupported {
+                    phrase,
+                    what,
+                    already,
+                }));
+            }
             return self.unknown_setting(words);
         };
         let args = &words[used..];
@@ -393,6 +273,41 @@ impl Args<'_> {
             Name::Observer => self.observer(args)?,
             Name::Allow => Setting::Allow(self.player(args, "ALLOW")?),
             Name::Deny => Setting::Deny(self.player(args, "DENY")?),
+            Name::DeadlineAt => Setting::DeadlineAt(self.written_date(args, "SET DEADLINE")?),
+            Name::GraceAt => Setting::GraceAt(self.written_date(args, "SET GRACE")?),
+            Name::StartAt => Setting::StartAt(self.written_date(args, "SET START")?),
+            Name::Delay => match args {
+                [hours] => Setting::Delay(self.delay(hours)?),
+                _ => {
+                    return self.usage(
+                        "SET DELAY takes the hours from the last orders to processing, like: SET DELAY 0.5",
+                    );
+                }
+            },
+            Name::Centres => {
+                match args {
+                    [n] => {
+                        let message =
+                            "SET CENTERS takes the number of centres that wins, from 1 to 999";
+                        Setting::Centres(self.number(n, 1..=999, message)?)
+                    }
+                    _ => {
+                        return self.usage("SET CENTERS takes the number of centres that wins, like: SET CENTERS 18");
+                    }
+                }
+            }
+            Name::Variant => match args {
+                [variant] => Setting::Variant(self.variant(variant)?),
+                [_, extra, ..] => {
+                    let message =
+                        "SET VARIANT takes one variant; this judge has no variant options";
+                    self.report(Severity::Error, extra.column, message);
+                    return None;
+                }
+                [] => {
+                    return self.usage("SET VARIANT takes the variant, like: SET VARIANT standard");
+                }
+            },
             Name::MaxAbsence => match args {
                 [days] => {
                     let message = "SET MAX ABSENCE takes a number of days from 0 to 31";
@@ -436,35 +351,67 @@ impl Args<'_> {
         None
     }
 
-    /// `SET ABSENCE from [TO to]`.
+    /// `SET ABSENCE from [TO to]`, each a date in njudge's forms (`3 Feb`, `Feb 3 2027`,
+    /// `2027-02-03`); whether it ends before it starts the judge sees, once it knows the days.
     fn absence(&mut self, args: &[Word]) -> Option<Setting> {
-        const USAGE: &str = "SET ABSENCE takes its first day and maybe its last, like: SET ABSENCE 2027-02-01 \
-             TO 2027-02-10";
-        let (from_word, to_word) = match args {
-            [] => return self.usage(USAGE),
-            [from] => (from, None),
-            [from, to_keyword, to] if to_keyword.text.eq_ignore_ascii_case("to") => {
-                (from, Some(to))
-            }
-            [_, second, ..] => {
-                self.report(Severity::Error, second.column, USAGE);
-                return None;
-            }
+        const USAGE: &str = "SET ABSENCE takes its first day and maybe its last, like: SET ABSENCE 3 Feb \
+             TO 7 Feb, or SET ABSENCE 2027-02-03 TO 2027-02-07";
+        if args.is_empty() {
+            return self.usage(USAGE);
+        }
+        let split = args.iter().position(|w| w.text.eq_ignore_ascii_case("to"));
+        let (from_words, to_words) = match split {
+            Some(at) => (&args[..at], Some(&args[at + 1..])),
+            None => (args, None),
         };
-        let from = self.date(from_word);
-        let to = match to_word {
-            Some(word) => Some(self.date(word)?),
+        if from_words.is_empty() || to_words.is_some_and(<[Word]>::is_empty) {
+            return self.usage(USAGE);
+        }
+        let from = self.date_words(from_words);
+        let to = match to_words {
+            Some(words) => Some(self.date_words(words)?),
             None => None,
         };
         let from = from?;
-        if let (Some(to), Some(word)) = (&to, to_word)
-            && *to < from
-        {
-            let message = "the absence ends before it starts";
-            self.report(Severity::Error, word.column, message);
-            return None;
+        let has_time = from.time.is_some() || to.as_ref().is_some_and(|t| t.time.is_some());
+        if has_time {
+            let message = "an absence is whole days: write the days without a time";
+            return self.usage(message);
         }
         Some(Setting::Absence { from, to })
+    }
+
+    /// A date of njudge's forms for `what` (`SET DEADLINE`): it must be there.
+    fn written_date(&mut self, args: &[Word], what: &str) -> Option<WrittenDate> {
+        if args.is_empty() {
+            let message = format!(
+                "{what} takes a date, like: {what} 15 Jun 23:30, {what} Tue 18:00 or {what} 2027-06-15 23:30"
+            );
+            return self.usage(&message);
+        }
+        self.date_words(args)
+    }
+
+    /// The words of a date read, or an error at the first of them.
+    fn date_words(&mut self, words: &[Word]) -> Option<WrittenDate> {
+        let texts: Vec<&str> = words.iter().map(|w| w.text).collect();
+        match read_date(&texts) {
+            Ok(date) => Some(date),
+            Err(message) => {
+                self.report(Severity::Error, words[0].column, message);
+                None
+            }
+        }
+    }
+
+    /// Hours with or without decimals (`0.5`, `1`, `1.25`) as whole minutes, at most 720 hours.
+    fn delay(&mut self, word: &Word) -> Option<u32> {
+        let minutes = decimal_minutes(word.text).filter(|m| *m <= 720 * 60);
+        if minutes.is_none() {
+            let message = "DELAY is a number of hours from 0 to 720, like 0.5";
+            self.report(Severity::Error, word.column, message);
+        }
+        minutes
     }
 
     /// `SET DRAW [powers...]`, the powers split at spaces and commas.
@@ -487,16 +434,27 @@ impl Args<'_> {
         valid.then_some(Setting::Draw(powers))
     }
 
-    /// `SET PREFERENCE EFG` or `SET PREFERENCE *`.
+    /// `SET PREFERENCE EFG`, `SET PREFERENCE E[FGR][TAI]` (powers in brackets wanted
+    /// equally) or `SET PREFERENCE *` (any power); kept upper-case, as written.
     fn preference(&mut self, args: &[Word]) -> Option<Setting> {
         const USAGE: &str = "SET PREFERENCE takes power letters in the order you want them, like: SET \
-             PREFERENCE EFG, or * for any power";
+             PREFERENCE EFG, with powers you want equally in brackets, like E[FGR][TAI], or * for \
+             any power";
         let [word] = args else {
             return self.usage(USAGE);
         };
-        let valid = word.text == "*"
-            || ((1..=40).contains(&word.text.chars().count())
-                && word.text.chars().all(|c| c.is_ascii_alphabetic()));
+        let mut open = false;
+        let mut letters = 0;
+        let mut valid = (1..=60).contains(&word.text.chars().count());
+        for c in word.text.chars() {
+            match c {
+                '[' if !open => open = true,
+                ']' if open => open = false,
+                c if c.is_ascii_alphabetic() => letters += 1,
+                _ => valid = false,
+            }
+        }
+        let valid = word.text == "*" || (valid && !open && letters > 0);
         if !valid {
             self.report(Severity::Error, word.column, USAGE);
             return None;
@@ -543,8 +501,8 @@ impl Args<'_> {
         let name = phase_word(kind);
         if args.is_empty() {
             let message = format!(
-                "SET {name} needs at least one of CLOCK hh:mm, MIN h, NEXT h, GRACE h, DAYS \
-                 -MTWTF-, like: SET {name} CLOCK 12:00 NEXT 48"
+                "SET {name} needs at least one of CLOCK hh:mm, MIN h, NEXT h, GRACE h, DELAY h, \
+                 DAYS -MTWTF-, like: SET {name} CLOCK 12:00 NEXT 48"
             );
             return self.usage(&message);
         }
@@ -552,15 +510,19 @@ impl Args<'_> {
         let mut min_hours = None;
         let mut hours = None;
         let mut grace_hours = None;
+        let mut delay_minutes = None;
         let mut days = None;
         let mut seen: Vec<String> = Vec::new();
         let mut valid = true;
         let mut rest = args;
         while let [option, after @ ..] = rest {
             let upper = option.text.to_ascii_uppercase();
-            if !matches!(upper.as_str(), "CLOCK" | "MIN" | "NEXT" | "GRACE" | "DAYS") {
+            if !matches!(
+                upper.as_str(),
+                "CLOCK" | "MIN" | "NEXT" | "GRACE" | "DELAY" | "DAYS"
+            ) {
                 let message = format!(
-                    "SET {name} takes CLOCK hh:mm, MIN h, NEXT h, GRACE h and DAYS -MTWTF-"
+                    "SET {name} takes CLOCK hh:mm, MIN h, NEXT h, GRACE h, DELAY h and DAYS -MTWTF-"
                 );
                 self.report(Severity::Error, option.column, message);
                 return None;
@@ -579,19 +541,20 @@ impl Args<'_> {
                 "CLOCK" => self.clock(value).map(|c| clock = Some(c)),
                 "MIN" => {
                     let message = "MIN is a number of hours from 0 to 720";
-                    let number = self.number(value, 0..=720, message);
+                    let number = self.hours(value, 0..=720, message);
                     number.map(|n| min_hours = Some(n))
                 }
                 "NEXT" => {
                     let message = "NEXT is a number of hours from 1 to 720";
-                    let number = self.number(value, 1..=720, message);
+                    let number = self.hours(value, 1..=720, message);
                     number.map(|n| hours = Some(n))
                 }
                 "GRACE" => {
                     let message = "GRACE is a number of hours from 0 to 720";
-                    let number = self.number(value, 0..=720, message);
+                    let number = self.hours(value, 0..=720, message);
                     number.map(|n| grace_hours = Some(n))
                 }
+                "DELAY" => self.delay(value).map(|m| delay_minutes = Some(m)),
                 _ => self.days(value).map(|d| days = Some(d)),
             };
             valid &= read.is_some();
@@ -604,12 +567,43 @@ impl Args<'_> {
             min_hours,
             hours,
             grace_hours,
+            delay_minutes,
             days,
         })
     }
 
-    /// A time of day, `h:mm` or `hh:mm`, as `hh:mm`.
+    /// A number of hours in `range`, decimals allowed as njudge writes them (`48.0`, `71.5`):
+    /// whole hours are read as they are, others rounded to the nearest, with a warning.
+    fn hours(
+        &mut self,
+        word: &Word,
+        range: std::ops::RangeInclusive<u32>,
+        message: &str,
+    ) -> Option<u32> {
+        let minutes = decimal_minutes(word.text);
+        let hours = minutes.map(|m| (m + 30) / 60).filter(|h| range.contains(h));
+        match (minutes, hours) {
+            (Some(m), Some(h)) if m % 60 != 0 => {
+                let note = format!("hours are whole here: read as {h}");
+                self.report(Severity::Warning, word.column, note);
+            }
+            (_, None) => self.report(Severity::Error, word.column, message),
+            _ => {}
+        }
+        hours
+    }
+
+    /// A time of day, `h:mm` or `hh:mm`, as `hh:mm`; njudge's minutes past midnight (`1410`)
+    /// too, and `-1` (any time) as empty.
     fn clock(&mut self, word: &Word) -> Option<String> {
+        if word.text == "-1" {
+            return Some(String::new());
+        }
+        if let Ok(minutes) = word.text.parse::<u32>()
+            && minutes < 24 * 60
+        {
+            return Some(format!("{:02}:{:02}", minutes / 60, minutes % 60));
+        }
         let time = word.text.split_once(':').and_then(|(h, m)| {
             let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
             let ok = (1..=2).contains(&h.len()) && m.len() == 2 && digits(h) && digits(m);
@@ -617,7 +611,7 @@ impl Args<'_> {
             (ok && h < 24 && m < 60).then(|| format!("{h:02}:{m:02}"))
         });
         if time.is_none() {
-            let message = "CLOCK is a time of day, hh:mm, like 12:00";
+            let message = "CLOCK is a time of day, hh:mm, like 12:00, or -1 for any time";
             self.report(Severity::Error, word.column, message);
         }
         time
@@ -670,9 +664,17 @@ impl Args<'_> {
     /// `SET OBSERVER ANY|WHITE|NO`.
     fn observer(&mut self, args: &[Word]) -> Option<Setting> {
         const USAGE: &str = "SET OBSERVER takes ANY, WHITE or NO, like: SET OBSERVER WHITE";
-        let [word] = args else {
-            return self.usage(USAGE);
+        let (word, rest) = match args {
+            [word] => (word, None),
+            [word, press] => (word, Some(press)),
+            _ => return self.usage(USAGE),
         };
+        if let Some(press) = rest
+            && !press.text.eq_ignore_ascii_case("press")
+        {
+            self.report(Severity::Error, press.column, USAGE);
+            return None;
+        }
         let press = match word.text.to_ascii_uppercase().as_str() {
             "ANY" => ObserverPress::Any,
             "WHITE" => ObserverPress::White,
@@ -715,7 +717,7 @@ fn phase_word(kind: PhaseSetting) -> &'static str {
 /// A setting as the judge echoes it, `SET` included, reading back to the same setting:
 /// `SET WAIT`, `SET ABSENCE 2027-02-01 TO 2027-02-10`, `SET MOVE CLOCK 12:00 NEXT 48 GRACE 24
 /// DAYS -MTWTF-`, `SET NO PRESS`, `SET ALLOW PLAYER ann@example.org`.
-pub(super) fn render(setting: &Setting) -> String {
+pub fn render(setting: &Setting) -> String {
     let yes_no = |on: bool, yes: &str, no: &str| format!("SET {}", if on { yes } else { no });
     match setting {
         Setting::Address { address, password } => {
@@ -746,11 +748,14 @@ pub(super) fn render(setting: &Setting) -> String {
             min_hours,
             hours,
             grace_hours,
+            delay_minutes,
             days,
         } => {
             let mut text = format!("SET {}", phase_word(*kind));
-            if let Some(clock) = clock {
-                text.push_str(&format!(" CLOCK {clock}"));
+            match clock.as_deref() {
+                Some("") => text.push_str(" CLOCK -1"),
+                Some(clock) => text.push_str(&format!(" CLOCK {clock}")),
+                None => {}
             }
             if let Some(min) = min_hours {
                 text.push_str(&format!(" MIN {min}"));
@@ -760,6 +765,9 @@ pub(super) fn render(setting: &Setting) -> String {
             }
             if let Some(grace) = grace_hours {
                 text.push_str(&format!(" GRACE {grace}"));
+            }
+            if let Some(delay) = delay_minutes {
+                text.push_str(&format!(" DELAY {}", hours_text(*delay)));
             }
             if let Some(days) = days {
                 text.push_str(&format!(" DAYS {days}"));
@@ -786,7 +794,58 @@ pub(super) fn render(setting: &Setting) -> String {
         Setting::ShowAddress(Some(code)) => format!("SET SHOW ADDRESS {code}"),
         Setting::HideAddress => "SET HIDE ADDRESS".into(),
         Setting::Anonymous(on) => yes_no(*on, "ANONYMOUS", "NOT ANONYMOUS"),
+        Setting::DeadlineAt(date) => format!("SET DEADLINE {date}"),
+        Setting::GraceAt(date) => format!("SET GRACE {date}"),
+        Setting::StartAt(date) => format!("SET START {date}"),
+        Setting::Delay(minutes) => format!("SET DELAY {}", hours_text(*minutes)),
+        Setting::ManualStart(on) => yes_no(*on, "MANUAL START", "AUTO START"),
+        Setting::ManualProcess(on) => yes_no(*on, "MANUAL PROCESS", "AUTO PROCESS"),
+        Setting::Quiet(on) => yes_no(*on, "QUIET", "NO QUIET"),
+        Setting::LatePress(on) => yes_no(*on, "LATE PRESS", "NO LATE PRESS"),
+        Setting::MinorPress(on) => yes_no(*on, "MINOR PRESS", "NO MINOR PRESS"),
+        Setting::MustOrder(on) => yes_no(*on, "MUST ORDER", "NO MUST ORDER"),
+        Setting::GracePress(on) => yes_no(*on, "GRACE PRESS", "NO GRACE PRESS"),
+        Setting::Broadcast(on) => yes_no(*on, "BROADCAST", "NO BROADCAST"),
+        Setting::Centres(n) => format!("SET CENTERS {n}"),
+        Setting::Variant(variant) => format!("SET VARIANT {variant}"),
+        Setting::StrictWait(on) => yes_no(*on, "STRICT WAIT", "NO STRICT WAIT"),
+        Setting::LateCount(on) => yes_no(*on, "LATE COUNT", "NO LATE COUNT"),
+        Setting::Concessions(on) => yes_no(*on, "CONCESSIONS", "NO CONCESSIONS"),
+        Setting::PostalPress(on) => yes_no(*on, "POSTAL PRESS", "NO POSTAL PRESS"),
+        Setting::Unsupported { phrase, .. } => phrase.clone(),
     }
+}
+
+/// Minutes as hours the way SET reads them back: `0.5`, `1`, `1.25`.
+fn hours_text(minutes: u32) -> String {
+    let text = format!("{:.2}", f64::from(minutes) / 60.0);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// Hours written with or without decimals (`0.5`, `48`, `71.00`) as whole minutes (rounded).
+fn decimal_minutes(text: &str) -> Option<u32> {
+    let (whole, fraction) = text.split_once('.').unwrap_or((text, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() && fraction.is_empty()
+        || !digits(whole)
+        || !digits(fraction)
+        || whole.len() > 4
+        || fraction.len() > 4
+    {
+        return None;
+    }
+    let whole: u32 = if whole.is_empty() {
+        0
+    } else {
+        whole.parse().ok()?
+    };
+    let scale = 10u32.pow(fraction.len() as u32);
+    let fraction: u32 = if fraction.is_empty() {
+        0
+    } else {
+        fraction.parse().ok()?
+    };
+    Some(whole * 60 + (fraction * 60 + scale / 2) / scale)
 }
 
 impl Setting {
@@ -806,6 +865,7 @@ impl Setting {
                 | Setting::Language(_)
                 | Setting::ShowAddress(_)
                 | Setting::HideAddress
+                | Setting::Broadcast(_)
         )
     }
 }

@@ -1,0 +1,200 @@
+//! HELP and GET: the judge's help files (`templates/<language>/help/*.txt`), under their own
+//! names and the classic judges' (njudge's `info`, `syntax`, `flist`, `form`, `package`,
+//! `house.rules`, `info.<variant>`, `map.<variant>`); a variant's rules (`GET info <variant>`)
+//! and its provinces (`GET map <variant>`); the short list of commands (`HELP`). Each file
+//! goes once a letter; a name the judge does not know gets the index of files, once.
+
+use super::letter::Session;
+use crate::msg;
+use crate::store::Tx;
+use crate::text::command::Unsupported;
+use crate::variant::Variant;
+
+/// The classic judges' names of files this judge has under another name.
+const ALIASES: &[(&str, &str)] = &[
+    ("syntax", "orders"),
+    ("flist", "index"),
+    ("form", "register"),
+    ("package", "guide"),
+    ("house.rules", "rules"),
+    ("convoys", "orders"),
+    ("phase", "orders"),
+    ("clear", "orders"),
+    ("notices", "deadlines"),
+    ("dias", "draws"),
+    ("concede", "draws"),
+    ("broadcast", "press"),
+    ("wait", "set"),
+    ("absences", "absence"),
+    ("holiday", "absence"),
+    ("vacation", "absence"),
+    ("how2gm", "master"),
+    ("version", "help"),
+    ("who", "whois"),
+];
+
+/// The variant a file name is about: `info.<variant>`, `info-<variant>`, `map.<variant>`.
+fn variant_of<'v>(variants: &'v [Variant], topic: &str, prefix: &str) -> Option<&'v Variant> {
+    let rest = topic
+        .strip_prefix(&format!("{prefix}."))
+        .or_else(|| topic.strip_prefix(&format!("{prefix}-")))?;
+    variants.iter().find(|v| v.id.eq_ignore_ascii_case(rest))
+}
+
+impl Session<'_> {
+    /// HELP, HELP topic, GET file; `GET ics <game>` (topic `ics.<game>`), the game's calendar.
+    pub(super) fn help(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        topic: Option<&str>,
+    ) -> rusqlite::Result<()> {
+        if let Some(game) = topic.and_then(|t| t.strip_prefix("ics.")) {
+            return self.calendar(tx, line, game);
+        }
+        self.help_file(topic);
+        Ok(())
+    }
+
+    /// GET ics <game>: the deadlines of a game the letter may see, as an iCalendar file to save.
+    fn calendar(&mut self, tx: &Tx, line: usize, name: &str) -> rusqlite::Result<()> {
+        let Some(game) = self.find_game(tx, line, name)? else {
+            return Ok(());
+        };
+        let variant = self.judge.variant(&game.variant);
+        let now = crate::archive::now_of(tx, variant, &game)?;
+        let ics =
+            crate::archive::deadlines_ics(&now.deadlines(&self.judge.config.judge.code, &game));
+        self.say(msg!("help.calendar", game = game.name));
+        self.say_text(ics.replace("\r\n", "\n").trim_end().to_string());
+        Ok(())
+    }
+
+    /// A help file, a variant's rules or map, or the list of commands.
+    fn help_file(&mut self, topic: Option<&str>) {
+        let asked = topic.unwrap_or("help").to_lowercase();
+        let asked = ALIASES
+            .iter()
+            .find(|(name, _)| *name == asked)
+            .map_or(asked.clone(), |(_, file)| file.to_string());
+        // One copy of each help file a letter: asking again says where it is.
+        if self.helped.contains(&asked) {
+            self.say(msg!("limits.help_again"));
+            return;
+        }
+        self.helped.push(asked.clone());
+        let variants = &self.judge.variants;
+        // `GET info <variant>` reads as topic `info-<variant>`; `info.<variant>` too.
+        if let Some(variant) = variant_of(variants, &asked, "info") {
+            return self.variant_info(variant);
+        }
+        if let Some(variant) = variant_of(variants, &asked, "map") {
+            return self.variant_map(variant);
+        }
+        if asked == "map" {
+            let standard = variants
+                .iter()
+                .find(|v| v.id == "standard")
+                .or(variants.first());
+            if let Some(variant) = standard {
+                return self.variant_map(variant);
+            }
+        }
+        if asked == "dedication" {
+            let why = super::unsupported::reason(Unsupported::PlayerInfo, "GET DEDICATION");
+            self.error(why);
+            return;
+        }
+        if asked != "help" {
+            let file = format!("help/{asked}.txt");
+            if self.judge.templates.has(&self.language, &file) {
+                self.say_file(&file);
+                return;
+            }
+            self.say(msg!("letter.no_help_file", topic = asked));
+            // The list of files, once a letter, whatever was asked.
+            if !self.helped.iter().any(|h| h == "index") {
+                self.helped.push("index".into());
+                self.say_file("help/index.txt");
+            }
+            return;
+        }
+        self.say_file("help.txt");
+    }
+
+    /// A help file rendered in the answer's language, with what the files may mention: the
+    /// variants, and this judge's defaults for deadlines.
+    fn say_file(&mut self, file: &str) {
+        let mut variants: Vec<&str> = self.judge.variants.iter().map(|v| v.id.as_str()).collect();
+        variants.push(super::his::VARIANT);
+        let d = &self.judge.config.deadlines;
+        let hours = |minutes: u32| {
+            let text = format!("{:.2}", f64::from(minutes) / 60.0);
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
+        };
+        let text = self.judge.templates.render_in(
+            &self.language,
+            file,
+            serde_json::json!({
+                "variants": variants,
+                "movement_hours": d.movement_hours,
+                "retreat_hours": d.retreat_hours,
+                "adjustment_hours": d.adjustment_hours,
+                "reminder_hours": d.reminder_hours,
+                "movement_grace": d.movement_grace_hours,
+                "retreat_grace": d.retreat_grace_hours,
+                "adjustment_grace": d.adjustment_grace_hours,
+                "delay": hours(d.delay_minutes),
+                "zone": self.judge.config.judge.time_zone,
+            }),
+        );
+        self.say_text(text.trim_end().to_string());
+    }
+
+    /// A variant's rules: its own file, or what its data says.
+    fn variant_info(&mut self, variant: &Variant) {
+        let file = format!("info-{}.txt", variant.id);
+        if self.judge.templates.has(&self.language, &file) {
+            self.say_file(&file);
+            return;
+        }
+        let centres = variant
+            .map
+            .provinces
+            .iter()
+            .filter(|p| p.centre.is_some())
+            .count();
+        self.say(msg!(
+            "letter.variant_info",
+            variant = variant.name,
+            powers = variant.map.powers.len(),
+            centres = centres,
+            victory = variant.victory_centres,
+            description = variant.description
+        ));
+    }
+
+    /// A variant's powers and provinces, with the short names orders may use.
+    fn variant_map(&mut self, variant: &Variant) {
+        let map = &variant.map;
+        let words = self.words();
+        let mut lines = vec![crate::tr!(words, "help.map", variant = variant.name)];
+        for power in &map.powers {
+            lines.push(format!(
+                "  {}  {} ({})",
+                power.letter, power.name, power.adjective
+            ));
+        }
+        lines.push(String::new());
+        lines.push(crate::tr!(words, "help.map_provinces"));
+        for province in &map.provinces {
+            let centre = if province.centre.is_some() { "*" } else { " " };
+            lines.push(format!(
+                "  {:<5}{centre} {}",
+                province.id.to_uppercase(),
+                province.name
+            ));
+        }
+        self.say_text(lines.join("\n"));
+    }
+}

@@ -1,0 +1,196 @@
+//! Who plays what, as the classic judges tell it (NJ:index): `LIST FULL` (every game the
+//! letter may see, with its settings and players), `WHO GAME` (each member of a game, named as
+//! the reader may see them), `VERSION`, and `I AM ALSO` answered with how this judge moves an
+//! account instead.
+
+use super::info::state_word;
+use super::letter::Session;
+use super::secrecy::{self, Identity, Reader};
+use super::settings::{GameSettings, PressKind};
+use crate::report::{Message, Words};
+use crate::store::{GameRow, Tx};
+use crate::{msg, tr};
+
+/// Hours, and minutes as hours (`0.5`).
+fn hours(minutes: u32) -> String {
+    let text = format!("{:.2}", f64::from(minutes) / 60.0);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A game's settings in a few lines of the reader's words (LIST FULL).
+pub(super) fn settings_lines(words: Words, game: &GameRow, settings: &GameSettings) -> Vec<String> {
+    let press = match settings.press {
+        PressKind::White => tr!(words, "master.press_white"),
+        PressKind::Grey => tr!(words, "master.press_grey"),
+        PressKind::None => tr!(words, "master.press_none"),
+    };
+    let timing = |name: &str, t: &super::settings::PhaseTiming| {
+        tr!(
+            words,
+            "roster.timing",
+            kind = name,
+            next = t.hours,
+            grace = t.grace_hours,
+            delay = hours(t.delay_minutes),
+            clock = t.clock.as_deref().unwrap_or("-"),
+            days = t.days
+        )
+    };
+    let on_off = |on: bool| {
+        if on {
+            tr!(words, "roster.on")
+        } else {
+            tr!(words, "roster.off")
+        }
+    };
+    vec![
+        tr!(
+            words,
+            "roster.press",
+            press = press,
+            partial = on_off(settings.partial_press),
+            minor = on_off(settings.minor_press),
+            postal = on_off(settings.postal_press)
+        ),
+        timing(&tr!(words, "master.kind_movement"), &settings.movement),
+        timing(&tr!(words, "master.kind_retreat"), &settings.retreat),
+        timing(&tr!(words, "master.kind_adjustment"), &settings.adjustment),
+        tr!(
+            words,
+            "roster.rules",
+            zone = game.time_zone,
+            nmr = if settings.civil_disorder {
+                tr!(words, "roster.nmr_cd")
+            } else {
+                tr!(words, "roster.nmr_wait")
+            },
+            dias = on_off(settings.dias),
+            moderated = on_off(settings.moderated),
+            public = on_off(settings.public),
+            anonymous = on_off(settings.anonymous)
+        ),
+    ]
+}
+
+impl Session<'_> {
+    /// LIST FULL: every game the letter may see, with its settings and who plays it.
+    pub(super) fn list_full(&mut self, tx: &Tx) -> rusqlite::Result<()> {
+        let words = self.words();
+        let mut lines = vec![tr!(words, "info.games")];
+        let games = self.visible_games(tx)?;
+        if games.is_empty() {
+            lines.push(tr!(words, "info.no_games"));
+        }
+        for row in games {
+            lines.push(self.game_summary(tx, &row)?);
+            let settings = GameSettings::from_json(&row.settings);
+            for line in settings_lines(words, &row, &settings) {
+                lines.push(format!("    {line}"));
+            }
+            for (what, name) in self.members_named(tx, &row, false)? {
+                lines.push(format!("    {what}: {}", words.message(&name)));
+            }
+            lines.push(String::new());
+        }
+        self.say_text(lines.join("\n").trim_end().to_string());
+        Ok(())
+    }
+
+    /// The members of `game` as this letter may name them: `(power or role, name)`; the
+    /// observers too with `full`. A game hiding identities names no one to a non-master.
+    fn members_named(
+        &self,
+        tx: &Tx,
+        game: &GameRow,
+        full: bool,
+    ) -> rusqlite::Result<Vec<(String, Message)>> {
+        let reader = self.reader_for(game);
+        let hidden = secrecy::identities_hidden(game);
+        let variant = self.judge.variant(&game.variant);
+        let words = self.words();
+        let mut out = Vec::new();
+        for member in tx.members(game.id)? {
+            if member.role == "observer" && !full {
+                continue;
+            }
+            let what = match (&member.power, variant) {
+                (Some(power), Some(v)) => v
+                    .map
+                    .power_by_id(power)
+                    .map_or(power.clone(), |p| v.map.power(p).name.clone()),
+                _ => super::info::role_word(words, &member.role),
+            };
+            // Masters and observers are never hidden behind the game's anonymity.
+            let hides = hidden && member.role == "player";
+            let identity = Identity::of_player(tx, member.player_id)?;
+            out.push((what, secrecy::name_for(&identity, hides, reader)));
+        }
+        Ok(out)
+    }
+
+    /// WHO GAME [game] [FULL]: every player (and master; observers too with FULL) of the game,
+    /// named as the reader may see them; in a game hiding its players, for its masters only.
+    pub(super) fn who_game(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        game: Option<&str>,
+        full: bool,
+    ) -> rusqlite::Result<()> {
+        let signed = self
+            .signed_on
+            .as_ref()
+            .map(|(g, _)| g)
+            .or(self.master_of.as_ref())
+            .or(self.watching.as_ref());
+        let name = match (game, signed) {
+            (Some(name), _) => name.to_string(),
+            (None, Some(row)) => row.name.clone(),
+            (None, None) => {
+                self.fail(line, msg!("roster.who_game_needs_game"));
+                return Ok(());
+            }
+        };
+        let Some(row) = self.find_game(tx, line, &name)? else {
+            return Ok(());
+        };
+        if secrecy::identities_hidden(&row) && self.reader_for(&row) != Reader::Master {
+            self.fail(line, msg!("roster.who_game_hidden", game = row.name));
+            return Ok(());
+        }
+        let words = self.words();
+        let mut lines = vec![tr!(
+            words,
+            "roster.who_game",
+            game = row.name,
+            state = state_word(words, &row.state)
+        )];
+        for (what, name) in self.members_named(tx, &row, full)? {
+            lines.push(format!("  {what}: {}", words.message(&name)));
+        }
+        self.say_text(lines.join("\n"));
+        Ok(())
+    }
+
+    /// VERSION: the judge's software, its version, and where it is.
+    pub(super) fn version(&mut self) {
+        let judge = &self.judge.config.judge;
+        self.say(msg!(
+            "roster.version",
+            version = env!("CARGO_PKG_VERSION"),
+            name = judge.name,
+            address = judge.address,
+            code = judge.code
+        ));
+    }
+
+    /// I AM ALSO address: an account here has one address; this says how to move it (SET
+    /// ADDRESS, confirmed by a token), and that SIGNON works from any address. Whether the
+    /// address is registered is not said.
+    pub(super) fn i_am_also(&mut self, line: usize, address: &str) {
+        self.fail(
+            line,
+            msg!("roster.i_am_also", old = address, here = self.sender),
+        );
+    }
+}

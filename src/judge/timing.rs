@@ -1,0 +1,252 @@
+//! When a phase is processed, beyond its deadline: SET DEADLINE, SET GRACE and SET START with
+//! njudge's date forms read in the game's time zone, and early processing after a short delay
+//! (njudge's `delay`): once every order is in and no one waits, the phase is processed that
+//! many minutes after the last orders came, so a typo can still be fixed.
+
+use chrono::{DateTime, Duration, NaiveTime, TimeZone, Utc};
+
+use super::letter::Session;
+use super::settings::{GameSettings, Wishes};
+use super::{Judge, deadline_of};
+use crate::letter::OutgoingLetter;
+use crate::msg;
+use crate::report::{Message, When};
+use crate::store::{GameRow, Tx};
+use crate::text::date::{DateProblem, WrittenDate};
+
+/// A date of njudge's forms read in the game's zone, with the time of day `default` when
+/// none is written; or why it names no moment.
+pub(super) fn moment(
+    game: &GameRow,
+    date: &WrittenDate,
+    default: NaiveTime,
+    now: DateTime<Utc>,
+) -> Result<DateTime<Utc>, Message> {
+    let tz: chrono_tz::Tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
+    let today = now.with_timezone(&tz).naive_local();
+    let local = date
+        .resolve(today, default)
+        .map_err(|problem| match problem {
+            DateProblem::NoSuchDay => msg!("timing.no_such_day", date = date.text),
+            DateProblem::TooFarAhead => msg!("timing.too_far", date = date.text),
+        })?;
+    tz.from_local_datetime(&local)
+        .earliest()
+        .map(|t| t.with_timezone(&Utc))
+        .ok_or_else(|| msg!("timing.no_such_day", date = date.text))
+}
+
+/// A date of the past (HISTORY's FROM and TO) read in the game's zone, with the time of day
+/// `default` when none is written; a month alone is its first day when `first`.
+pub(super) fn moment_back(
+    game: &GameRow,
+    date: &WrittenDate,
+    default: NaiveTime,
+    first: bool,
+    now: DateTime<Utc>,
+) -> Result<DateTime<Utc>, Message> {
+    let tz: chrono_tz::Tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
+    let today = now.with_timezone(&tz).naive_local();
+    let local = date
+        .resolve_back(today, default, first)
+        .map_err(|_| msg!("timing.no_such_day", date = date.text))?;
+    tz.from_local_datetime(&local)
+        .earliest()
+        .map(|t| t.with_timezone(&Utc))
+        .ok_or_else(|| msg!("timing.no_such_day", date = date.text))
+}
+
+/// The time of day a deadline falls at when none is written: the phase's clock, else 23:30
+/// (njudge's rule).
+fn default_time(settings: &GameSettings, kind: crate::diplomacy::turn::PhaseKind) -> NaiveTime {
+    settings
+        .timing(kind)
+        .clock
+        .as_deref()
+        .and_then(|c| NaiveTime::parse_from_str(c, "%H:%M").ok())
+        .unwrap_or_else(|| NaiveTime::from_hms_opt(23, 30, 0).expect("a time"))
+}
+
+/// Which date setting a master sent.
+pub(super) enum DateSetting<'a> {
+    Deadline(&'a WrittenDate),
+    Grace(&'a WrittenDate),
+    Start(&'a WrittenDate),
+}
+
+impl Session<'_> {
+    /// SET DEADLINE, SET GRACE, SET START for the current phase: the change to announce, or
+    /// `None` after saying why it was not made. `settings` is changed in place.
+    pub(super) fn date_setting(
+        &mut self,
+        line: usize,
+        game: &mut GameRow,
+        settings: &mut GameSettings,
+        setting: DateSetting,
+    ) -> Option<Message> {
+        let position = self
+            .judge
+            .game_position(game)
+            .filter(|_| game.state == "active");
+        let (Some((_, position)), Some(deadline)) = (position, game.deadline_at) else {
+            self.fail(line, msg!("master.no_deadline", game = game.name));
+            return None;
+        };
+        let kind = position.turn.kind;
+        let date = match &setting {
+            DateSetting::Deadline(d) | DateSetting::Grace(d) | DateSetting::Start(d) => *d,
+        };
+        let at = match moment(game, date, default_time(settings, kind), self.now) {
+            Ok(at) => at,
+            Err(why) => {
+                self.fail(line, why);
+                return None;
+            }
+        };
+        if at <= self.now {
+            let shown = When {
+                at: Some(at),
+                zone: game.time_zone.clone(),
+            };
+            self.fail(line, msg!("timing.past", date = date.text, at = shown));
+            return None;
+        }
+        let serial = game.phase_serial;
+        let change = match setting {
+            DateSetting::Deadline(_) => {
+                game.deadline_at = Some(at);
+                game.reminded = false;
+                settings.deadline_moved();
+                // A grace set for the old deadline that ends before the new one goes.
+                if settings
+                    .grace_until
+                    .is_some_and(|(p, until)| p == serial && until < at)
+                {
+                    settings.grace_until = None;
+                }
+                msg!("timing.deadline_set", deadline = deadline_of(game))
+            }
+            DateSetting::Grace(_) => {
+                if at < deadline {
+                    self.fail(
+                        line,
+                        msg!("timing.grace_before_deadline", deadline = deadline_of(game)),
+                    );
+                    return None;
+                }
+                settings.grace_until = Some((serial, at));
+                let until = When {
+                    at: Some(at),
+                    zone: game.time_zone.clone(),
+                };
+                msg!("timing.grace_set", until = until)
+            }
+            DateSetting::Start(_) => {
+                settings.start_at = Some((serial, at));
+                let start = When {
+                    at: Some(at),
+                    zone: game.time_zone.clone(),
+                };
+                if at > deadline {
+                    game.deadline_at = Some(at);
+                    game.reminded = false;
+                    settings.deadline_moved();
+                    msg!(
+                        "timing.start_moves_deadline",
+                        start = start,
+                        deadline = deadline_of(game)
+                    )
+                } else {
+                    msg!("timing.start_set", start = start)
+                }
+            }
+        };
+        game.process_at = None;
+        self.touch(game.id, false);
+        Some(change)
+    }
+}
+
+impl Judge {
+    /// Whether the game is paused, or, before its deadline, a member asked not to process
+    /// early (SET WAIT; once the deadline has passed nothing is early any more).
+    pub(super) fn someone_waits(
+        &self,
+        tx: &Tx,
+        row: &GameRow,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<bool> {
+        if GameSettings::from_json(&row.settings).paused {
+            return Ok(true);
+        }
+        if row.deadline_at.is_some_and(|d| d <= now) {
+            return Ok(false);
+        }
+        for member in tx.members(row.id)? {
+            if Wishes::from_json(&tx.member_wishes(row.id, member.player_id)?).wait {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// When a game whose orders are all in as of `now` is to be processed: after the phase's
+    /// delay, and not before SET START; `None` when only a master's PROCESS processes it.
+    pub(super) fn early_time(&self, game: &GameRow, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+        let settings = GameSettings::from_json(&game.settings);
+        if settings.manual_process {
+            return None;
+        }
+        let (_, position) = self.game_position(game)?;
+        let delay = settings.timing(position.turn.kind).delay_minutes;
+        let at = now + Duration::minutes(i64::from(delay));
+        Some(match settings.start_of(game.phase_serial) {
+            Some(start) => at.max(start),
+            None => at,
+        })
+    }
+
+    /// After a phase began on its own (orders kept for it came into force): if every order
+    /// is in and no one waits, it is due after its delay.
+    pub(super) fn schedule_if_ready(
+        &self,
+        tx: &Tx,
+        game: &mut GameRow,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        if game.state != "active"
+            || !self.missing_powers(tx, game)?.is_empty()
+            || self.someone_waits(tx, game, now)?
+        {
+            return Ok(());
+        }
+        if let Some(at) = self.early_time(game, now) {
+            game.process_at = Some(at);
+            tx.save_game(game)?;
+        }
+        Ok(())
+    }
+
+    /// The early processing of `game` fell due: processed if every order is still in and no
+    /// one waits; otherwise the game waits for its deadline.
+    pub(super) fn early_due(
+        &self,
+        tx: &Tx,
+        game: &mut GameRow,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
+        game.process_at = None;
+        let settings = GameSettings::from_json(&game.settings);
+        let ready = !settings.manual_process
+            && settings
+                .start_of(game.phase_serial)
+                .is_none_or(|s| s <= now)
+            && self.missing_powers(tx, game)?.is_empty()
+            && !self.someone_waits(tx, game, now)?;
+        if ready {
+            return self.process_phase(tx, game, now);
+        }
+        tx.save_game(game)?;
+        Ok(Vec::new())
+    }
+}
