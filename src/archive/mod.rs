@@ -13,6 +13,7 @@
 
 mod chart;
 mod html;
+pub mod maps;
 mod page;
 mod summary;
 

@@ -40,6 +40,8 @@
 //! - `secrecy`: secrets kept, as attacks repelled: private games unseen by strangers, no
 //!   address shown unless its player chose, anonymous games, grey press never signed
 //!   (docs/security.md, "Secrecy").
+//! - `maps`: every shipped map drawn true to its rules and a lie named; the SVG holds every
+//!   province, unit and order with its outcome; a PNG with the font in the binary.
 //! - `dice`: `strategos verify-dice` on archives made here: verified, tampered dice, purposes,
 //!   roll numbers and seeds found, the seed not yet revealed, unreadable input.
 
@@ -65,6 +67,7 @@ mod judge_harness;
 mod mail_read;
 mod mail_transport;
 mod mailserver;
+mod maps;
 mod messages;
 mod orders;
 mod outage;
