@@ -5,7 +5,7 @@
 //! This is data only; `partition` makes shapes of it, `check` compares them with the rules.
 
 use std::collections::BTreeMap;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::geometry::Point;
 use super::partition::Sheet;
@@ -103,7 +103,7 @@ pub struct Layout {
     /// Sites of water that belongs to no sea province (lakes, gulfs beyond play).
     pub void_sea: Vec<LonLat>,
     #[doc(hidden)]
-    pub sheet: OnceLock<Sheet>,
+    pub sheet: OnceLock<Arc<Sheet>>,
 }
 
 impl Clone for Layout {
@@ -209,8 +209,23 @@ impl Layout {
     }
 
     /// The shapes of the map, computed on first use (the geography and sites are fixed once
-    /// the variant is loaded); `is_sea` says which places are water.
+    /// the variant is loaded) and shared by every copy of the same layout in the process (a
+    /// variant loaded again draws at once); `is_sea` says which places are water.
     pub fn sheet(&self, is_sea: &dyn Fn(&str) -> bool) -> &Sheet {
-        self.sheet.get_or_init(|| Sheet::new(self, is_sea))
+        type Made = Vec<(Layout, Vec<bool>, Arc<Sheet>)>;
+        static MADE: Mutex<Made> = Mutex::new(Vec::new());
+        self.sheet.get_or_init(|| {
+            let water: Vec<bool> = self.places.keys().map(|id| is_sea(id)).collect();
+            let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, _, sheet)) = made.iter().find(|(l, w, _)| l == self && *w == water) {
+                return sheet.clone();
+            }
+            let sheet = Arc::new(Sheet::new(self, is_sea));
+            if made.len() >= 16 {
+                made.remove(0);
+            }
+            made.push((self.clone(), water, sheet.clone()));
+            sheet
+        })
     }
 }

@@ -94,6 +94,8 @@ pub struct GameSettings {
     pub max_absence_days: u32,
     /// The language of letters to members who chose none: `en` or `ru`.
     pub language: String,
+    /// Results letters carry the picture of the board (`SET GAME MAP ON|OFF`).
+    pub map: bool,
     /// The phase whose late notices went out (so they go once).
     pub late_noticed: Option<i64>,
     /// The phase whose silent powers were offered for takeover (so the offer goes once).
@@ -121,6 +123,7 @@ impl Default for GameSettings {
             paused: false,
             max_absence_days: 14,
             language: "en".into(),
+            map: true,
             late_noticed: None,
             offered: None,
         }
@@ -177,6 +180,8 @@ impl GameSettings {
 pub struct Wishes {
     /// Letters in this language (`en`, `ru`); none: the game's.
     pub language: Option<String>,
+    /// Whether results letters carry the picture of the board (`SET MAP ON|OFF`); none: yes.
+    pub map: Option<bool>,
     /// Do not process early this phase (SET WAIT); cleared every phase.
     pub wait: bool,
     /// Away from..to (yyyy-mm-dd), pushing deadlines that fall inside.

@@ -109,6 +109,14 @@ impl Session<'_> {
                 wishes.draw = None;
                 self.say(msg!("wishes.no_draw"));
             }
+            Setting::Map(on) => {
+                wishes.map = Some(*on);
+                self.say(if *on {
+                    msg!("wishes.map_on", game = game.name)
+                } else {
+                    msg!("wishes.map_off", game = game.name)
+                });
+            }
             Setting::Concede(power) => {
                 let named = self.judge.game_position(&game).and_then(|(variant, _)| {
                     super::credit::power_named(&variant.map, power)

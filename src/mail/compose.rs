@@ -1,6 +1,8 @@
 //! Writing an `OutgoingLetter` as RFC 5322 bytes with lettre's builder: encoded words for
 //! non-ASCII headers, a safe transfer encoding for the UTF-8 text, CRLF line ends, and the
 //! headers that keep robots and other judges from answering (`Auto-Submitted`, the marker).
+//! A letter with attachments (the picture of a board) is multipart/mixed: the same text part,
+//! then each file in base64.
 //!
 //! Nothing here can inject a header: CR, LF and other control characters in subjects and
 //! names become spaces, and message ids keep only visible ASCII.
@@ -16,7 +18,7 @@ use chrono::{DateTime, Utc};
 use email_encoding::body::Encoding;
 use lettre::address::Envelope;
 use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
-use lettre::message::{Body, Mailbox, SinglePart};
+use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
 
 use crate::letter::{Address, OutgoingLetter};
 use crate::mail::read::MARKER_HEADER;
@@ -90,7 +92,22 @@ pub fn compose(
     let body = SinglePart::builder()
         .header(ContentType::TEXT_PLAIN)
         .body(body(&letter.body));
-    match builder.singlepart(body) {
+    let message = if letter.attachments.is_empty() {
+        builder.singlepart(body)
+    } else {
+        // The text exactly as a letter without attachments has it, then each file (base64).
+        let mut parts = MultiPart::mixed().singlepart(body);
+        for attachment in &letter.attachments {
+            let media_type = ContentType::parse(&attachment.media_type)
+                .unwrap_or_else(|_| ContentType::parse("application/octet-stream").expect("valid"));
+            parts = parts.singlepart(
+                lettre::message::Attachment::new(one_line(&attachment.name))
+                    .body(Body::new(attachment.bytes.clone()), media_type),
+            );
+        }
+        builder.multipart(parts)
+    };
+    match message {
         Ok(message) => message.formatted(),
         Err(_) => Vec::new(),
     }

@@ -191,3 +191,115 @@ fn a_png_is_rendered_with_the_font_in_the_binary() {
     assert_ne!(drawing::png::render_png(&blank, 0.25).unwrap(), png);
     assert!(drawing::png::render_png("not svg", 1.0).is_none());
 }
+
+/// `(recipient, body, attachments as (name, media type, bytes))` of a raw letter.
+type Read = (String, String, Vec<(String, String, Vec<u8>)>);
+
+fn read_raw(raw: &[u8]) -> Read {
+    use mail_parser::MimeHeaders;
+    let letter = strategos::mail::read::read_letter(raw, &[]).unwrap();
+    let message = mail_parser::MessageParser::default().parse(raw).unwrap();
+    let attachments = message
+        .attachments()
+        .map(|part| {
+            let media = part
+                .content_type()
+                .map(|t| format!("{}/{}", t.ctype(), t.subtype().unwrap_or_default()))
+                .unwrap_or_default();
+            let name = part.attachment_name().unwrap_or_default().to_string();
+            (name, media, part.contents().to_vec())
+        })
+        .collect();
+    let to = message
+        .to()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .unwrap_or_default()
+        .to_string();
+    (to, letter.body, attachments)
+}
+
+fn letters_to<'a>(letters: &'a [Read], who: &str) -> Vec<&'a Read> {
+    letters.iter().filter(|(to, _, _)| to == who).collect()
+}
+
+#[test]
+fn results_letters_carry_the_picture_unless_turned_off_and_get_map_mails_it() {
+    use crate::judge_harness::{Harness, mail};
+    let mut judge = Harness::new("maps");
+    judge.set_time("2027-01-05T12:00:00Z".parse().unwrap());
+    let (gina, bob, ann) = ("gina@example.test", "bob@example.test", "ann@example.test");
+    judge.vouch(&[gina, bob, ann]);
+    let mut n = 0;
+    let mut send = |judge: &mut Harness, from: &str, body: &str| {
+        n += 1;
+        judge.deliver(&mail(from, "maps", &format!("m{n}@x"), body));
+        judge
+            .take_sent_raw()
+            .iter()
+            .map(|r| read_raw(r))
+            .collect::<Vec<Read>>()
+    };
+    send(&mut judge, gina, "CREATE ?pics gmpw standard MODERATED\n");
+    send(&mut judge, bob, "SIGNON ?pics bobpw\nSET PREFERENCE F\n");
+    send(&mut judge, ann, "SIGNON ?pics annpw\nSET PREFERENCE G\n");
+    send(&mut judge, gina, "SIGNON ?pics gmpw\nFORCE BEGIN\n");
+    let answer = send(&mut judge, ann, "SIGNON Gpics annpw\nSET MAP OFF\n");
+    assert!(answer[0].1.contains("carry no picture"), "{}", answer[0].1);
+    send(
+        &mut judge,
+        bob,
+        "SIGNON Fpics bobpw\nA Par - Bur\nA Mar S A Par - Bur\n",
+    );
+    let results = send(&mut judge, gina, "SIGNON ?pics gmpw\nPROCESS\n");
+    // Bob and the master get the picture of the new board; Ann, who turned it off, does not.
+    for who in [bob, gina] {
+        let letter = letters_to(&results, who)
+            .into_iter()
+            .find(|(_, body, _)| body.contains("Burgundy"))
+            .unwrap_or_else(|| panic!("no results to {who}"));
+        let (name, media, bytes) = &letter.2[0];
+        assert_eq!((name.as_str(), media.as_str()), ("map.png", "image/png"));
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        assert_eq!(letter.2.len(), 1);
+    }
+    let ann_results = letters_to(&results, ann)
+        .into_iter()
+        .find(|(_, body, _)| body.contains("Burgundy"))
+        .expect("Ann's results");
+    assert!(ann_results.2.is_empty());
+    // The text reads the same with or without the picture.
+    let bob_body = &letters_to(&results, bob)
+        .into_iter()
+        .find(|(_, body, _)| body.contains("Burgundy"))
+        .unwrap()
+        .1;
+    let ann_body = &ann_results.1;
+    assert_eq!(
+        bob_body.lines().filter(|l| l.contains("Burgundy")).count(),
+        ann_body.lines().filter(|l| l.contains("Burgundy")).count()
+    );
+    // The master turns pictures off for the game.
+    let answer = send(&mut judge, gina, "SIGNON ?pics gmpw\nSET GAME MAP OFF\n");
+    assert!(
+        answer
+            .iter()
+            .any(|(_, b, _)| b.contains("carry no picture of the board")),
+        "{answer:#?}"
+    );
+    let results = send(&mut judge, gina, "SIGNON ?pics gmpw\nPROCESS\n");
+    assert!(!results.is_empty());
+    assert!(results.iter().all(|(_, _, a)| a.is_empty()));
+    // GET MAP mails the board as it stands, to anyone who may see the game.
+    let answer = send(&mut judge, bob, "GET MAP pics\n");
+    assert_eq!(answer.len(), 1);
+    assert!(
+        answer[0].1.contains("The picture of game 'pics'"),
+        "{}",
+        answer[0].1
+    );
+    assert_eq!(answer[0].2.len(), 1);
+    assert_eq!(answer[0].2[0].0, "map.png");
+    let answer = send(&mut judge, bob, "GET MAP nosuchgame\n");
+    assert!(answer[0].2.is_empty());
+}

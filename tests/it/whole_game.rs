@@ -60,6 +60,7 @@ impl Table<'_> {
             body: body.to_string(),
             in_reply_to: None,
             references: Vec::new(),
+            attachments: Vec::new(),
         };
         let id = format!("{}.{}.player@example.test", self.game, self.serial);
         self.sent_ids.push(id.clone());

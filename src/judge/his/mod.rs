@@ -623,6 +623,21 @@ pub(crate) fn lines(
 
 /// LIST game for a Here I Stand game, in `words`: the board where anything stands (`state` is
 /// the game's state in those words) and the move under way; or why the game cannot be read.
+/// The game's board as SVG, with the move under way, if any; `None` if it cannot be read.
+pub(crate) fn picture(row: &GameRow, words: Words<'_>) -> Option<String> {
+    let referee = Referee::load(row).ok()?;
+    let moving = referee.current.as_ref().map(|p| {
+        let request = p.request();
+        crate::drawing::his::MoveShown {
+            power: request.power,
+            from: request.from,
+            to: request.to,
+            text: describe_status_in(&referee.map, p.status(), lang_of(words)),
+        }
+    });
+    crate::drawing::his::draw_board(&referee.map, &referee.board, moving.as_ref(), words)
+}
+
 pub(crate) fn list(row: &GameRow, words: Words<'_>, state: &str) -> Result<String, Message> {
     let Ok(referee) = Referee::load(row) else {
         return Err(msg!(

@@ -76,8 +76,15 @@ impl Args<'_> {
     }
 
     /// `GET file`, `SEND [ME] file`; `GET info <variant>` is the variant's file, topic
-    /// `info-<variant>` (echoed back as written).
+    /// `info-<variant>` (echoed back as written); `GET MAP [game]` the picture of a board.
     pub(super) fn get(&mut self, args: &[Word]) -> Option<CommandKind> {
+        if let [map, rest @ ..] = args
+            && map.text.eq_ignore_ascii_case("map")
+            && rest.len() <= 1
+        {
+            let game = rest.first().map(|g| g.text.to_lowercase());
+            return Some(CommandKind::GetMap { game });
+        }
         if let [info, variant] = args
             && info.text.eq_ignore_ascii_case("info")
         {

@@ -45,6 +45,11 @@ pub enum Setting {
     /// `SET GAME LANGUAGE en|ru` (the same words as `SET LANGUAGE`): the master's choice of the
     /// game's language, for members who chose none and for its archive.
     GameLanguage(String),
+    /// `SET MAP ON|OFF`, `SET NO MAP`: whether the player's results letters carry the picture
+    /// of the board.
+    Map(bool),
+    /// `SET GAME MAP ON|OFF`: whether the game's results letters carry the picture at all.
+    GameMap(bool),
     /// `SET MOVE|RETREAT|ADJUST [CLOCK hh:mm] [MIN h] [NEXT h] [GRACE h] [DAYS -MTWTF-]`, at
     /// least one option, in any order. `clock` is `hh:mm`; `days` seven places from Sunday,
     /// each `-` or that day's letter (`SMTWTFS`), upper-case.
@@ -139,6 +144,8 @@ enum Name {
     Preference,
     Language,
     GameLanguage,
+    Map,
+    GameMap,
     ShowAddress,
     Deadline(PhaseSetting),
     Zone,
@@ -152,7 +159,7 @@ use Name::Flag;
 
 /// Each setting's phrases, `SET` included (spaces between the words optional). No phrase
 /// spells a beginning of another's words, so the order does not matter.
-const SETTINGS: [(&[&str], Name); 63] = [
+const SETTINGS: [(&[&str], Name); 66] = [
     (&["SET", "ADDRESS"], Name::Address),
     (&["SET", "WAIT"], Flag(Setting::Wait(true))),
     (&["SET", "NO", "WAIT"], Flag(Setting::Wait(false))),
@@ -171,6 +178,9 @@ const SETTINGS: [(&[&str], Name); 63] = [
     (&["SET", "PREFERENCE"], Name::Preference),
     (&["SET", "LANGUAGE"], Name::Language),
     (&["SET", "GAME", "LANGUAGE"], Name::GameLanguage),
+    (&["SET", "MAP"], Name::Map),
+    (&["SET", "NO", "MAP"], Flag(Setting::Map(false))),
+    (&["SET", "GAME", "MAP"], Name::GameMap),
     (&["SET", "MOVE"], Name::Deadline(PhaseSetting::Movement)),
     (&["SET", "MOVEMENT"], Name::Deadline(PhaseSetting::Movement)),
     (&["SET", "RETREAT"], Name::Deadline(PhaseSetting::Retreat)),
@@ -387,6 +397,8 @@ impl Args<'_> {
             Name::GameLanguage => Setting::GameLanguage(
                 self.language(args, "SET GAME LANGUAGE takes en (English) or ru (русский)")?,
             ),
+            Name::Map => Setting::Map(self.on_off(args, "SET MAP takes ON or OFF")?),
+            Name::GameMap => Setting::GameMap(self.on_off(args, "SET GAME MAP takes ON or OFF")?),
             Name::ShowAddress => self.show_address(args)?,
             Name::Deadline(kind) => self.deadline(kind, args)?,
             Name::Zone => self.zone(args)?,
@@ -505,6 +517,21 @@ impl Args<'_> {
     }
 
     /// The language of `SET LANGUAGE en|ru` and `SET GAME LANGUAGE en|ru`: `en` or `ru`.
+    /// `ON` or `OFF` (`YES`, `NO` too).
+    fn on_off(&mut self, args: &[Word], usage: &str) -> Option<bool> {
+        let [word] = args else {
+            return self.usage(usage);
+        };
+        match word.text.to_ascii_uppercase().as_str() {
+            "ON" | "YES" => Some(true),
+            "OFF" | "NO" => Some(false),
+            _ => {
+                self.report(Severity::Error, word.column, usage);
+                None
+            }
+        }
+    }
+
     fn language(&mut self, args: &[Word], usage: &str) -> Option<String> {
         let [word] = args else {
             return self.usage(usage);
@@ -740,6 +767,8 @@ pub(super) fn render(setting: &Setting) -> String {
         Setting::Preference(list) => format!("SET PREFERENCE {list}"),
         Setting::Language(code) => format!("SET LANGUAGE {code}"),
         Setting::GameLanguage(code) => format!("SET GAME LANGUAGE {code}"),
+        Setting::Map(on) => format!("SET MAP {}", if *on { "ON" } else { "OFF" }),
+        Setting::GameMap(on) => format!("SET GAME MAP {}", if *on { "ON" } else { "OFF" }),
         Setting::Deadline {
             kind,
             clock,
@@ -804,6 +833,7 @@ impl Setting {
                 | Setting::NoConcede
                 | Setting::Preference(_)
                 | Setting::Language(_)
+                | Setting::Map(_)
                 | Setting::ShowAddress(_)
                 | Setting::HideAddress
         )
