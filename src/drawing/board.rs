@@ -35,6 +35,8 @@ const FAILED: &str = "#c00";
 const NO_COLOUR: &str = "#999999";
 /// Height of the legend strip under the map.
 const LEGEND: f64 = 64.0;
+/// Its height with a line of credits (Diadochi V).
+const LEGEND_WITH_CREDIT: f64 = 80.0;
 
 /// An order drawn with what came of it, and the text shown on hover.
 #[derive(Clone, Debug)]
@@ -113,9 +115,20 @@ impl Spots<'_> {
         }
     }
 
+    /// A supply centre's marker: beside the unit's place, below and to the right, so a unit
+    /// standing there never hides it; below the label when the label has a place of its own.
     fn centre(&self, province: ProvinceId) -> Point {
-        let l = self.label(province);
-        Point::new(l.x, l.y + 9.0)
+        let place = self.layout.places.get(&self.map.province(province).id);
+        match place {
+            Some(place) if place.label == place.unit => {
+                let u = self.unit(province);
+                Point::new(u.x + 13.0, u.y + 9.0)
+            }
+            _ => {
+                let l = self.label(province);
+                Point::new(l.x, l.y + 9.0)
+            }
+        }
     }
 }
 
@@ -126,14 +139,19 @@ pub fn draw(scene: &Scene, words: Words) -> String {
     let sheet = layout.sheet(&is_sea);
     let spots = Spots { map, layout };
     let (w, h) = (sheet.width, sheet.height);
+    let legend = if position.credits.is_empty() {
+        LEGEND
+    } else {
+        LEGEND_WITH_CREDIT
+    };
     let mut out = String::with_capacity(256 * 1024);
     let _ = write!(
         out,
         r##"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" font-family="DejaVu Sans" font-weight="bold">"##,
         num(w),
-        num(h + LEGEND),
+        num(h + legend),
         num(w),
-        num(h + LEGEND)
+        num(h + legend)
     );
     let _ = write!(out, "<title>{}</title>", escape(&scene.title));
     arrow_markers(
@@ -614,9 +632,14 @@ fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
     let (map, position) = (scene.map, scene.position);
     let _ = write!(
         out,
-        r##"<g id="legend"><rect y="{}" width="{}" height="{LEGEND}" fill="#fbf8f0"/><line x1="0" y1="{}" x2="{}" y2="{}" stroke="#444"/>"##,
+        r##"<g id="legend"><rect y="{}" width="{}" height="{}" fill="#fbf8f0"/><line x1="0" y1="{}" x2="{}" y2="{}" stroke="#444"/>"##,
         num(h),
         num(w),
+        num(if position.credits.is_empty() {
+            LEGEND
+        } else {
+            LEGEND_WITH_CREDIT
+        }),
         num(h),
         num(w),
         num(h)
@@ -670,18 +693,22 @@ fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
             )
         })
         .collect();
-    let key = if credit.is_empty() {
-        tr!(words, "map.key")
-    } else {
-        format!("{}   {}", tr!(words, "map.key"), credit.join("; "))
-    };
     let _ = write!(
         out,
-        r##"<text x="{}" y="{}" font-size="11" text-anchor="end" fill="#333">{}</text></g>"##,
+        r##"<text x="{}" y="{}" font-size="11" text-anchor="end" fill="#333">{}</text>"##,
         num(w - 10.0),
         num(h + 20.0),
-        escape(&key)
+        escape(&tr!(words, "map.key"))
     );
+    if !credit.is_empty() {
+        let _ = write!(
+            out,
+            r##"<text class="credit" x="10" y="{}" font-size="11" fill="#333">{}</text>"##,
+            num(h + 72.0),
+            escape(&credit.join("; "))
+        );
+    }
+    out.push_str("</g>");
 }
 
 /// The orders of a phase as drawn: each with its outcome and its text as the report writes

@@ -230,7 +230,11 @@ pub fn draw_board(
                     r##"<circle cx="{}" cy="{}" r="4" fill="{}" stroke="#222" stroke-width="1.2"/>"##,
                     num(p.x),
                     num(p.y),
-                    tint(fill, 0.2)
+                    if board.in_unrest(id) {
+                        fill.to_string()
+                    } else {
+                        tint(fill, 0.2)
+                    }
                 );
             }
             SpaceKind::Fortress => {

@@ -302,4 +302,151 @@ fn results_letters_carry_the_picture_unless_turned_off_and_get_map_mails_it() {
     assert_eq!(answer[0].2[0].0, "map.png");
     let answer = send(&mut judge, bob, "GET MAP nosuchgame\n");
     assert!(answer[0].2.is_empty());
+
+    // The archive shows every phase's map: the played ones with their orders, the phase
+    // being played without (its orders are secret).
+    let site = crate::judge_harness::TempDir::new("maps-site");
+    let tx = judge.daemon.store.begin().unwrap();
+    strategos::archive::write_site(&tx, &crate::judge_harness::test_variants(), &site.0).unwrap();
+    let page = std::fs::read_to_string(site.0.join("pics/index.html")).unwrap();
+    assert!(page.contains("<h2>Maps</h2>"), "{page}");
+    for n in 0..3 {
+        assert!(
+            page.contains(&format!("<img src=\"phase-{n}.svg\"")),
+            "{page}"
+        );
+    }
+    let first = std::fs::read_to_string(site.0.join("pics/phase-0.svg")).unwrap();
+    assert!(
+        first.contains("Army Paris -&gt; Burgundy."),
+        "the played phase shows its orders"
+    );
+    let current = std::fs::read_to_string(site.0.join("pics/phase-2.svg")).unwrap();
+    assert!(current.contains("class=\"unit\"") && !current.contains("class=\"order "));
+    assert!(!site.0.join("pics/phase-3.svg").exists());
+    drop(tx);
+
+    // strategos map --game draws a game's phase from the configured database.
+    let config = judge.dir.0.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[paths]\ndatabase = \"{}\"\n",
+            judge.dir.0.join("judge.db").display()
+        ),
+    )
+    .unwrap();
+    let out_file = judge.dir.0.join("phase0.svg");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_strategos"))
+            .arg("--config")
+            .arg(&config)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "map",
+        "--game",
+        "pics",
+        "--phase",
+        "0",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(std::fs::read_to_string(&out_file).unwrap(), first);
+    let out = run(&[
+        "map",
+        "--game",
+        "pics",
+        "--phase",
+        "9",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no picture of phase 9"));
+}
+
+#[test]
+fn diadochi_pictures_show_destroyed_and_restoring_centres_and_credit() {
+    let boards = case_boards(data("maps/cases.json"), variants(), &Options::default());
+    let board = boards[1].as_ref().unwrap();
+    assert_eq!(board.variant.id, "diadochi-v");
+    let svg = drawing::draw_case(board, Words::english()).unwrap();
+    let destroyed = &svg[svg.find("class=\"destroyed\"").expect("a destroyed centre")..];
+    assert!(
+        destroyed.contains("<title>Syracuse: destroyed</title>"),
+        "{destroyed}"
+    );
+    let restoring = &svg[svg.find("class=\"restoring\"").expect("a restoration")..];
+    assert!(
+        restoring.contains("<title>Babylon: Syria restoring, 1 turn of work</title>"),
+        "{restoring}"
+    );
+    assert!(
+        svg.contains("credit: Egypt lends Syria 2"),
+        "the credit in the legend"
+    );
+    assert!(
+        svg.contains("class=\"link\""),
+        "the straits and the Via Maris"
+    );
+    assert!(svg.contains("class=\"canal\""), "the canals");
+    // A fleet on a split coast stands on it.
+    assert!(svg.contains("id=\"unit-scy-ec\""), "{}", &svg[..200]);
+}
+
+#[test]
+fn a_here_i_stand_board_shows_units_leaders_sieges_and_the_move() {
+    use strategos::his::adjust::{apply, parse_adjustment};
+    let map = strategos::his::load::embedded_map().unwrap();
+    let mut board = strategos::his::Board::scenario_1517(&map);
+    for line in [
+        "place pressburg ottoman 7 regulars 1 cavalry",
+        "leader suleiman pressburg",
+        "place vienna hapsburg 3 regulars inside",
+        "place graz hapsburg 2 regulars",
+        "siege buda ottoman",
+        "unrest trieste on",
+    ] {
+        let adjustment = parse_adjustment(&map, line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        apply(&map, &mut board, &adjustment).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+    }
+    let moving = his::MoveShown {
+        power: strategos::his::Power::Ottoman,
+        from: map.find_space("pressburg").unwrap(),
+        to: map.find_space("vienna").unwrap(),
+        text: "Ottoman: 7 regulars 1 cavalry Suleiman from Pressburg to Vienna".into(),
+    };
+    let svg = his::draw_board(&map, &board, Some(&moving), Words::english()).unwrap();
+    // Every land space drawn with its controller; the seas named.
+    for space in &map.spaces {
+        assert!(
+            svg.contains(&format!("id=\"space-{}\"", space.id)),
+            "{} not drawn",
+            space.id
+        );
+    }
+    assert!(svg.contains("class=\"passes\""));
+    let detachments: Vec<&str> = svg.split("<g class=\"detachment\"").skip(1).collect();
+    assert_eq!(detachments.len(), 3);
+    let pressburg = detachments
+        .iter()
+        .find(|d| d.contains("data-space=\"pressburg\""))
+        .unwrap();
+    assert!(pressburg.contains("data-power=\"ottoman\""));
+    assert!(pressburg.contains(">7+1c Suleiman</text>"), "{pressburg}");
+    // Inside the fortifications: dashed.
+    let vienna = detachments
+        .iter()
+        .find(|d| d.contains("data-space=\"vienna\""))
+        .unwrap();
+    assert!(vienna.contains("stroke-dasharray"), "{vienna}");
+    assert!(svg.contains("class=\"siege\""));
+    assert!(svg.contains("<g id=\"move\" class=\"order move\"><title>Ottoman: 7 regulars"));
+    // A space in unrest is grey.
+    let trieste = &svg[svg.find("id=\"space-trieste\"").unwrap()..];
+    assert!(trieste[..trieste.find("</g>").unwrap()].contains("#777"));
 }
