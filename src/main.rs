@@ -92,6 +92,11 @@ enum Command {
         /// Draw the map without units.
         #[arg(long)]
         empty: bool,
+        /// With --variant his: a file of the master's adjustments (`place pressburg ottoman 7
+        /// regulars`, `leader suleiman pressburg`, `siege buda ottoman`...), one a line,
+        /// made to the 1517 board before it is drawn.
+        #[arg(long)]
+        setup: Option<PathBuf>,
         /// A game of the configured database to draw (its current phase unless --phase).
         #[arg(long)]
         game: Option<String>,
@@ -155,6 +160,7 @@ fn main() -> ExitCode {
         Command::Map {
             variant,
             empty,
+            setup,
             game,
             phase,
             cases,
@@ -164,6 +170,9 @@ fn main() -> ExitCode {
         } => {
             let folder = variants.or(Some(config.paths.variants.clone()).filter(|d| d.is_dir()));
             let what = match (variant, game, cases) {
+                (Some(v), None, None) if v == "his" || v == "here-i-stand" => {
+                    MapSubject::HereIStand(setup)
+                }
                 (Some(v), None, None) => MapSubject::Variant(v, empty),
                 (None, Some(g), None) => MapSubject::Game(g, phase),
                 (None, None, Some(c)) => MapSubject::Cases(c, svg),
@@ -181,6 +190,8 @@ fn main() -> ExitCode {
 enum MapSubject {
     /// A variant's starting board, or with `true` its empty map.
     Variant(String, bool),
+    /// Here I Stand's 1517 board, with the adjustments of a file if one is given.
+    HereIStand(Option<PathBuf>),
     /// A game's phase (its current one when none is given).
     Game(String, Option<i64>),
     /// The cases of an adjudicate file, as PNG or (`true`) SVG.
@@ -214,21 +225,35 @@ fn draw_map(config: &Config, what: MapSubject, out: &Path, folder: Option<&Path>
         }
     };
     let result = match what {
-        MapSubject::Variant(id, _) if id == "his" || id == "here-i-stand" => {
-            strategos::his::load::embedded_map()
-                .map_err(|e| {
-                    e.iter()
-                        .map(|p| p.to_string())
-                        .collect::<Vec<_>>()
-                        .join("\n")
-                })
-                .and_then(|map| {
-                    let board = strategos::his::board::Board::scenario_1517(&map);
-                    let svg = strategos::drawing::his::draw_board(&map, &board, None, words)
-                        .ok_or("the Here I Stand map file has no [map] table")?;
-                    write_picture(&svg, out)
-                })
-        }
+        MapSubject::HereIStand(setup) => strategos::his::load::embedded_map()
+            .map_err(|e| {
+                e.iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .and_then(|map| {
+                let mut board = strategos::his::board::Board::scenario_1517(&map);
+                if let Some(file) = setup {
+                    let text = std::fs::read_to_string(&file)
+                        .map_err(|e| format!("{}: {e}", file.display()))?;
+                    for (i, line) in text.lines().enumerate() {
+                        let line = line.trim();
+                        if line.is_empty() || line.starts_with('#') {
+                            continue;
+                        }
+                        let at = |why: strategos::his::Phrase| {
+                            format!("{}:{}: {}", file.display(), i + 1, why.en)
+                        };
+                        let adjustment =
+                            strategos::his::adjust::parse_adjustment(&map, line).map_err(at)?;
+                        strategos::his::adjust::apply(&map, &mut board, &adjustment).map_err(at)?;
+                    }
+                }
+                let svg = strategos::drawing::his::draw_board(&map, &board, None, words)
+                    .ok_or("the Here I Stand map file has no [map] table")?;
+                write_picture(&svg, out)
+            }),
         MapSubject::Variant(id, empty) => match variants.iter().find(|v| v.id == id) {
             None => Err(format!("no variant '{id}'")),
             Some(v) => strategos::drawing::draw_variant(v, empty, words)

@@ -95,7 +95,18 @@ pub fn compose(
     let message = if letter.attachments.is_empty() {
         builder.singlepart(body)
     } else {
-        // The text exactly as a letter without attachments has it, then each file (base64).
+        // The text as a letter without attachments has it, then each file (base64). A part's
+        // last line break belongs to the boundary after it (RFC 2046), so text sent as it
+        // stands (7bit) gets one more line end and reads back exactly as the single-part
+        // letter's does; quoted-printable and base64 text already does.
+        let text = if seven_bit(&wrap_long_lines(&letter.body, WIDTH)) {
+            format!("{}\n", letter.body)
+        } else {
+            letter.body.clone()
+        };
+        let body = SinglePart::builder()
+            .header(ContentType::TEXT_PLAIN)
+            .body(self::body(&text));
         let mut parts = MultiPart::mixed().singlepart(body);
         for attachment in &letter.attachments {
             let media_type = ContentType::parse(&attachment.media_type)
@@ -122,7 +133,7 @@ fn body(text: &str) -> Body {
     // mail expect, rather than the quoted-printable lettre picks for lines of 76 or more.
     let text = wrap_long_lines(text, WIDTH);
     let text = text.as_ref();
-    let plain = text.is_ascii() && text.lines().all(|l| l.len() <= 998);
+    let plain = seven_bit(text);
     // Otherwise lettre chooses on the text before it writes the line ends, for a server
     // without SMTPUTF8; so do we.
     let encoding = if plain {
@@ -147,6 +158,11 @@ fn body(text: &str) -> Body {
     // to refuse, its own choice on the CRLF text is as good, and as fast.)
     Body::new_with_encoding(text, encoding)
         .unwrap_or_else(|bytes| Body::new(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// Whether text goes as it stands (7bit): plain ASCII, every line within RFC 5322's 998 octets.
+fn seven_bit(text: &str) -> bool {
+    text.is_ascii() && text.lines().all(|l| l.len() <= 998)
 }
 
 /// The widest line the judge writes, in characters, where the words allow.
