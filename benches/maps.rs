@@ -31,6 +31,25 @@ fn drawing(c: &mut Criterion) {
     group.bench_function("render a standard phase as PNG (1200 px wide)", |b| {
         b.iter(|| black_box(drawing::png::render_png(&svg, 1.0).unwrap()))
     });
+    // Where the PNG's time goes: reading the SVG, painting it, compressing the PNG.
+    let options = resvg::usvg::Options::default();
+    group.bench_function("png part: read the SVG (usvg, no text)", |b| {
+        b.iter(|| black_box(resvg::usvg::Tree::from_str(&svg, &options).unwrap()))
+    });
+    let tree = resvg::usvg::Tree::from_str(&svg, &options).unwrap();
+    let size = tree.size().to_int_size();
+    group.bench_function("png part: paint (no text)", |b| {
+        b.iter(|| {
+            let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+            resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+            black_box(pixmap)
+        })
+    });
+    let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+    resvg::render(&tree, resvg::tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    group.bench_function("png part: compress (tiny-skia's default encoding)", |b| {
+        b.iter(|| black_box(pixmap.encode_png().unwrap()))
+    });
     group.bench_function("draw and render a standard phase as PNG", |b| {
         b.iter(|| {
             let svg = drawing::draw_case(board, words).unwrap();

@@ -1,7 +1,8 @@
 //! The picture of each phase of a game, as the archive shows it and `strategos map --game`
 //! writes it: the board at the start of the phase and, once the phase is played, the orders
 //! given in it with what came of them and the retreats they left. The orders of the phase
-//! being played are never drawn: they are secret until it is processed.
+//! being played are never drawn: they are secret until it is processed. A Here I Stand game,
+//! kept as its history of moves, has one picture: its board as it stands.
 
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::diplomacy::power::PowerId;
@@ -28,6 +29,17 @@ pub fn phase_pictures(
     game: &GameRow,
     words: Words,
 ) -> rusqlite::Result<Vec<PhasePicture>> {
+    if game.variant == crate::judge::his::VARIANT {
+        // A Here I Stand game is kept as its history of moves: its board as it stands.
+        return Ok(crate::judge::his::picture(game, words)
+            .map(|svg| PhasePicture {
+                phase_serial: game.phase_serial,
+                title: crate::tr!(words, "map.board_now"),
+                svg,
+            })
+            .into_iter()
+            .collect());
+    }
     let Some(variant) = variants.iter().find(|v| v.id == game.variant) else {
         return Ok(Vec::new());
     };

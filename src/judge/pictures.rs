@@ -39,9 +39,10 @@ pub fn results_picture(
     let orders = drawn_orders(words, &variant.map, before, submitted, &resolution.outcomes);
     let title = tr!(
         words,
-        "map.title_game",
+        "map.title_result",
         game = game.name,
-        phase = drawing::phase_in(words, variant, next)
+        played = drawing::phase_in(words, variant, before),
+        next = drawing::phase_in(words, variant, next)
     );
     attachment(&drawing::draw(
         &Scene {

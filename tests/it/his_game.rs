@@ -87,6 +87,8 @@ fn every_roll_of_a_game_played_by_mail_verifies() {
         .map(|e| e.unwrap().path())
         .find(|p| p.is_dir())
         .expect("a folder for the game");
+    let html = std::fs::read_to_string(page.join("index.html")).unwrap();
+    assert!(html.contains("<h2>Maps</h2>"), "the board as it stands is on the page");
     let out = verify_dice(&page);
     let said =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);
