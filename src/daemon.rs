@@ -558,6 +558,7 @@ impl Daemon {
             body: text + "\n",
             in_reply_to: Some(letter.message_id.clone()),
             references: vec![letter.message_id.clone()],
+            attachments: Vec::new(),
         }
     }
 

@@ -212,6 +212,16 @@ pub fn bare_subject(subject: &str) -> &str {
     }
 }
 
+/// A file sent with a letter: the picture of a board (`map.png`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Attachment {
+    /// The file name the reader sees: `map.png`.
+    pub name: String,
+    /// Its media type: `image/png`.
+    pub media_type: String,
+    pub bytes: Vec<u8>,
+}
+
 /// A letter the judge wants to send.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutgoingLetter {
@@ -223,6 +233,8 @@ pub struct OutgoingLetter {
     pub in_reply_to: Option<String>,
     /// Message-IDs for the References header.
     pub references: Vec<String>,
+    /// Files sent with the text (a letter with none is a single text part, as always).
+    pub attachments: Vec<Attachment>,
 }
 
 impl OutgoingLetter {
@@ -239,6 +251,10 @@ impl OutgoingLetter {
         hasher.update(bare_subject(&self.subject).as_bytes());
         hasher.update([0u8]);
         hasher.update(self.body.as_bytes());
+        for attachment in &self.attachments {
+            hasher.update([0u8]);
+            hasher.update(&attachment.bytes);
+        }
         let digest = hasher.finalize();
         digest[..16].iter().map(|b| format!("{b:02x}")).collect()
     }
@@ -251,6 +267,7 @@ impl OutgoingLetter {
             body: body.into(),
             in_reply_to: None,
             references: Vec::new(),
+            attachments: Vec::new(),
         }
     }
 }

@@ -16,6 +16,7 @@ pub mod config;
 pub mod daemon;
 pub mod dice;
 pub mod diplomacy;
+pub mod drawing;
 pub mod fault;
 pub mod his;
 pub mod interface;

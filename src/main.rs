@@ -82,6 +82,42 @@ enum Command {
         #[command(subcommand)]
         command: operator::GameCommand,
     },
+    /// Draw maps to files (SVG or PNG, by the extension of --out): a variant's starting
+    /// board (or its empty map), a game's phase, or each case of an adjudicate file. Checks
+    /// the variant's picture against its borders first and names every mismatch.
+    Map {
+        /// The variant to draw (`standard`, `diadochi-v`, `his`).
+        #[arg(long)]
+        variant: Option<String>,
+        /// Draw the map without units.
+        #[arg(long)]
+        empty: bool,
+        /// With --variant his: a file of the master's adjustments (`place pressburg ottoman 7
+        /// regulars`, `leader suleiman pressburg`, `siege buda ottoman`...), one a line,
+        /// made to the 1517 board before it is drawn.
+        #[arg(long)]
+        setup: Option<PathBuf>,
+        /// A game of the configured database to draw (its current phase unless --phase).
+        #[arg(long)]
+        game: Option<String>,
+        /// With --game: the phase to draw, counted from 0 as ROLLBACK counts.
+        #[arg(long)]
+        phase: Option<i64>,
+        /// A file of cases as `strategos adjudicate` reads them: one picture per case,
+        /// orders and outcomes drawn, written into the folder --out as <case id>.svg|png.
+        #[arg(long)]
+        cases: Option<String>,
+        /// The file to write (`.svg` or `.png`), or with --cases a folder (PNG unless
+        /// --svg).
+        #[arg(long)]
+        out: PathBuf,
+        /// With --cases: write SVG files.
+        #[arg(long)]
+        svg: bool,
+        /// A folder of variant files to use besides the built-in ones.
+        #[arg(long)]
+        variants: Option<PathBuf>,
+    },
     /// Recompute every dice roll of a game from its revealed seed (docs: dice.md). Exits 0
     /// when every roll is verified, 1 when a problem is found, 2 when the archive cannot be
     /// read or holds no dice lines, 3 when the seed is not revealed yet.
@@ -121,6 +157,166 @@ fn main() -> ExitCode {
         Command::Backup { file } => operator::finish(operator::backup(&config, &file)),
         Command::Game { command } => operator::finish(operator::game(&config, &command)),
         Command::VerifyDice { archive } => verify_dice(&archive),
+        Command::Map {
+            variant,
+            empty,
+            setup,
+            game,
+            phase,
+            cases,
+            out,
+            svg,
+            variants,
+        } => {
+            let folder = variants.or(Some(config.paths.variants.clone()).filter(|d| d.is_dir()));
+            let what = match (variant, game, cases) {
+                (Some(v), None, None) if v == "his" || v == "here-i-stand" => {
+                    MapSubject::HereIStand(setup)
+                }
+                (Some(v), None, None) => MapSubject::Variant(v, empty),
+                (None, Some(g), None) => MapSubject::Game(g, phase),
+                (None, None, Some(c)) => MapSubject::Cases(c, svg),
+                _ => {
+                    eprintln!("strategos map: give one of --variant, --game or --cases");
+                    return ExitCode::from(2);
+                }
+            };
+            draw_map(&config, what, &out, folder.as_deref())
+        }
+    }
+}
+
+/// What `strategos map` draws.
+enum MapSubject {
+    /// A variant's starting board, or with `true` its empty map.
+    Variant(String, bool),
+    /// Here I Stand's 1517 board, with the adjustments of a file if one is given.
+    HereIStand(Option<PathBuf>),
+    /// A game's phase (its current one when none is given).
+    Game(String, Option<i64>),
+    /// The cases of an adjudicate file, as PNG or (`true`) SVG.
+    Cases(String, bool),
+}
+
+/// Writes SVG or PNG by the file's extension.
+fn write_picture(svg: &str, out: &Path) -> Result<(), String> {
+    let png = out
+        .extension()
+        .is_some_and(|x| x.eq_ignore_ascii_case("png"));
+    let bytes = if png {
+        strategos::drawing::png::render_png(svg, 1.0).ok_or("the picture could not be rendered")?
+    } else {
+        svg.as_bytes().to_vec()
+    };
+    std::fs::write(out, bytes).map_err(|e| format!("{}: {e}", out.display()))
+}
+
+/// `strategos map`: 0 when every picture was written, 1 when a variant's picture does not
+/// match its rules or a case could not be drawn, 2 when nothing could be read.
+fn draw_map(config: &Config, what: MapSubject, out: &Path, folder: Option<&Path>) -> ExitCode {
+    let words = strategos::report::messages::Words::english();
+    let variants = match load_all(folder) {
+        Ok(v) => v,
+        Err(problems) => {
+            for p in &problems {
+                eprintln!("{p}");
+            }
+            return ExitCode::from(2);
+        }
+    };
+    let result = match what {
+        MapSubject::HereIStand(setup) => strategos::his::load::embedded_map()
+            .map_err(|e| {
+                e.iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })
+            .and_then(|map| {
+                let mut board = strategos::his::board::Board::scenario_1517(&map);
+                if let Some(file) = setup {
+                    let text = std::fs::read_to_string(&file)
+                        .map_err(|e| format!("{}: {e}", file.display()))?;
+                    for (i, line) in text.lines().enumerate() {
+                        let line = line.trim();
+                        if line.is_empty() || line.starts_with('#') {
+                            continue;
+                        }
+                        let at = |why: strategos::his::Phrase| {
+                            format!("{}:{}: {}", file.display(), i + 1, why.en)
+                        };
+                        let adjustment =
+                            strategos::his::adjust::parse_adjustment(&map, line).map_err(at)?;
+                        strategos::his::adjust::apply(&map, &mut board, &adjustment).map_err(at)?;
+                    }
+                }
+                let svg = strategos::drawing::his::draw_board(&map, &board, None, words)
+                    .ok_or("the Here I Stand map file has no [map] table")?;
+                write_picture(&svg, out)
+            }),
+        MapSubject::Variant(id, empty) => match variants.iter().find(|v| v.id == id) {
+            None => Err(format!("no variant '{id}'")),
+            Some(v) => strategos::drawing::draw_variant(v, empty, words)
+                .and_then(|svg| write_picture(&svg, out)),
+        },
+        MapSubject::Game(name, phase) => operator::game_map(config, &variants, &name, phase)
+            .and_then(|svg| write_picture(&svg, out)),
+        MapSubject::Cases(file, svg) => {
+            let text = if file == "-" {
+                let mut text = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut text)
+                    .map(|_| text)
+                    .map_err(|e| e.to_string())
+            } else {
+                std::fs::read_to_string(&file).map_err(|e| format!("{file}: {e}"))
+            };
+            text.and_then(|t| serde_json::from_str(&t).map_err(|e| format!("{file}: {e}")))
+                .and_then(|input: serde_json::Value| {
+                    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+                    let boards = strategos::interface::adjudicate::case_boards(
+                        &input,
+                        &variants,
+                        &Options::default(),
+                    );
+                    let mut failed = Vec::new();
+                    for board in boards {
+                        match board.and_then(|b| {
+                            let picture = strategos::drawing::draw_case(&b, words)?;
+                            let name: String =
+                                b.id.chars()
+                                    .map(|c| {
+                                        if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                                            c
+                                        } else {
+                                            '_'
+                                        }
+                                    })
+                                    .collect();
+                            let file =
+                                out.join(format!("{name}.{}", if svg { "svg" } else { "png" }));
+                            write_picture(&picture, &file)?;
+                            println!("{}", file.display());
+                            Ok(())
+                        }) {
+                            Ok(()) => {}
+                            Err(e) => failed.push(e),
+                        }
+                    }
+                    if failed.is_empty() {
+                        Ok(())
+                    } else {
+                        Err(failed.join("\n"))
+                    }
+                })
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("strategos map: {message}");
+            ExitCode::from(1)
+        }
     }
 }
 
@@ -303,6 +499,7 @@ fn check_variants(paths: &[PathBuf]) -> ExitCode {
     };
     match loaded {
         Ok(variants) => {
+            let mut failed = false;
             for v in variants {
                 println!(
                     "{}: {} ({} provinces, {} supply centres, {} powers, rules {})",
@@ -317,8 +514,46 @@ fn check_variants(paths: &[PathBuf]) -> ExitCode {
                     v.map.powers.len(),
                     v.rules.edition
                 );
+                if let Some(layout) = &v.layout {
+                    let mismatches = strategos::drawing::check_map(&v.map, layout);
+                    for m in &mismatches {
+                        println!("  map: {m}");
+                    }
+                    println!("  map: {} mismatch(es) with the borders", mismatches.len());
+                    if !mismatches.is_empty() {
+                        failed = true;
+                    }
+                }
             }
-            ExitCode::SUCCESS
+            if paths.is_empty() {
+                match strategos::his::load::embedded_map() {
+                    Ok(map) => {
+                        let mismatches = strategos::drawing::his::layout()
+                            .map(|layout| strategos::drawing::his::check_his(&map, layout))
+                            .unwrap_or_default();
+                        println!("his: {} ({} spaces)", map.name, map.spaces.len());
+                        for m in &mismatches {
+                            println!("  map: {m}");
+                        }
+                        println!(
+                            "  map: {} mismatch(es) with the connections",
+                            mismatches.len()
+                        );
+                        failed |= !mismatches.is_empty();
+                    }
+                    Err(problems) => {
+                        for p in &problems {
+                            eprintln!("{p}");
+                        }
+                        failed = true;
+                    }
+                }
+            }
+            if failed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            }
         }
         Err(problems) => {
             for p in &problems {

@@ -362,3 +362,28 @@ fn show(tx: &Tx, variants: &[Variant], name: &str) -> Result<String, String> {
     }
     Ok(out)
 }
+
+/// `strategos map --game <game> [--phase n]`: the game's phase as SVG (its current one when
+/// no phase is given), drawn as the archive draws it.
+pub fn game_map(
+    config: &Config,
+    variants: &[Variant],
+    game: &str,
+    phase: Option<i64>,
+) -> Result<String, String> {
+    let mut store = open(config)?;
+    let tx = store.begin().map_err(db)?;
+    let row = tx
+        .game_by_name(game)
+        .map_err(db)?
+        .ok_or_else(|| format!("no game '{game}'"))?;
+    let words = strategos::report::messages::Words::english();
+    let pictures =
+        strategos::archive::maps::phase_pictures(&tx, variants, &row, words).map_err(db)?;
+    let wanted = phase.unwrap_or(row.phase_serial);
+    pictures
+        .into_iter()
+        .find(|p| p.phase_serial == wanted)
+        .map(|p| p.svg)
+        .ok_or_else(|| format!("game '{game}' has no picture of phase {wanted}"))
+}

@@ -2,7 +2,8 @@
 //!
 //! `write_site` writes `index.html` (every public game) and `<game>/index.html` per game:
 //! the players of each power over time (named as anyone may see them: `judge::secrecy`),
-//! the supply centres by year (a table and an inline SVG chart) and every report in order. Plain HTML with a little inline CSS: no scripts,
+//! the supply centres by year (a table and an inline SVG chart), the map of every phase and
+//! every report in order. Plain HTML with a little inline CSS: no scripts,
 //! no outside files, and no time of writing, so the same database always gives the same
 //! site. Every text from players or reports is escaped.
 //!
@@ -12,10 +13,13 @@
 //! - `page`: a game's page, and `report_texts` to read its reports back.
 //! - `feeds`: beside each page, the game's deadlines as iCalendar (`deadlines.ics`) and its
 //!   results as an Atom feed (`results.atom`).
+//! - `maps`: the picture of each phase (`phase-N.svg` beside the page), shared with
+//!   `strategos map --game`.
 
 mod chart;
 mod feeds;
 mod html;
+pub mod maps;
 mod page;
 mod summary;
 
@@ -74,7 +78,9 @@ pub fn write_site_as(
             }),
             owing: now.owing.clone(),
         };
-        let html = page::game_page(&game, variant_name, &summary, &reports, &status);
+        let pictures = maps::phase_pictures(tx, variants, &game, words).map_err(db)?;
+        let maps = write_pictures(&folder, &pictures)?;
+        let html = page::game_page(&game, variant_name, &summary, &reports, &status, &maps);
         write(&folder, &html)?;
         write_file(
             &folder,
@@ -232,6 +238,36 @@ fn write(folder: &Path, html: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
     let file = folder.join("index.html");
     std::fs::write(&file, html).map_err(|e| format!("cannot write {}: {e}", file.display()))
+}
+
+/// Writes each phase's picture as `folder/phase-N.svg`, removes the pictures of phases no
+/// longer in the history (after a ROLLBACK), and returns `(file, title)` for the page.
+fn write_pictures(
+    folder: &Path,
+    pictures: &[maps::PhasePicture],
+) -> Result<Vec<(String, String)>, String> {
+    std::fs::create_dir_all(folder)
+        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+    let mut written = Vec::new();
+    for picture in pictures {
+        let name = format!("phase-{}.svg", picture.phase_serial);
+        let file = folder.join(&name);
+        std::fs::write(&file, &picture.svg)
+            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+        written.push((name, picture.title.clone()));
+    }
+    if let Ok(entries) = std::fs::read_dir(folder) {
+        for entry in entries.flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with("phase-")
+                && name.ends_with(".svg")
+                && !written.iter().any(|(w, _)| *w == name)
+            {
+                let _ = std::fs::remove_file(entry.path());
+            }
+        }
+    }
+    Ok(written)
 }
 
 /// Removes `folder/index.html` if it is there (and the folder, if that leaves it empty).

@@ -1,5 +1,5 @@
-//! A game's page: what it is, who played it, its supply centres by year (table and chart)
-//! and every report of its archive in order; `report_texts` reads the reports back out.
+//! A game's page: what it is, who played it, its supply centres by year (table and chart),
+//! the map of every phase and every report of its archive in order; `report_texts` reads the reports back out.
 
 use super::chart::centre_chart;
 use super::html::{escape, page, unescape};
@@ -22,6 +22,7 @@ pub fn game_page(
     summary: &Summary,
     reports: &[Report],
     status: &Status,
+    maps: &[(String, String)],
 ) -> String {
     let mut body = String::new();
     body.push_str("<p><a href=\"../index.html\">All games</a></p>\n");
@@ -61,6 +62,7 @@ pub fn game_page(
     );
     body.push_str(&players(summary));
     body.push_str(&centres(summary));
+    body.push_str(&pictures(maps));
     body.push_str(&phases(reports));
     if !summary.problems.is_empty() {
         body.push_str("<h2>Notes</h2>\n<ul class=\"note\">\n");
@@ -116,6 +118,23 @@ fn centres(summary: &Summary) -> String {
     out.push_str("</table>\n");
     if let Some(chart) = centre_chart(summary) {
         out.push_str(&chart);
+    }
+    out
+}
+
+/// The map of every phase, `(file, title)`, each a picture beside the page.
+fn pictures(maps: &[(String, String)]) -> String {
+    if maps.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from("<h2>Maps</h2>\n");
+    for (file, title) in maps {
+        out.push_str(&format!(
+            "<figure class=\"map\"><img src=\"{}\" alt=\"Map: {}\" loading=\"lazy\" style=\"max-width:100%;height:auto\"><figcaption>{}</figcaption></figure>\n",
+            escape(file),
+            escape(title),
+            escape(title)
+        ));
     }
     out
 }

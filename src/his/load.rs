@@ -30,6 +30,8 @@ struct MapFile {
     connections: ConnectionsFile,
     #[serde(default)]
     leaders: BTreeMap<String, Spanned<LeaderFile>>,
+    /// How the map is drawn (`drawing::his`): projection, frame, colours, each space's place.
+    map: Option<crate::variant::file::MapFile>,
 }
 
 #[derive(Deserialize)]
@@ -111,12 +113,39 @@ pub fn load_map(file_name: &str, text: &str) -> Result<Map, Vec<LoadError>> {
             return Err(problems.list);
         }
     };
+    if let Some(m) = &file.map {
+        let (_, found) = layout_of(m, &file);
+        for (key, message) in found {
+            problems.push(None, key, message);
+        }
+    }
     let map = build(file, &mut problems);
     if problems.list.is_empty() {
         Ok(map)
     } else {
         Err(problems.list)
     }
+}
+
+fn layout_of(
+    m: &crate::variant::file::MapFile,
+    file: &MapFile,
+) -> (crate::drawing::layout::Layout, Vec<(String, String)>) {
+    let known_place = |id: &str| file.spaces.contains_key(id);
+    let known_power = |id: &str| power_word(id).is_some();
+    crate::variant::layout::build_layout(m, "spaces", &known_place, &known_power)
+}
+
+/// The layout of the shipped map's `[map]` table (checked with the map by the tests).
+pub fn embedded_layout() -> Option<&'static crate::drawing::layout::Layout> {
+    static LAYOUT: std::sync::OnceLock<Option<crate::drawing::layout::Layout>> =
+        std::sync::OnceLock::new();
+    LAYOUT
+        .get_or_init(|| {
+            let file: MapFile = toml::from_str(MAP_TEXT).ok()?;
+            Some(layout_of(file.map.as_ref()?, &file).0)
+        })
+        .as_ref()
 }
 
 fn power_word(word: &str) -> Option<Power> {

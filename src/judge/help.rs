@@ -71,7 +71,7 @@ impl Session<'_> {
     }
 
     /// A help file, a variant's rules or map, or the list of commands.
-    fn help_file(&mut self, topic: Option<&str>) {
+    pub(super) fn help_file(&mut self, topic: Option<&str>) {
         let asked = topic.unwrap_or("help").to_lowercase();
         let asked = ALIASES
             .iter()

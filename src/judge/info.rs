@@ -437,6 +437,60 @@ impl Session<'_> {
         Ok(())
     }
 
+    /// GET MAP [game]: the picture of the game's board as it stands, attached to the answer
+    /// as `map.png` (the orders of the phase being played are not drawn: they are secret).
+    /// A game the sender may not see is answered as one that does not exist.
+    pub(super) fn get_map(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        game: Option<&str>,
+    ) -> rusqlite::Result<()> {
+        let name = match (game, &self.signed_on, &self.master_of) {
+            (Some(name), _, _) => name.to_string(),
+            (None, Some((row, _)), _) | (None, None, Some(row)) => row.name.clone(),
+            // No game: the Standard map, as njudge's GET map gives it.
+            _ => "standard".to_string(),
+        };
+        // A variant's name that names no game: the variant's provinces (njudge's
+        // `GET map.<variant>`) and its starting board.
+        if tx.game_by_name(&name)?.is_none()
+            && let Some(variant) = self.judge.variants.iter().find(|v| v.id == name)
+        {
+            self.help_file(Some(&format!("map.{}", variant.id)));
+            if !self.attachments.iter().any(|(g, _)| *g == variant.id)
+                && let Some(picture) = super::pictures::variant_picture(self.words(), variant)
+            {
+                self.attachments.push((variant.id.clone(), picture));
+            }
+            return Ok(());
+        }
+        let Some(row) = self.find_game(tx, line, &name)? else {
+            return Ok(());
+        };
+        if self.attachments.iter().any(|(g, _)| *g == row.name) {
+            return Ok(());
+        }
+        let words = self.words();
+        let picture = if row.variant == super::his::VARIANT {
+            super::his::picture(&row, words).and_then(|svg| super::pictures::his_picture(&svg))
+        } else {
+            self.judge
+                .game_position(&row)
+                .and_then(|(variant, position)| {
+                    super::pictures::board_picture(words, variant, &row, &position)
+                })
+        };
+        match picture {
+            Some(picture) => {
+                self.say(msg!("info.map_attached", game = row.name));
+                self.attachments.push((row.name.clone(), picture));
+            }
+            None => self.fail(line, msg!("info.no_map", game = row.name)),
+        }
+        Ok(())
+    }
+
     /// WHOIS address: the player's name and the games they play or watch. A player who
     /// hides their address is found only by themselves and by the masters of their games
     /// (signed on as such); to anyone else it is an address nobody registered.

@@ -71,6 +71,8 @@ pub(super) struct Session<'j> {
     pub(super) passwords_set: u32,
     /// Help files already sent in this letter (each is sent once).
     pub(super) helped: Vec<String>,
+    /// Files the answer carries: the pictures GET MAP asked for (one per game).
+    pub(super) attachments: Vec<(String, crate::letter::Attachment)>,
     /// What in this letter waits for the sender's address to confirm (then the whole letter
     /// waits for it).
     pub(super) pending: Vec<Message>,
@@ -300,6 +302,7 @@ impl<'j> Session<'j> {
             reply_prefix: None,
             passwords_set: 0,
             helped: Vec::new(),
+            attachments: Vec::new(),
             pending: Vec::new(),
             failed_seats: Vec::new(),
             confirmed,
@@ -425,6 +428,10 @@ impl<'j> Session<'j> {
             body,
             in_reply_to: Some(letter.message_id.clone()),
             references,
+            attachments: std::mem::take(&mut session.attachments)
+                .into_iter()
+                .map(|(_, a)| a)
+                .collect(),
         }];
         letters.append(&mut others);
         // No letter the judge writes is larger than the limit; the rest is summed up.
@@ -678,6 +685,7 @@ impl<'j> Session<'j> {
         self.say_text(format!("> {}", render(command)));
         match &command.kind {
             CommandKind::Help { topic } => self.help(tx, line, topic.as_deref())?,
+            CommandKind::GetMap { game } => self.get_map(tx, line, game.as_deref())?,
             CommandKind::Register { name, password } => {
                 self.register(tx, line, name.as_deref(), password.as_deref())?
             }

@@ -483,6 +483,14 @@ impl Session<'_> {
                 };
                 msg!("master.set_game_language", language = language)
             }
+            Setting::GameMap(on) => {
+                settings.map = *on;
+                if *on {
+                    msg!("master.set_game_map_on")
+                } else {
+                    msg!("master.set_game_map_off")
+                }
+            }
             _ => return Ok(()),
         };
         game.settings = settings.to_json();

@@ -21,6 +21,7 @@
 //! - `lockout.rs`: wrong passwords counted per seat and account, seats locked, letters held.
 //! - `confirm.rs`: what waits for a token mailed to an address (CONFIRM), and carrying it out.
 //! - `proof.rs`: whether a letter carries a seat's password (read past the hourly limit).
+//! - `pictures.rs`: the picture of the board letters carry (map.png): results and GET MAP.
 //! - `settings.rs`: game settings, members' wishes, deadlines from clock, days and zone.
 //! - `secrecy.rs`: who may see a game, and how a member is named to each reader.
 
@@ -40,6 +41,7 @@ mod master;
 pub mod orders;
 pub mod password;
 pub(crate) mod phase;
+pub mod pictures;
 mod play;
 mod press;
 mod proof;

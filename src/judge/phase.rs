@@ -468,10 +468,33 @@ impl Judge {
         self.record_phase(tx, game_now, variant, &next, now)?;
         tx.archive(game_now.id, game_now.phase_serial, &title, &body, now)?;
         let mut letters = Vec::new();
+        // The picture of the new board, drawn once per language, for the members who want it.
+        let game_map = GameSettings::from_json(&game_now.settings).map;
+        let mut pictures: std::collections::BTreeMap<String, Option<crate::letter::Attachment>> =
+            std::collections::BTreeMap::new();
         for m in tx.members(game_now.id)? {
             let language = self.language_of(tx, game_now, &m)?;
             let (subject, body) = write(self.templates.words(&language));
-            letters.push(OutgoingLetter::fresh(&m.email, subject, body));
+            let mut letter = OutgoingLetter::fresh(&m.email, subject, body);
+            let wants = Wishes::from_json(&tx.member_wishes(game_now.id, m.player_id)?)
+                .map
+                .unwrap_or(true);
+            if game_map && wants {
+                let words = self.templates.words(&language);
+                let picture = pictures.entry(language).or_insert_with(|| {
+                    super::pictures::results_picture(
+                        words,
+                        variant,
+                        game_now,
+                        &position,
+                        &submitted,
+                        &resolution,
+                        &next,
+                    )
+                });
+                letter.attachments.extend(picture.clone());
+            }
+            letters.push(letter);
         }
         // Postal press written during the phase goes out after its results.
         for (recipient, subject, body) in tx.take_held_press(game_now.id)? {

@@ -99,6 +99,8 @@ pub struct GameSettings {
     pub max_absence_days: u32,
     /// The language of letters to members who chose none: `en` or `ru`.
     pub language: String,
+    /// Results letters carry the picture of the board (`SET GAME MAP ON|OFF`).
+    pub map: bool,
     /// The phase whose late notices went out (so they go once a day).
     pub late_noticed: Option<i64>,
     /// When the late notices of that phase last went out.
@@ -159,6 +161,7 @@ impl Default for GameSettings {
             paused: false,
             max_absence_days: 14,
             language: "en".into(),
+            map: true,
             late_noticed: None,
             late_noticed_at: None,
             offered: None,
@@ -268,6 +271,8 @@ impl GameSettings {
 pub struct Wishes {
     /// Letters in this language (`en`, `ru`); none: the game's.
     pub language: Option<String>,
+    /// Whether results letters carry the picture of the board (`SET MAP ON|OFF`); none: yes.
+    pub map: Option<bool>,
     /// Do not process early this phase (SET WAIT); cleared every phase.
     pub wait: bool,
     /// Away from..to (yyyy-mm-dd), pushing deadlines that fall inside.

@@ -136,6 +136,14 @@ impl Session<'_> {
                 wishes.draw = None;
                 self.say(msg!("wishes.no_draw"));
             }
+            Setting::Map(on) => {
+                wishes.map = Some(*on);
+                self.say(if *on {
+                    msg!("wishes.map_on", game = game.name)
+                } else {
+                    msg!("wishes.map_off", game = game.name)
+                });
+            }
             Setting::Concede(_) if !GameSettings::from_json(&game.settings).concessions => {
                 self.fail(line, msg!("wishes.no_concessions", game = game.name));
                 return Ok(());

@@ -1,6 +1,8 @@
 //! Writing an `OutgoingLetter` as RFC 5322 bytes with lettre's builder: encoded words for
 //! non-ASCII headers, a safe transfer encoding for the UTF-8 text, CRLF line ends, and the
 //! headers that keep robots and other judges from answering (`Auto-Submitted`, the marker).
+//! A letter with attachments (the picture of a board) is multipart/mixed: the same text part,
+//! then each file in base64.
 //!
 //! Nothing here can inject a header: CR, LF and other control characters in subjects and
 //! names become spaces, and message ids keep only visible ASCII.
@@ -16,7 +18,7 @@ use chrono::{DateTime, Utc};
 use email_encoding::body::Encoding;
 use lettre::address::Envelope;
 use lettre::message::header::{ContentTransferEncoding, ContentType, HeaderName, HeaderValue};
-use lettre::message::{Body, Mailbox, SinglePart};
+use lettre::message::{Body, Mailbox, MultiPart, SinglePart};
 
 use crate::letter::{Address, OutgoingLetter};
 use crate::mail::read::MARKER_HEADER;
@@ -90,7 +92,33 @@ pub fn compose(
     let body = SinglePart::builder()
         .header(ContentType::TEXT_PLAIN)
         .body(body(&letter.body));
-    match builder.singlepart(body) {
+    let message = if letter.attachments.is_empty() {
+        builder.singlepart(body)
+    } else {
+        // The text as a letter without attachments has it, then each file (base64). A part's
+        // last line break belongs to the boundary after it (RFC 2046), so text sent as it
+        // stands (7bit) gets one more line end and reads back exactly as the single-part
+        // letter's does; quoted-printable and base64 text already does.
+        let text = if seven_bit(&wrap_long_lines(&letter.body, WIDTH)) {
+            format!("{}\n", letter.body)
+        } else {
+            letter.body.clone()
+        };
+        let body = SinglePart::builder()
+            .header(ContentType::TEXT_PLAIN)
+            .body(self::body(&text));
+        let mut parts = MultiPart::mixed().singlepart(body);
+        for attachment in &letter.attachments {
+            let media_type = ContentType::parse(&attachment.media_type)
+                .unwrap_or_else(|_| ContentType::parse("application/octet-stream").expect("valid"));
+            parts = parts.singlepart(
+                lettre::message::Attachment::new(one_line(&attachment.name))
+                    .body(Body::new(attachment.bytes.clone()), media_type),
+            );
+        }
+        builder.multipart(parts)
+    };
+    match message {
         Ok(message) => message.formatted(),
         Err(_) => Vec::new(),
     }
@@ -105,7 +133,7 @@ fn body(text: &str) -> Body {
     // mail expect, rather than the quoted-printable lettre picks for lines of 76 or more.
     let text = wrap_long_lines(text, WIDTH);
     let text = text.as_ref();
-    let plain = text.is_ascii() && text.lines().all(|l| l.len() <= 998);
+    let plain = seven_bit(text);
     // Otherwise lettre chooses on the text before it writes the line ends, for a server
     // without SMTPUTF8; so do we.
     let encoding = if plain {
@@ -130,6 +158,11 @@ fn body(text: &str) -> Body {
     // to refuse, its own choice on the CRLF text is as good, and as fast.)
     Body::new_with_encoding(text, encoding)
         .unwrap_or_else(|bytes| Body::new(String::from_utf8_lossy(&bytes).into_owned()))
+}
+
+/// Whether text goes as it stands (7bit): plain ASCII, every line within RFC 5322's 998 octets.
+fn seven_bit(text: &str) -> bool {
+    text.is_ascii() && text.lines().all(|l| l.len() <= 998)
 }
 
 /// The widest line the judge writes, in characters, where the words allow.

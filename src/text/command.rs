@@ -3,7 +3,7 @@
 //! Reading never fails. The vocabulary is the classic judge's (judge-conventions.md §1.1-1.3);
 //! keywords are in any case, with the spaces between a keyword's words optional (`SIGN ON`):
 //!
-//! - `HELP [topic]`; `GET file`, `SEND [ME] file`: `Help`.
+//! - `HELP [topic]`; `GET file`, `SEND [ME] file`: `Help`; `GET MAP [game]`: `GetMap`.
 //! - `REGISTER`, then optional form lines `Name: ...`, `Password: ...` (the other fields of
 //!   njudge's form, NJ:form, are read and dropped) up to `END`, a blank line or any line that
 //!   is not `Field: value`; or on one line `REGISTER password [name...]` (form lines may
@@ -79,6 +79,9 @@ pub struct Command {
 pub enum CommandKind {
     /// `HELP`, `HELP topic`, `GET file`, `SEND [ME] file`.
     Help { topic: Option<String> },
+    /// `GET MAP [game]`: the picture of the game's board, mailed as `map.png` (the game
+    /// signed on to when none is named).
+    GetMap { game: Option<String> },
     /// `REGISTER` with its form, or `REGISTER password [name...]`.
     Register {
         name: Option<String>,
@@ -522,6 +525,8 @@ pub fn render(command: &Command) -> String {
                 _ => format!("GET {topic}"),
             }
         }
+        CommandKind::GetMap { game: None } => "GET MAP".into(),
+        CommandKind::GetMap { game: Some(game) } => format!("GET MAP {game}"),
         CommandKind::Register { name, password } => {
             let mut form = vec!["REGISTER".to_string()];
             if let Some(name) = name {

@@ -28,6 +28,8 @@ pub struct VariantFile {
     /// `-ec`, `-wc` a fleet's on that coast); njudge's map file's order for the Standard map.
     #[serde(default)]
     pub listing: BTreeMap<String, Spanned<String>>,
+    /// How the map is drawn: projection, frame, colours, each province's sites.
+    pub map: Option<MapFile>,
 }
 
 #[derive(Deserialize)]
@@ -111,4 +113,71 @@ pub struct AdjacencyFile {
     /// Fleet borders, each once, coasts named on split provinces: `"stp/nc-bar"`.
     #[serde(default)]
     pub fleet: Vec<Spanned<String>>,
+}
+
+/// A variant's `[map]` table: how it is drawn (`drawing::layout::Layout`, docs/maps.md).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MapFile {
+    /// `mercator` or `equirectangular` (longitude scaled at the frame's middle latitude).
+    #[serde(default)]
+    pub projection: Option<String>,
+    /// The part of the globe drawn, in degrees.
+    pub frame: FrameFile,
+    /// The picture's width in pixels (1200 unless given).
+    pub width: Option<f64>,
+    /// `#rrggbb` for each power.
+    #[serde(default)]
+    pub colours: BTreeMap<String, String>,
+    /// Sites of land outside every province (`[lon, lat]`).
+    #[serde(default)]
+    pub void_land: Vec<[f64; 2]>,
+    /// Sites of water outside every sea province (lakes, gulfs beyond the edge of play).
+    #[serde(default)]
+    pub void_sea: Vec<[f64; 2]>,
+    /// Borders drawn as lines: `{ between = "gad-mau", kind = "strait" }` (or `road`).
+    #[serde(default)]
+    pub links: Vec<LinkFile>,
+    /// Diplomacy: each province's sites and where its label and units go.
+    #[serde(default)]
+    pub provinces: BTreeMap<String, PlaceFile>,
+    /// Here I Stand: each space's place.
+    #[serde(default)]
+    pub spaces: BTreeMap<String, PlaceFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FrameFile {
+    pub west: f64,
+    pub east: f64,
+    pub south: f64,
+    pub north: f64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkFile {
+    pub between: String,
+    pub kind: String,
+    /// Where it is drawn, as a line of points (default: between the two units' places).
+    #[serde(default)]
+    pub at: Vec<[f64; 2]>,
+}
+
+/// One place: `at` (one site) or `sites`; `label`, `unit` and each coast's fleet point
+/// default to the first site.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PlaceFile {
+    pub at: Option<[f64; 2]>,
+    #[serde(default)]
+    pub sites: Vec<[f64; 2]>,
+    pub label: Option<[f64; 2]>,
+    pub unit: Option<[f64; 2]>,
+    #[serde(default)]
+    pub coasts: BTreeMap<String, [f64; 2]>,
+    /// A canal through the place, as a line of points.
+    #[serde(default)]
+    pub canal: Vec<[f64; 2]>,
 }

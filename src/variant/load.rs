@@ -8,6 +8,7 @@ use toml::Spanned;
 
 use super::borders::build_adjacency;
 use super::file::{ProvinceFile, VariantFile};
+use super::layout::build_layout;
 use super::start::build_start;
 use super::{Listing, Variant};
 use crate::diplomacy::map::{
@@ -159,9 +160,19 @@ fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
             format!("must be between 1 and the {n_centres} supply centres of the map"),
         );
     }
+    let layout = file.map.as_ref().map(|m| {
+        let known_place = |p: &str| file.provinces.contains_key(p);
+        let known_power = |p: &str| file.powers.contains_key(p);
+        let (layout, found) = build_layout(m, "provinces", &known_place, &known_power);
+        for (key, message) in found {
+            problems.push(None, key, message);
+        }
+        std::sync::Arc::new(layout)
+    });
     Variant {
         id: id.to_string(),
         name: file.name.clone(),
+        layout,
         description: file.description.clone(),
         map,
         rules,

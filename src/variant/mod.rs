@@ -5,6 +5,7 @@
 
 mod borders;
 pub mod file;
+pub mod layout;
 pub mod load;
 mod start;
 
@@ -32,6 +33,8 @@ pub struct Variant {
     /// What counts toward victory.
     pub victory_counting: crate::diplomacy::progress::VictoryCounting,
     pub start: Position,
+    /// How its map is drawn, if the file says (`[map]`).
+    pub layout: Option<std::sync::Arc<crate::drawing::layout::Layout>>,
     /// The order in which letters list a unit's neighbours.
     pub listing: Listing,
 }

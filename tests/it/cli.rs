@@ -167,6 +167,66 @@ fn variants_command_checks_files() {
 }
 
 #[test]
+fn variants_command_checks_each_map_and_map_draws_to_files() {
+    let out = strategos(&["variants"], None);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("map: 0 mismatch(es)").count(), 3, "{text}");
+    // A variant file whose picture lies is named with its mismatch, and fails.
+    let dir = std::env::temp_dir().join(format!("strategos-map-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let lying = std::fs::read_to_string("variants/standard.toml")
+        .unwrap()
+        .replace("\"boh-gal\", ", "");
+    let file = dir.join("lying.toml");
+    std::fs::write(&file, lying).unwrap();
+    let out = strategos(&["variants", file.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("map: Bohemia and Galicia share a drawn land border"),
+        "{text}"
+    );
+    // strategos map: a variant's board as SVG, an unknown variant refused, the cases of an
+    // adjudicate file one picture each.
+    let svg = dir.join("std.svg");
+    let out = strategos(
+        &[
+            "map",
+            "--variant",
+            "standard",
+            "--out",
+            svg.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(std::fs::read_to_string(&svg).unwrap().starts_with("<svg"));
+    let out = strategos(
+        &["map", "--variant", "nosuch", "--out", svg.to_str().unwrap()],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let out = strategos(&["map", "--out", svg.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(2));
+    let folder = dir.join("cases");
+    let out = strategos(
+        &[
+            "map",
+            "--cases",
+            "tests/data/maps/cases.json",
+            "--svg",
+            "--out",
+            folder.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let case = std::fs::read_to_string(folder.join("bounce-support-dislodge.svg")).unwrap();
+    assert!(case.contains("class=\"order move\""));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn a_bad_config_stops_the_program_naming_the_key() {
     let dir = std::env::temp_dir().join(format!("strategos-cli-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

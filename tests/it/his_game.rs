@@ -58,6 +58,16 @@ fn every_roll_of_a_game_played_by_mail_verifies() {
         .filter(|l| l.trim_start().starts_with("Roll "))
         .count();
     assert!(rolls >= 4, "{rolls} rolls in {history}");
+    // GET MAP mails the picture of the board.
+    judge.deliver_confirmed(
+        "erin@example.test",
+        &mail("erin@example.test", "map", "his-map@x", "GET MAP wien\n"),
+    );
+    let raw = judge.take_sent_raw();
+    assert_eq!(raw.len(), 1);
+    let text = String::from_utf8_lossy(&raw[0]);
+    assert!(text.contains("Content-Type: multipart/mixed"), "{text}");
+    assert!(text.contains("filename=\"map.png\""), "{text}");
     let files = TempDir::new("his-dice");
     // The web archive takes the game too, and verify-dice reads the game's page.
     let site = files.0.join("site");
@@ -77,6 +87,11 @@ fn every_roll_of_a_game_played_by_mail_verifies() {
         .map(|e| e.unwrap().path())
         .find(|p| p.is_dir())
         .expect("a folder for the game");
+    let html = std::fs::read_to_string(page.join("index.html")).unwrap();
+    assert!(
+        html.contains("<h2>Maps</h2>"),
+        "the board as it stands is on the page"
+    );
     let out = verify_dice(&page);
     let said =
         String::from_utf8_lossy(&out.stdout).to_string() + &String::from_utf8_lossy(&out.stderr);

@@ -185,6 +185,26 @@ impl Harness {
         letters
     }
 
+    /// Letters sent since the last call as raw messages, in the order the judge wrote them.
+    pub fn take_sent_raw(&mut self) -> Vec<Vec<u8>> {
+        let mut letters: Vec<(u64, Vec<u8>)> = Vec::new();
+        for message in self.sent.pending().unwrap() {
+            let raw = self.sent.read(&message).unwrap();
+            self.sent.mark_handled(&message).unwrap();
+            let letter = read_letter(&raw, &[]).unwrap();
+            let serial = letter
+                .message_id
+                .split('.')
+                .nth(1)
+                .and_then(|s| s.parse().ok())
+                .unwrap_or(0);
+            self.taken.push(letter);
+            letters.push((serial, raw));
+        }
+        letters.sort_by_key(|(serial, _)| *serial);
+        letters.into_iter().map(|(_, raw)| raw).collect()
+    }
+
     /// Marks addresses as proven, as if each had confirmed a token once (for tests whose
     /// subject is not the confirmation).
     pub fn vouch(&mut self, addresses: &[&str]) {

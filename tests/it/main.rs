@@ -45,6 +45,8 @@
 //! - `vocabulary`: every row of `docs/commands.md` (the classic judges' commands and settings)
 //!   tried by mail and answered as it says; HELP names every command and variant; every njudge
 //!   file name GET asks for is answered; GET deadlines states the configured defaults.
+//! - `maps`: every shipped map drawn true to its rules and a lie named; the SVG holds every
+//!   province, unit and order with its outcome; a PNG with the font in the binary.
 //! - `dice`: `strategos verify-dice` on archives made here: verified, tampered dice, purposes,
 //!   roll numbers and seeds found, the seed not yet revealed, unreadable input.
 
@@ -70,6 +72,7 @@ mod judge_harness;
 mod mail_read;
 mod mail_transport;
 mod mailserver;
+mod maps;
 mod messages;
 mod orders;
 mod outage;

@@ -2,7 +2,8 @@
 //! sign up by mail (each confirming its address with the token the judge mails it), send
 //! orders by SMTP, the judge reads them over IMAP (STARTTLS) and
 //! answers over SMTP; a deadline passes with Italy silent; Turkey retreats; five powers
-//! build; 1902 passes on deadlines; every player's IMAP mailbox holds every report.
+//! build; 1902 passes on deadlines; every player's IMAP mailbox holds every report, each
+//! with the picture of the board attached (map.png).
 //!
 //! The game's clock is set by the test; only the mail moves in real time.
 
@@ -35,6 +36,8 @@ struct Player {
     seen: std::collections::HashSet<u32>,
     /// Confirmation tokens already sent back.
     confirmed: std::collections::HashSet<String>,
+    /// Subjects of the letters that came with the picture of the board (`map.png`, a PNG).
+    pictures: Vec<String>,
 }
 
 struct Table<'s> {
@@ -60,6 +63,7 @@ impl Table<'_> {
             body: body.to_string(),
             in_reply_to: None,
             references: Vec::new(),
+            attachments: Vec::new(),
         };
         let id = format!("{}.{}.player@example.test", self.game, self.serial);
         self.sent_ids.push(id.clone());
@@ -156,6 +160,15 @@ impl Table<'_> {
                 }
                 let letter = read_letter(&raw, &[]).expect("the judge's letters read");
                 if letter.subject.contains(&self.game) {
+                    use mail_parser::MimeHeaders;
+                    let message = mail_parser::MessageParser::default().parse(&raw).unwrap();
+                    let picture = message.attachments().any(|part| {
+                        part.attachment_name() == Some("map.png")
+                            && part.contents().starts_with(b"\x89PNG\r\n\x1a\n")
+                    });
+                    if picture {
+                        player.pictures.push(letter.subject.clone());
+                    }
                     player.received.push(letter);
                 }
             }
@@ -295,6 +308,7 @@ fn a_standard_game_through_real_mail_servers() {
             received: Vec::new(),
             seen: Default::default(),
             confirmed: Default::default(),
+            pictures: Vec::new(),
         })
         .collect();
     let mut table = Table {
@@ -385,6 +399,16 @@ fn a_standard_game_through_real_mail_servers() {
         "F1902M Results",
     ];
     table.wait_for(&reports);
+    // Each report came with the picture of the new board, through the real servers.
+    for player in &table.players {
+        for title in reports {
+            assert!(
+                player.pictures.iter().any(|s| s.contains(title)),
+                "{}: {title} came without its picture",
+                player.user
+            );
+        }
+    }
     let report = |title: &str| {
         table.players[0]
             .received

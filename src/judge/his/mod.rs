@@ -328,9 +328,24 @@ fn progress(
     tx.archive(game.id, game.phase_serial, &subject, &body, now)?;
     let members = tx.members(game.id)?;
     let mut letters = Vec::new();
+    // A move over: the report carries the picture of the new board (map.png), drawn once
+    // per language, for the members who want it (SET MAP, SET GAME MAP).
+    let game_map = finished && super::settings::GameSettings::from_json(&game.settings).map;
+    let mut pictures: BTreeMap<String, Option<crate::letter::Attachment>> = BTreeMap::new();
     for m in &members {
-        let (subject, body) = write(desk.member_words(tx, game, m)?);
-        letters.push(OutgoingLetter::fresh(&m.email, subject, body));
+        let words = desk.member_words(tx, game, m)?;
+        let (subject, body) = write(words);
+        let mut letter = OutgoingLetter::fresh(&m.email, subject, body);
+        let wants = super::settings::Wishes::from_json(&tx.member_wishes(game.id, m.player_id)?)
+            .map
+            .unwrap_or(true);
+        if game_map && wants {
+            let picture = pictures
+                .entry(words.language().to_string())
+                .or_insert_with(|| board_picture(referee, words));
+            letter.attachments.extend(picture.clone());
+        }
+        letters.push(letter);
     }
     // Each power asked gets its own letter saying how to answer (every eligible power is
     // asked, whether or not it can do anything, so that silence tells nothing).
@@ -623,6 +638,31 @@ pub(crate) fn lines(
 
 /// LIST game for a Here I Stand game, in `words`: the board where anything stands (`state` is
 /// the game's state in those words) and the move under way; or why the game cannot be read.
+/// The board as the picture a report carries (`map.png`).
+fn board_picture(referee: &Referee, words: Words<'_>) -> Option<crate::letter::Attachment> {
+    let svg = crate::drawing::his::draw_board(&referee.map, &referee.board, None, words)?;
+    Some(crate::letter::Attachment {
+        name: "map.png".to_string(),
+        media_type: "image/png".to_string(),
+        bytes: crate::drawing::png::render_png(&svg, 1.0)?,
+    })
+}
+
+/// The game's board as SVG, with the move under way, if any; `None` if it cannot be read.
+pub(crate) fn picture(row: &GameRow, words: Words<'_>) -> Option<String> {
+    let referee = Referee::load(row).ok()?;
+    let moving = referee.current.as_ref().map(|p| {
+        let request = p.request();
+        crate::drawing::his::MoveShown {
+            power: request.power,
+            from: request.from,
+            to: request.to,
+            text: describe_status_in(&referee.map, p.status(), lang_of(words)),
+        }
+    });
+    crate::drawing::his::draw_board(&referee.map, &referee.board, moving.as_ref(), words)
+}
+
 pub(crate) fn list(row: &GameRow, words: Words<'_>, state: &str) -> Result<String, Message> {
     let Ok(referee) = Referee::load(row) else {
         return Err(msg!(

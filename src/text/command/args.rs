@@ -77,7 +77,7 @@ impl Args<'_> {
     }
 
     /// `GET file`, `SEND [ME] file`; `GET info <variant>` is the variant's file, topic
-    /// `info-<variant>` (echoed back as written).
+    /// `info-<variant>` (echoed back as written); `GET MAP [game]` the picture of a board.
     pub(super) fn get(&mut self, args: &[Word]) -> Option<CommandKind> {
         // `GET ics <game>`: the game's deadlines as an iCalendar file.
         if let [ics, game] = args
@@ -88,15 +88,14 @@ impl Args<'_> {
                 topic: Some(format!("ics.{game}")),
             });
         }
-        if let [map, variant] = args
+        // `GET MAP [game]`: the picture of a game's board (or, for a variant's name, the
+        // variant's provinces and its starting board).
+        if let [map, rest @ ..] = args
             && map.text.eq_ignore_ascii_case("map")
+            && rest.len() <= 1
         {
-            return match self.file(variant)? {
-                CommandKind::Help { topic: Some(name) } => Some(CommandKind::Help {
-                    topic: Some(format!("map.{name}")),
-                }),
-                other => Some(other),
-            };
+            let game = rest.first().map(|g| g.text.to_lowercase());
+            return Some(CommandKind::GetMap { game });
         }
         if let [info, variant] = args
             && info.text.eq_ignore_ascii_case("info")

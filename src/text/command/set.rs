@@ -53,6 +53,11 @@ pub enum Setting {
     /// `SET GAME LANGUAGE en|ru` (the same words as `SET LANGUAGE`): the master's choice of the
     /// game's language, for members who chose none and for its archive.
     GameLanguage(String),
+    /// `SET MAP ON|OFF`, `SET NO MAP`: whether the player's results letters carry the picture
+    /// of the board.
+    Map(bool),
+    /// `SET GAME MAP ON|OFF`: whether the game's results letters carry the picture at all.
+    GameMap(bool),
     /// `SET MOVE|RETREAT|ADJUST [CLOCK hh:mm] [MIN h] [NEXT h] [GRACE h] [DELAY h] [DAYS
     /// -MTWTF-]`, at least one option, in any order. `clock` is `hh:mm` (njudge's minutes past
     /// midnight, `1410`, are read too, and `-1` is any time: `clock` empty); hours may have
@@ -267,6 +272,8 @@ impl Args<'_> {
             Name::GameLanguage => Setting::GameLanguage(
                 self.language(args, "SET GAME LANGUAGE takes en (English) or ru (русский)")?,
             ),
+            Name::Map => Setting::Map(self.on_off(args, "SET MAP takes ON or OFF")?),
+            Name::GameMap => Setting::GameMap(self.on_off(args, "SET GAME MAP takes ON or OFF")?),
             Name::ShowAddress => self.show_address(args)?,
             Name::Deadline(kind) => self.deadline(kind, args)?,
             Name::Zone => self.zone(args)?,
@@ -460,6 +467,21 @@ impl Args<'_> {
             return None;
         }
         Some(Setting::Preference(word.text.to_ascii_uppercase()))
+    }
+
+    /// `ON` or `OFF` (`YES`, `NO` too).
+    fn on_off(&mut self, args: &[Word], usage: &str) -> Option<bool> {
+        let [word] = args else {
+            return self.usage(usage);
+        };
+        match word.text.to_ascii_uppercase().as_str() {
+            "ON" | "YES" => Some(true),
+            "OFF" | "NO" => Some(false),
+            _ => {
+                self.report(Severity::Error, word.column, usage);
+                None
+            }
+        }
     }
 
     /// The language of `SET LANGUAGE en|ru` and `SET GAME LANGUAGE en|ru`: `en` or `ru`.
@@ -742,6 +764,8 @@ pub fn render(setting: &Setting) -> String {
         Setting::Preference(list) => format!("SET PREFERENCE {list}"),
         Setting::Language(code) => format!("SET LANGUAGE {code}"),
         Setting::GameLanguage(code) => format!("SET GAME LANGUAGE {code}"),
+        Setting::Map(on) => format!("SET MAP {}", if *on { "ON" } else { "OFF" }),
+        Setting::GameMap(on) => format!("SET GAME MAP {}", if *on { "ON" } else { "OFF" }),
         Setting::Deadline {
             kind,
             clock,
@@ -863,6 +887,7 @@ impl Setting {
                 | Setting::NoConcede
                 | Setting::Preference(_)
                 | Setting::Language(_)
+                | Setting::Map(_)
                 | Setting::ShowAddress(_)
                 | Setting::HideAddress
                 | Setting::Broadcast(_)

@@ -20,6 +20,7 @@ fn letter() -> OutgoingLetter {
             .into(),
         in_reply_to: Some("orders-1901@mail.example.test".into()),
         references: vec!["start-1@judge.example.test".into(), "orders-1901@mail.example.test".into()],
+        attachments: Vec::new(),
     }
 }
 
@@ -314,4 +315,54 @@ fn large_answers_and_long_lines_are_composed_whole() {
             wrap_long_lines(&text, WIDTH).trim_end()
         );
     }
+}
+
+#[test]
+fn a_letter_with_a_picture_is_multipart_with_its_text_part_unchanged() {
+    let plain_letter = OutgoingLetter {
+        body: "Results for Spring 1901.\nArmy Paris -> Burgundy.\n".into(),
+        ..letter()
+    };
+    let picture = b"\x89PNG\r\n\x1a\nnot really a picture \x00\xff".to_vec();
+    let with_picture = OutgoingLetter {
+        attachments: vec![strategos::letter::Attachment {
+            name: "map.png".into(),
+            media_type: "image/png".into(),
+            bytes: picture.clone(),
+        }],
+        ..plain_letter.clone()
+    };
+    let plain = String::from_utf8(composed(&plain_letter, &judge())).unwrap();
+    let mixed = String::from_utf8(composed(&with_picture, &judge())).unwrap();
+    assert!(!plain.contains("multipart"));
+    assert!(mixed.contains("Content-Type: multipart/mixed"), "{mixed}");
+    // The text part is written exactly as the letter without a picture writes its body.
+    let plain_body = plain.split_once("\r\n\r\n").unwrap().1;
+    assert!(mixed.contains(plain_body.trim_end()), "{mixed}");
+    assert!(mixed.contains("Content-Transfer-Encoding: 7bit"));
+    assert!(
+        mixed.contains("Content-Disposition: attachment; filename=\"map.png\""),
+        "{mixed}"
+    );
+    assert!(mixed.contains("Content-Type: image/png"));
+    assert!(mixed.contains("Content-Transfer-Encoding: base64"));
+    // Read back: the same text, and the picture byte for byte.
+    let read = read_letter(mixed.as_bytes(), &own()).unwrap();
+    assert_eq!(
+        read.body.trim_end(),
+        read_letter(plain.as_bytes(), &own())
+            .unwrap()
+            .body
+            .trim_end()
+    );
+    let message = mail_parser::MessageParser::default()
+        .parse(mixed.as_bytes())
+        .unwrap();
+    let attachment = message.attachments().next().expect("one attachment");
+    assert_eq!(attachment.contents(), &picture[..]);
+    let long: Vec<&str> = mixed.split("\r\n").filter(|l| l.len() > 78).collect();
+    assert!(
+        long.iter().all(|l| l.len() <= 998 && l.contains(':')),
+        "{long:?}"
+    );
 }

@@ -1,0 +1,744 @@
+//! A Diplomacy position drawn as SVG: land and sea, supply centres in their owners' colours,
+//! units by power and kind, split coasts, dislodged units with their retreats and, for a
+//! result, every order with its outcome (failed ones dashed and crossed, the reason on hover);
+//! Diadochi V's destroyed and restoring centres and credit; a legend beneath.
+
+use std::fmt::Write;
+
+use crate::diplomacy::adjudicate::Outcome;
+use crate::diplomacy::adjudicate::outcome::RetreatOptions;
+use crate::diplomacy::map::{Map, ProvinceId, RegionId, Terrain};
+use crate::diplomacy::order::{Action, Location, Order};
+use crate::diplomacy::position::Position;
+use crate::diplomacy::power::PowerId;
+use crate::diplomacy::unit::UnitKind;
+use crate::report::messages::Words;
+use crate::tr;
+
+use super::check::is_sea_in;
+use super::geometry::Point;
+use super::layout::{Layout, LinkKind};
+use super::partition::Owner;
+use super::svg::{
+    arrow_markers, centre_symbol, escape, label, lines_path, num, rings_path, tint, toward,
+    unit_symbol,
+};
+
+/// Colours of the map itself (the powers' are the variant's).
+const SEA: &str = "#b9d7ea";
+const LAND: &str = "#f2ead3";
+const VOID_LAND: &str = "#dcd6c8";
+const IMPASSABLE: &str = "#a9a9a9";
+const BORDER: &str = "#6b5a45";
+const FAILED: &str = "#c00";
+/// The colour of a power the variant gives none.
+const NO_COLOUR: &str = "#999999";
+/// Height of the legend strip under the map.
+const LEGEND: f64 = 64.0;
+/// Its height with a line of credits (Diadochi V).
+const LEGEND_WITH_CREDIT: f64 = 80.0;
+
+/// An order drawn with what came of it, and the text shown on hover.
+#[derive(Clone, Debug)]
+pub struct DrawnOrder {
+    pub power: PowerId,
+    pub order: Order,
+    pub outcome: Option<Outcome>,
+    /// The order as players read it, with its outcome: `A Par - Bur: bounced with A Mun`.
+    pub text: String,
+}
+
+/// What to draw: a board, with the orders of a phase and the retreats they left, if any.
+pub struct Scene<'a> {
+    pub map: &'a Map,
+    pub layout: &'a Layout,
+    pub position: &'a Position,
+    /// The heading: game and phase.
+    pub title: String,
+    pub orders: Vec<DrawnOrder>,
+    pub retreats: Vec<RetreatOptions>,
+}
+
+/// The colour of `power`.
+pub fn colour_of<'a>(map: &Map, layout: &'a Layout, power: PowerId) -> &'a str {
+    layout
+        .colours
+        .get(&map.power(power).id)
+        .map(String::as_str)
+        .unwrap_or(NO_COLOUR)
+}
+
+/// Where things of a province go, in pixels.
+struct Spots<'a> {
+    map: &'a Map,
+    layout: &'a Layout,
+}
+
+impl Spots<'_> {
+    fn unit(&self, province: ProvinceId) -> Point {
+        self.layout
+            .places
+            .get(&self.map.province(province).id)
+            .map(|p| self.layout.project(p.unit))
+            .unwrap_or(Point::new(-50.0, -50.0))
+    }
+
+    fn label(&self, province: ProvinceId) -> Point {
+        let Some(place) = self.layout.places.get(&self.map.province(province).id) else {
+            return Point::new(-50.0, -50.0);
+        };
+        let at = self.layout.project(place.label);
+        if place.label == place.unit {
+            Point::new(at.x, at.y - 13.0)
+        } else {
+            at
+        }
+    }
+
+    fn region(&self, region: RegionId) -> Point {
+        let r = self.map.region(region);
+        let place = self.layout.places.get(&self.map.province(r.province).id);
+        match (place, &r.coast) {
+            (Some(place), Some(coast)) => place
+                .coasts
+                .get(coast)
+                .map(|c| self.layout.project(*c))
+                .unwrap_or_else(|| self.unit(r.province)),
+            _ => self.unit(r.province),
+        }
+    }
+
+    fn location(&self, at: &Location) -> Point {
+        match at.coast {
+            Some(region) => self.region(region),
+            None => self.unit(at.province),
+        }
+    }
+
+    /// A supply centre's marker: beside the unit's place, below and to the right, so a unit
+    /// standing there never hides it; below the label when the label has a place of its own.
+    fn centre(&self, province: ProvinceId) -> Point {
+        let place = self.layout.places.get(&self.map.province(province).id);
+        match place {
+            Some(place) if place.label == place.unit => {
+                let u = self.unit(province);
+                Point::new(u.x + 13.0, u.y + 9.0)
+            }
+            _ => {
+                let l = self.label(province);
+                Point::new(l.x, l.y + 9.0)
+            }
+        }
+    }
+}
+
+/// The scene as an SVG document, `layout`'s width wide.
+pub fn draw(scene: &Scene, words: Words) -> String {
+    let (map, layout, position) = (scene.map, scene.layout, scene.position);
+    let is_sea = is_sea_in(map);
+    let sheet = layout.sheet(&is_sea);
+    let spots = Spots { map, layout };
+    let (w, h) = (sheet.width, sheet.height);
+    let legend = if position.credits.is_empty() {
+        LEGEND
+    } else {
+        LEGEND_WITH_CREDIT
+    };
+    let mut out = String::with_capacity(256 * 1024);
+    let _ = write!(
+        out,
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" font-family="DejaVu Sans" font-weight="bold">"##,
+        num(w),
+        num(h + legend),
+        num(w),
+        num(h + legend)
+    );
+    let _ = write!(out, "<title>{}</title>", escape(&scene.title));
+    arrow_markers(
+        &mut out,
+        &[("head", "#222"), ("failed", FAILED), ("retreat", "#c00")],
+    );
+    let _ = write!(
+        out,
+        r##"<rect width="{}" height="{}" fill="{SEA}"/>"##,
+        num(w),
+        num(h)
+    );
+
+    let province_of = |i: usize| map.province_by_id(&sheet.places[i]);
+    out.push_str(r##"<g id="seas">"##);
+    for (i, shape) in sheet.shapes.iter().enumerate() {
+        if !sheet.water[i] {
+            continue;
+        }
+        let Some(p) = province_of(i) else { continue };
+        let _ = write!(
+            out,
+            r##"<path id="province-{}" class="sea" d="{}" fill="{SEA}"><title>{}</title></path>"##,
+            escape(&map.province(p).id),
+            rings_path(shape),
+            escape(&map.province(p).name)
+        );
+    }
+    out.push_str("</g>");
+
+    out.push_str(r##"<g id="land">"##);
+    let _ = write!(
+        out,
+        r##"<path d="{}" fill="{VOID_LAND}"/>"##,
+        rings_path(&sheet.void_land)
+    );
+    for (i, shape) in sheet.shapes.iter().enumerate() {
+        if sheet.water[i] {
+            continue;
+        }
+        let Some(p) = province_of(i) else { continue };
+        let province = map.province(p);
+        let fill = if province.terrain == Terrain::Impassable {
+            IMPASSABLE.to_string()
+        } else {
+            match position.owners.get(p.index()).copied().flatten() {
+                Some(owner) if province.centre.is_some() => {
+                    tint(colour_of(map, layout, owner), 0.55)
+                }
+                _ => LAND.to_string(),
+            }
+        };
+        let _ = write!(
+            out,
+            r##"<path id="province-{}" class="land" d="{}" fill="{fill}" fill-rule="evenodd"><title>{}</title></path>"##,
+            escape(&province.id),
+            rings_path(shape),
+            escape(&province.name)
+        );
+    }
+    out.push_str("</g>");
+
+    let mut land_borders = Vec::new();
+    let mut sea_borders = Vec::new();
+    for border in &sheet.borders {
+        let list = if border.water {
+            &mut sea_borders
+        } else {
+            &mut land_borders
+        };
+        if border.a != Owner::Void || border.b != Owner::Void {
+            list.extend(border.pieces.iter().map(|(a, b)| [*a, *b]));
+        }
+    }
+    let _ = write!(
+        out,
+        r##"<g id="borders" fill="none"><path d="{}" stroke="{BORDER}" stroke-width="1.2"/><path d="{}" stroke="#6f9fc0" stroke-width="1"/><path d="{}" stroke="#4a4a4a" stroke-width="1.2"/></g>"##,
+        lines_path(land_borders.iter().map(|s| &s[..])),
+        lines_path(sea_borders.iter().map(|s| &s[..])),
+        lines_path(sheet.coastline.iter().map(|l| &l[..])),
+    );
+
+    out.push_str(r##"<g id="links" fill="none">"##);
+    for link in &layout.links {
+        let (Some(a), Some(b)) = (map.province_by_id(&link.a), map.province_by_id(&link.b)) else {
+            continue;
+        };
+        let dash = match link.kind {
+            LinkKind::Strait => "6 3",
+            LinkKind::Road => "2 3",
+        };
+        let mut line: Vec<Point> = if link.at.len() >= 2 {
+            link.at.iter().map(|p| layout.project(*p)).collect()
+        } else {
+            vec![spots.unit(a), spots.unit(b)]
+        };
+        // A strait a few pixels wide is drawn at least 14 pixels long, to be seen.
+        if let [p, q] = line[..] {
+            let d = p.distance(q);
+            if d < 14.0 {
+                let mid = p.lerp(q, 0.5);
+                let (ux, uy) = if d < 1e-9 {
+                    (1.0, 0.0)
+                } else {
+                    ((q.x - p.x) / d, (q.y - p.y) / d)
+                };
+                line = vec![
+                    Point::new(mid.x - ux * 7.0, mid.y - uy * 7.0),
+                    Point::new(mid.x + ux * 7.0, mid.y + uy * 7.0),
+                ];
+            }
+        }
+        let _ = write!(
+            out,
+            r##"<path class="link" d="{}" stroke="#7a3b00" stroke-width="3" stroke-dasharray="{dash}"><title>{}: {} - {}</title></path>"##,
+            lines_path([&line[..]]),
+            link.kind.word(),
+            escape(&map.province(a).name),
+            escape(&map.province(b).name)
+        );
+    }
+    for province in &map.provinces {
+        let Some(place) = layout.places.get(&province.id) else {
+            continue;
+        };
+        if place.canal.len() < 2 {
+            continue;
+        }
+        let canal: Vec<Point> = place.canal.iter().map(|c| layout.project(*c)).collect();
+        let _ = write!(
+            out,
+            r##"<path class="canal" d="{}" stroke="#2b6cb0" stroke-width="2.5"><title>{}</title></path>"##,
+            lines_path([&canal[..]]),
+            escape(&province.name)
+        );
+    }
+    out.push_str("</g>");
+
+    out.push_str(r##"<g id="centres">"##);
+    for (i, province) in map.provinces.iter().enumerate() {
+        let p = ProvinceId(i as u16);
+        if province.centre.is_none() && !province.build_site {
+            continue;
+        }
+        let at = spots.centre(p);
+        let owner = position.owners.get(i).copied().flatten();
+        let fill = owner.map(|o| colour_of(map, layout, o)).unwrap_or("#fff");
+        if province.centre.is_some() {
+            centre_symbol(&mut out, at, fill);
+        } else {
+            let _ = write!(
+                out,
+                r##"<rect x="{}" y="{}" width="8" height="8" fill="{fill}" stroke="#222" stroke-width="1.5"/>"##,
+                num(at.x - 4.0),
+                num(at.y - 4.0)
+            );
+        }
+        if position.destroyed.contains(&p) {
+            let _ = write!(
+                out,
+                r##"<path class="destroyed" d="M{} {}L{} {}M{} {}L{} {}" stroke="#000" stroke-width="2.5"><title>{}</title></path>"##,
+                num(at.x - 7.0),
+                num(at.y - 7.0),
+                num(at.x + 7.0),
+                num(at.y + 7.0),
+                num(at.x + 7.0),
+                num(at.y - 7.0),
+                num(at.x - 7.0),
+                num(at.y + 7.0),
+                escape(&tr!(words, "map.destroyed", province = province.name))
+            );
+        }
+        for r in position.restoring.iter().filter(|r| r.province == p) {
+            let _ = write!(
+                out,
+                r##"<circle class="restoring" cx="{}" cy="{}" r="9" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="3 2"><title>{}</title></circle>"##,
+                num(at.x),
+                num(at.y),
+                colour_of(map, layout, r.power),
+                escape(&tr!(
+                    words,
+                    "map.restoring",
+                    province = province.name,
+                    power = map.power(r.power).name,
+                    turns = r.turns
+                ))
+            );
+        }
+    }
+    out.push_str("</g>");
+
+    out.push_str(r##"<g id="labels">"##);
+    for (i, province) in map.provinces.iter().enumerate() {
+        if !layout.places.contains_key(&province.id) {
+            continue;
+        }
+        let at = spots.label(ProvinceId(i as u16));
+        let short = short_name(&province.id);
+        let fill = if province.terrain == Terrain::Sea {
+            "#1d4f7a"
+        } else {
+            "#2b2118"
+        };
+        label(&mut out, at, &short, 11.0, fill, "");
+    }
+    out.push_str("</g>");
+
+    draw_orders(&mut out, scene, &spots);
+
+    out.push_str(r##"<g id="units">"##);
+    for unit in &position.units {
+        let at = spots.region(unit.region);
+        let province = map.province(map.province_of(unit.region));
+        let _ = write!(
+            out,
+            r##"<g class="unit" id="unit-{}" data-power="{}"><title>{} {} {}</title>"##,
+            escape(&map.region_id(unit.region).replace('/', "-")),
+            escape(&map.power(unit.power).id),
+            escape(&map.power(unit.power).adjective),
+            unit.kind.word(),
+            escape(&map.region_name(unit.region))
+        );
+        let _ = province;
+        unit_symbol(
+            &mut out,
+            at,
+            unit.kind == UnitKind::Fleet,
+            colour_of(map, layout, unit.power),
+            false,
+        );
+        out.push_str("</g>");
+    }
+    out.push_str("</g>");
+
+    draw_dislodged(&mut out, scene, &spots, words);
+    draw_legend(&mut out, scene, words, w, h);
+    out.push_str("</svg>");
+    out
+}
+
+/// `stp` as `Stp`: the classic boards' abbreviations.
+fn short_name(id: &str) -> String {
+    let mut chars = id.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+fn failed(outcome: &Option<Outcome>) -> bool {
+    outcome
+        .as_ref()
+        .is_some_and(|o| o.result_word() != "succeeds")
+}
+
+fn draw_orders(out: &mut String, scene: &Scene, spots: &Spots) {
+    out.push_str(r##"<g id="orders" fill="none">"##);
+    for drawn in &scene.orders {
+        let Order::Unit(order) = &drawn.order else {
+            continue;
+        };
+        let bad = failed(&drawn.outcome);
+        let result = drawn
+            .outcome
+            .as_ref()
+            .map(|o| o.result_word())
+            .unwrap_or("ordered");
+        let (stroke, head) = if bad {
+            (FAILED, "failed")
+        } else {
+            ("#222", "head")
+        };
+        let dash = if bad {
+            r##" stroke-dasharray="7 4""##
+        } else {
+            ""
+        };
+        let from = spots.location(&order.at);
+        let _ = write!(
+            out,
+            r##"<g class="order {}" data-result="{result}"><title>{}</title>"##,
+            action_word(&order.action),
+            escape(&drawn.text)
+        );
+        let mut cross_at = None;
+        match &order.action {
+            Action::Move { to, .. } | Action::Retreat { to } => {
+                let to = spots.location(to);
+                let (a, b) = (toward(from, to, 10.0), toward(to, from, 10.0));
+                let _ = write!(
+                    out,
+                    r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{stroke}" stroke-width="3"{dash} marker-end="url(#{head})"/>"##,
+                    num(a.x),
+                    num(a.y),
+                    num(b.x),
+                    num(b.y)
+                );
+                cross_at = Some(a.lerp(b, 0.5));
+            }
+            Action::SupportHold { at, .. } => {
+                let to = spots.location(at);
+                let (a, b) = (toward(from, to, 10.0), toward(to, from, 13.0));
+                let _ = write!(
+                    out,
+                    r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{stroke}" stroke-width="2" stroke-dasharray="{}"/><circle cx="{}" cy="{}" r="13" stroke="{stroke}" stroke-width="2"/>"##,
+                    num(a.x),
+                    num(a.y),
+                    num(b.x),
+                    num(b.y),
+                    if bad { "2 3" } else { "5 3" },
+                    num(to.x),
+                    num(to.y)
+                );
+                cross_at = Some(a.lerp(b, 0.5));
+            }
+            Action::SupportMove {
+                from: mover, to, ..
+            } => {
+                let (m, t) = (spots.location(mover), spots.location(to));
+                let aim = m.lerp(t, 0.6);
+                let a = toward(from, aim, 10.0);
+                let _ = write!(
+                    out,
+                    r##"<path d="M{} {}Q{} {} {} {}" stroke="{stroke}" stroke-width="2" stroke-dasharray="{}"/><circle cx="{}" cy="{}" r="3" fill="{stroke}"/>"##,
+                    num(a.x),
+                    num(a.y),
+                    num((a.x + aim.x) / 2.0 + (aim.y - a.y) * 0.15),
+                    num((a.y + aim.y) / 2.0 - (aim.x - a.x) * 0.15),
+                    num(aim.x),
+                    num(aim.y),
+                    if bad { "2 3" } else { "5 3" },
+                    num(aim.x),
+                    num(aim.y)
+                );
+                cross_at = Some(a.lerp(aim, 0.5));
+            }
+            Action::Convoy { from: army, to } => {
+                let (a, t) = (spots.location(army), spots.location(to));
+                let _ = write!(
+                    out,
+                    r##"<path d="M{} {}L{} {}L{} {}" stroke="{stroke}" stroke-width="2" stroke-dasharray="1 4" stroke-linecap="round"/>"##,
+                    num(a.x),
+                    num(a.y),
+                    num(from.x),
+                    num(from.y),
+                    num(t.x),
+                    num(t.y)
+                );
+                cross_at = Some(from);
+            }
+            Action::Hold | Action::Destroy | Action::Restore => {
+                let _ = write!(
+                    out,
+                    r##"<circle cx="{}" cy="{}" r="14" stroke="{stroke}" stroke-width="2"{dash}/>"##,
+                    num(from.x),
+                    num(from.y)
+                );
+                if bad {
+                    cross_at = Some(Point::new(from.x + 12.0, from.y - 12.0));
+                }
+            }
+            Action::Disband => {
+                let _ = write!(
+                    out,
+                    r##"<path d="M{} {}L{} {}M{} {}L{} {}" stroke="{FAILED}" stroke-width="3"/>"##,
+                    num(from.x - 11.0),
+                    num(from.y - 11.0),
+                    num(from.x + 11.0),
+                    num(from.y + 11.0),
+                    num(from.x + 11.0),
+                    num(from.y - 11.0),
+                    num(from.x - 11.0),
+                    num(from.y + 11.0)
+                );
+            }
+            Action::Build => {
+                let _ = write!(
+                    out,
+                    r##"<circle cx="{}" cy="{}" r="15" stroke="{}" stroke-width="3"{dash}/>"##,
+                    num(from.x),
+                    num(from.y),
+                    if bad { FAILED } else { "#1a7f37" }
+                );
+            }
+        }
+        if bad && let Some(c) = cross_at {
+            let _ = write!(
+                out,
+                r##"<path class="cross" d="M{} {}L{} {}M{} {}L{} {}" stroke="{FAILED}" stroke-width="3"/>"##,
+                num(c.x - 5.0),
+                num(c.y - 5.0),
+                num(c.x + 5.0),
+                num(c.y + 5.0),
+                num(c.x + 5.0),
+                num(c.y - 5.0),
+                num(c.x - 5.0),
+                num(c.y + 5.0)
+            );
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</g>");
+}
+
+fn action_word(action: &Action) -> &'static str {
+    match action {
+        Action::Hold => "hold",
+        Action::Move { .. } => "move",
+        Action::SupportHold { .. } | Action::SupportMove { .. } => "support",
+        Action::Convoy { .. } => "convoy",
+        Action::Retreat { .. } => "retreat",
+        Action::Disband => "disband",
+        Action::Build => "build",
+        Action::Destroy => "destroy",
+        Action::Restore => "restore",
+    }
+}
+
+fn draw_dislodged(out: &mut String, scene: &Scene, spots: &Spots, words: Words) {
+    let map = scene.map;
+    out.push_str(r##"<g id="dislodged">"##);
+    let mut shown: Vec<(&crate::diplomacy::unit::Unit, Vec<RegionId>)> = scene
+        .retreats
+        .iter()
+        .map(|r| (&r.dislodgement.unit, r.retreats.clone()))
+        .collect();
+    for d in &scene.position.dislodged {
+        if !shown.iter().any(|(u, _)| **u == d.unit) {
+            shown.push((&d.unit, Vec::new()));
+        }
+    }
+    for (unit, retreats) in shown {
+        let base = spots.region(unit.region);
+        let at = Point::new(base.x + 13.0, base.y - 13.0);
+        let options: Vec<String> = retreats.iter().map(|r| map.region_name(*r)).collect();
+        let text = tr!(
+            words,
+            "map.dislodged",
+            unit = format!("{} {}", map.power(unit.power).adjective, unit.kind.word()),
+            province = map.region_name(unit.region),
+            options = if options.is_empty() {
+                tr!(words, "map.no_retreat")
+            } else {
+                options.join(", ")
+            }
+        );
+        let _ = write!(
+            out,
+            r##"<g class="dislodged" id="dislodged-{}"><title>{}</title>"##,
+            escape(&map.region_id(unit.region).replace('/', "-")),
+            escape(&text)
+        );
+        for r in &retreats {
+            let to = spots.region(*r);
+            let (a, b) = (toward(at, to, 10.0), toward(to, at, 10.0));
+            let _ = write!(
+                out,
+                r##"<line class="retreat-option" x1="{}" y1="{}" x2="{}" y2="{}" stroke="#c00" stroke-width="1.5" stroke-dasharray="2 3" marker-end="url(#retreat)"/>"##,
+                num(a.x),
+                num(a.y),
+                num(b.x),
+                num(b.y)
+            );
+        }
+        unit_symbol(
+            out,
+            at,
+            unit.kind == UnitKind::Fleet,
+            colour_of(map, scene.layout, unit.power),
+            true,
+        );
+        out.push_str("</g>");
+    }
+    out.push_str("</g>");
+}
+
+fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
+    let (map, position) = (scene.map, scene.position);
+    let _ = write!(
+        out,
+        r##"<g id="legend"><rect y="{}" width="{}" height="{}" fill="#fbf8f0"/><line x1="0" y1="{}" x2="{}" y2="{}" stroke="#444"/>"##,
+        num(h),
+        num(w),
+        num(if position.credits.is_empty() {
+            LEGEND
+        } else {
+            LEGEND_WITH_CREDIT
+        }),
+        num(h),
+        num(w),
+        num(h)
+    );
+    let _ = write!(
+        out,
+        r##"<text x="10" y="{}" font-size="14" fill="#111">{}</text>"##,
+        num(h + 20.0),
+        escape(&scene.title)
+    );
+    let n = map.powers.len().max(1) as f64;
+    let step = (w - 20.0) / n;
+    for (i, info) in map.powers.iter().enumerate() {
+        let power = PowerId(i as u8);
+        let x = 10.0 + step * i as f64;
+        let colour = colour_of(map, scene.layout, power);
+        let units = position.units.iter().filter(|u| u.power == power).count();
+        let centres = position.centres_of(map, power);
+        let _ = write!(
+            out,
+            r##"<g class="legend-power" data-power="{}">"##,
+            escape(&info.id)
+        );
+        centre_symbol(out, Point::new(x + 6.0, h + 43.0), colour);
+        let _ = write!(
+            out,
+            r##"<text x="{}" y="{}" font-size="12" fill="#111">{}</text><text x="{}" y="{}" font-size="10" fill="#333">{}</text></g>"##,
+            num(x + 16.0),
+            num(h + 40.0),
+            escape(&info.name),
+            num(x + 16.0),
+            num(h + 54.0),
+            escape(&tr!(
+                words,
+                "map.legend_power",
+                centres = centres,
+                units = units
+            ))
+        );
+    }
+    let credit: Vec<String> = position
+        .credits
+        .iter()
+        .map(|c| {
+            tr!(
+                words,
+                "map.credit",
+                lender = map.power(c.lender).name,
+                borrower = map.power(c.borrower).name,
+                amount = c.amount
+            )
+        })
+        .collect();
+    let _ = write!(
+        out,
+        r##"<text x="{}" y="{}" font-size="11" text-anchor="end" fill="#333">{}</text>"##,
+        num(w - 10.0),
+        num(h + 20.0),
+        escape(&tr!(words, "map.key"))
+    );
+    if !credit.is_empty() {
+        let _ = write!(
+            out,
+            r##"<text class="credit" x="10" y="{}" font-size="11" fill="#333">{}</text>"##,
+            num(h + 72.0),
+            escape(&credit.join("; "))
+        );
+    }
+    out.push_str("</g>");
+}
+
+/// The orders of a phase as drawn: each with its outcome and its text as the report writes
+/// it (`before` is the board they were given on).
+pub fn drawn_orders(
+    words: Words,
+    map: &Map,
+    before: &Position,
+    submitted: &[crate::diplomacy::adjudicate::Submitted],
+    outcomes: &[Outcome],
+) -> Vec<DrawnOrder> {
+    submitted
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let outcome = outcomes.get(i).cloned();
+            let mut text =
+                crate::report::describe::describe_order_in(words, map, before, s.power, &s.order);
+            if let Some(o) = &outcome {
+                let note = crate::report::describe::note_in(words, map, o);
+                if !note.is_empty() {
+                    text = format!("{text} ({note})");
+                }
+            }
+            DrawnOrder {
+                power: s.power,
+                order: s.order.clone(),
+                outcome,
+                text,
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,231 @@
+//! What a variant file says about its map: the projection and frame, one colour per power,
+//! and for each province (or Here I Stand space) its sites, label, unit and coast points in
+//! longitude and latitude; the links drawn across water; the land and water outside play.
+//!
+//! This is data only; `partition` makes shapes of it, `check` compares them with the rules.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use super::geometry::Point;
+use super::partition::Sheet;
+
+/// A place on the globe: longitude and latitude in degrees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LonLat {
+    pub lon: f64,
+    pub lat: f64,
+}
+
+/// How the globe is laid flat.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Projection {
+    /// Mercator: angles kept, the north stretched (the look of most Diplomacy boards).
+    Mercator,
+    /// Longitude scaled by the cosine of `parallel`, latitude as it is.
+    Equirectangular { parallel: f64 },
+}
+
+/// The part of the globe drawn, in degrees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    pub west: f64,
+    pub east: f64,
+    pub south: f64,
+    pub north: f64,
+}
+
+/// Where a province (or space) is drawn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Place {
+    /// The points whose nearest land (or water) is the province's; at least one.
+    pub sites: Vec<LonLat>,
+    /// Where its name goes.
+    pub label: LonLat,
+    /// Where a unit stands (on a split-coast province, an army).
+    pub unit: LonLat,
+    /// Where a fleet stands on each named coast.
+    pub coasts: BTreeMap<String, LonLat>,
+    /// A canal through the province, drawn as a line (Diadochi V's Alexandria, Athens).
+    pub canal: Vec<LonLat>,
+}
+
+/// What a link drawn across water or land is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LinkKind {
+    /// A strait: armies and fleets cross it (Diadochi V's Gibraltar, Messina...).
+    Strait,
+    /// A road: armies only (Diadochi V's Via Maris).
+    Road,
+}
+
+impl LinkKind {
+    pub fn word(self) -> &'static str {
+        match self {
+            LinkKind::Strait => "strait",
+            LinkKind::Road => "road",
+        }
+    }
+
+    pub fn from_word(word: &str) -> Option<LinkKind> {
+        match word {
+            "strait" => Some(LinkKind::Strait),
+            "road" => Some(LinkKind::Road),
+            _ => None,
+        }
+    }
+}
+
+/// A border of the rules drawn as a line between two places rather than as a shared edge.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Link {
+    pub a: String,
+    pub b: String,
+    pub kind: LinkKind,
+    /// Where it is drawn, if not between the two places' unit points.
+    pub at: Vec<LonLat>,
+}
+
+/// A variant's map as data; its shapes are computed on first use and kept.
+#[derive(Debug, Default)]
+pub struct Layout {
+    pub projection: Option<Projection>,
+    pub frame: Option<Frame>,
+    /// The picture's width in pixels; its height follows from the projection.
+    pub width: f64,
+    /// `#rrggbb` per power id.
+    pub colours: BTreeMap<String, String>,
+    /// Per province id (Diplomacy) or space id (Here I Stand).
+    pub places: BTreeMap<String, Place>,
+    pub links: Vec<Link>,
+    /// Sites of land that belongs to no province (beyond the edge of play).
+    pub void_land: Vec<LonLat>,
+    /// Sites of water that belongs to no sea province (lakes, gulfs beyond play).
+    pub void_sea: Vec<LonLat>,
+    #[doc(hidden)]
+    pub sheet: OnceLock<Arc<Sheet>>,
+}
+
+impl Clone for Layout {
+    fn clone(&self) -> Layout {
+        Layout {
+            projection: self.projection,
+            frame: self.frame,
+            width: self.width,
+            colours: self.colours.clone(),
+            places: self.places.clone(),
+            links: self.links.clone(),
+            void_land: self.void_land.clone(),
+            void_sea: self.void_sea.clone(),
+            sheet: OnceLock::new(),
+        }
+    }
+}
+
+impl PartialEq for Layout {
+    fn eq(&self, other: &Layout) -> bool {
+        self.projection == other.projection
+            && self.frame == other.frame
+            && self.width == other.width
+            && self.colours == other.colours
+            && self.places == other.places
+            && self.links == other.links
+            && self.void_land == other.void_land
+            && self.void_sea == other.void_sea
+    }
+}
+
+impl Layout {
+    fn projection(&self) -> Projection {
+        self.projection.unwrap_or(Projection::Mercator)
+    }
+
+    fn frame(&self) -> Frame {
+        self.frame.unwrap_or(Frame {
+            west: -12.0,
+            east: 45.0,
+            south: 30.0,
+            north: 71.0,
+        })
+    }
+
+    /// Projected, unscaled coordinates (x east, y north).
+    fn raw(&self, p: LonLat) -> (f64, f64) {
+        match self.projection() {
+            Projection::Mercator => {
+                let lat = p.lat.clamp(-85.0, 85.0).to_radians();
+                (
+                    p.lon.to_radians(),
+                    (std::f64::consts::FRAC_PI_4 + lat / 2.0).tan().ln(),
+                )
+            }
+            Projection::Equirectangular { parallel } => (
+                p.lon.to_radians() * parallel.to_radians().cos(),
+                p.lat.to_radians(),
+            ),
+        }
+    }
+
+    fn scale(&self) -> (f64, (f64, f64), (f64, f64)) {
+        let f = self.frame();
+        let (x0, y0) = self.raw(LonLat {
+            lon: f.west,
+            lat: f.south,
+        });
+        let (x1, y1) = self.raw(LonLat {
+            lon: f.east,
+            lat: f.north,
+        });
+        (self.width / (x1 - x0), (x0, y0), (x1, y1))
+    }
+
+    /// The picture's size in pixels.
+    pub fn size(&self) -> (f64, f64) {
+        let (k, (_, y0), (_, y1)) = self.scale();
+        (self.width, ((y1 - y0) * k).round())
+    }
+
+    /// Where `p` falls in the picture.
+    pub fn project(&self, p: LonLat) -> Point {
+        let (k, (x0, _), (_, y1)) = self.scale();
+        let (x, y) = self.raw(p);
+        Point::new((x - x0) * k, (y1 - y) * k)
+    }
+
+    /// The place on the globe drawn at `p`.
+    pub fn unproject(&self, p: Point) -> LonLat {
+        let (k, (x0, _), (_, y1)) = self.scale();
+        let (x, y) = (p.x / k + x0, y1 - p.y / k);
+        match self.projection() {
+            Projection::Mercator => LonLat {
+                lon: x.to_degrees(),
+                lat: y.sinh().atan().to_degrees(),
+            },
+            Projection::Equirectangular { parallel } => LonLat {
+                lon: (x / parallel.to_radians().cos()).to_degrees(),
+                lat: y.to_degrees(),
+            },
+        }
+    }
+
+    /// The shapes of the map, computed on first use (the geography and sites are fixed once
+    /// the variant is loaded) and shared by every copy of the same layout in the process (a
+    /// variant loaded again draws at once); `is_sea` says which places are water.
+    pub fn sheet(&self, is_sea: &dyn Fn(&str) -> bool) -> &Sheet {
+        type Made = Vec<(Layout, Vec<bool>, Arc<Sheet>)>;
+        static MADE: Mutex<Made> = Mutex::new(Vec::new());
+        self.sheet.get_or_init(|| {
+            let water: Vec<bool> = self.places.keys().map(|id| is_sea(id)).collect();
+            let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, _, sheet)) = made.iter().find(|(l, w, _)| l == self && *w == water) {
+                return sheet.clone();
+            }
+            let sheet = Arc::new(Sheet::new(self, is_sea));
+            if made.len() >= 16 {
+                made.remove(0);
+            }
+            made.push((self.clone(), water, sheet.clone()));
+            sheet
+        })
+    }
+}

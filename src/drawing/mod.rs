@@ -1,0 +1,111 @@
+//! Maps: pictures of a variant's board drawn from real geography, pure (data in, SVG or PNG
+//! bytes out).
+//!
+//! `geography` is the compiled-in land (Natural Earth); `layout` what a variant file says of
+//! its map; `partition` the shapes its sites make; `check` compares them with the rules;
+//! `board` draws a Diplomacy position with its orders, `his` a Here I Stand board; `png`
+//! renders SVG with resvg and the font shipped in the binary. docs/maps.md says more.
+
+pub mod board;
+pub mod check;
+pub mod geography;
+pub mod geometry;
+pub mod his;
+pub mod layout;
+pub mod palette;
+pub mod partition;
+pub mod png;
+pub mod svg;
+pub mod water;
+
+pub use board::{DrawnOrder, Scene, draw};
+pub use check::{Mismatch, check_map};
+
+use crate::diplomacy::position::Position;
+use crate::interface::adjudicate::CaseBoard;
+use crate::report::messages::Words;
+use crate::tr;
+use crate::variant::Variant;
+
+/// The variant's starting board (or, `empty`, its map alone), after checking the picture
+/// against the rules: each mismatch named, if any.
+pub fn draw_variant(variant: &Variant, empty: bool, words: Words) -> Result<String, String> {
+    let layout = variant
+        .layout
+        .as_ref()
+        .ok_or_else(|| format!("variant '{}' has no [map] table", variant.id))?;
+    let mismatches = check_map(&variant.map, layout);
+    if !mismatches.is_empty() && std::env::var_os("STRATEGOS_MAP_ANYWAY").is_none() {
+        let list: Vec<String> = mismatches.iter().map(|m| m.to_string()).collect();
+        return Err(list.join("\n"));
+    }
+    let empty_board;
+    let position = if empty {
+        empty_board = Position::empty(&variant.map, variant.start.turn);
+        &empty_board
+    } else {
+        &variant.start
+    };
+    let title = tr!(
+        words,
+        "map.title_variant",
+        variant = variant.name,
+        phase = phase_in(words, variant, position)
+    );
+    Ok(draw(
+        &Scene {
+            map: &variant.map,
+            layout,
+            position,
+            title,
+            orders: Vec::new(),
+            retreats: Vec::new(),
+        },
+        words,
+    ))
+}
+
+/// A case of `strategos adjudicate` drawn: the board it gives, its orders with their
+/// outcomes, and the units dislodged with their retreats.
+pub fn draw_case(case: &CaseBoard, words: Words) -> Result<String, String> {
+    let variant = case.variant;
+    let layout = variant
+        .layout
+        .as_ref()
+        .ok_or_else(|| format!("variant '{}' has no [map] table", variant.id))?;
+    let orders = board::drawn_orders(
+        words,
+        &variant.map,
+        &case.position,
+        &case.submitted,
+        &case.resolution.outcomes,
+    );
+    let title = tr!(
+        words,
+        "map.title_case",
+        case = case.id,
+        phase = phase_in(words, variant, &case.position)
+    );
+    Ok(draw(
+        &Scene {
+            map: &variant.map,
+            layout,
+            position: &case.position,
+            title,
+            orders,
+            retreats: case.resolution.dislodged.clone(),
+        },
+        words,
+    ))
+}
+
+/// `Spring 1901 movement` in the reader's words (as the judge's reports name phases).
+pub fn phase_in(words: Words, variant: &Variant, position: &Position) -> String {
+    use crate::diplomacy::turn::PhaseKind;
+    let turn = variant.calendar.describe(position.turn);
+    match position.turn.kind {
+        PhaseKind::Movement => tr!(words, "phase.movement", turn = turn),
+        PhaseKind::Retreat => tr!(words, "phase.retreats", turn = turn),
+        PhaseKind::Adjustment => tr!(words, "phase.adjustments", turn = turn),
+    }
+}

@@ -1,0 +1,435 @@
+//! The partition: land among land provinces and water among sea provinces, by their sites.
+//!
+//! Land: every land site's Voronoi cell among the land sites, in the picture's plane, clipped
+//! to the coastline, so a point of land belongs to the province of the nearest land site; the
+//! land borders are the cells' shared edges where they run over land.
+//! Water: each point belongs to the sea site nearest by a path that stays at sea (`water`:
+//! a grid of 2-pixel cells), so a sea never reaches across a peninsula; the sea borders are
+//! traced between the cells of two seas.
+//! Coasts: the coastline, each short piece given to the nearest land site and to the sea of
+//! the water beside it. Void sites (land or water outside play) take their part like any
+//! other and belong to no province.
+
+use std::collections::BTreeMap;
+
+use super::geography;
+use super::geometry::{Bounds, Cell, Point, Ring, segment_pieces};
+use super::layout::Layout;
+use super::water::WaterGrid;
+
+/// The group of the water of no sea province.
+const VOID_GROUP: u32 = u32::MAX - 1;
+
+/// Borders shorter than this share of the picture's width (4 pixels in 1,200) are corners,
+/// not borders: four provinces meeting near a point leave such slivers, and no one reads them
+/// as a border.
+pub const LEAST_BORDER: f64 = 1.0 / 300.0;
+
+/// Coastline pieces are judged this long (pixels) at most.
+const COAST_STEP: f64 = 2.0;
+
+/// Who owns a site: a place (by its index in `Sheet::places`) or nobody (void).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Owner {
+    Place(usize),
+    Void,
+}
+
+#[derive(Clone, Debug)]
+struct Site {
+    at: Point,
+    owner: Owner,
+    water: bool,
+}
+
+/// A border drawn between two owners (`a < b`), with its pieces and their length.
+#[derive(Clone, Debug)]
+pub struct Border {
+    pub a: Owner,
+    pub b: Owner,
+    pub water: bool,
+    pub pieces: Vec<(Point, Point)>,
+    pub length: f64,
+}
+
+impl Border {
+    /// The middle of its longest piece.
+    pub fn middle(&self) -> Option<Point> {
+        self.pieces
+            .iter()
+            .max_by(|a, b| a.0.distance(a.1).total_cmp(&b.0.distance(b.1)))
+            .map(|(a, b)| a.lerp(*b, 0.5))
+    }
+}
+
+/// The shapes of a map, in pixels.
+#[derive(Debug)]
+pub struct Sheet {
+    pub width: f64,
+    pub height: f64,
+    /// The place ids, in the order owners refer to.
+    pub places: Vec<String>,
+    /// Whether each place is water.
+    pub water: Vec<bool>,
+    /// The land, clipped to the frame.
+    pub land: Vec<Ring>,
+    /// The rings of each place: land pieces (fill even-odd) or water cells.
+    pub shapes: Vec<Vec<Vec<Point>>>,
+    /// Land outside play.
+    pub void_land: Vec<Vec<Point>>,
+    pub borders: Vec<Border>,
+    /// Coastline length shared by a land place and a water place: `(land, water) -> pixels`.
+    pub coasts: BTreeMap<(usize, usize), f64>,
+    /// A point of each such coast.
+    pub coast_points: BTreeMap<(usize, usize), Point>,
+    /// Coastline (not the frame's edge) to draw, as polylines.
+    pub coastline: Vec<Vec<Point>>,
+}
+
+impl Sheet {
+    pub fn new(layout: &Layout, is_sea: &dyn Fn(&str) -> bool) -> Sheet {
+        let (width, height) = layout.size();
+        let frame = Cell::frame(width, height);
+        let places: Vec<String> = layout.places.keys().cloned().collect();
+        let water: Vec<bool> = places.iter().map(|id| is_sea(id)).collect();
+        let mut sites = Vec::new();
+        for (i, place) in layout.places.values().enumerate() {
+            for s in &place.sites {
+                sites.push(Site {
+                    at: layout.project(*s),
+                    owner: Owner::Place(i),
+                    water: water[i],
+                });
+            }
+        }
+        for (list, is_water) in [(&layout.void_land, false), (&layout.void_sea, true)] {
+            for s in list.iter() {
+                sites.push(Site {
+                    at: layout.project(*s),
+                    owner: Owner::Void,
+                    water: is_water,
+                });
+            }
+        }
+
+        let mut land: Vec<Ring> = Vec::new();
+        let mut hole: Vec<bool> = Vec::new();
+        for ring in geography::land() {
+            let projected: Vec<Point> = ring.points.iter().map(|p| layout.project(*p)).collect();
+            let clipped = frame.clip(&projected);
+            if clipped.len() >= 3 {
+                land.push(Ring::new(clipped));
+                hole.push(ring.hole);
+            }
+        }
+        let masses = landmasses(&land, &hole, &sites);
+        let water_sites: Vec<&Site> = sites.iter().filter(|s| s.water).collect();
+        let grid = WaterGrid::new(
+            width,
+            height,
+            &land,
+            &water_sites.iter().map(|s| s.at).collect::<Vec<_>>(),
+        );
+        let group = |site: u32| match water_sites[site as usize].owner {
+            Owner::Place(p) => p as u32,
+            Owner::Void => VOID_GROUP,
+        };
+        let owner_of_group = |g: u32| {
+            if g == VOID_GROUP {
+                Owner::Void
+            } else {
+                Owner::Place(g as usize)
+            }
+        };
+
+        let mut shapes: Vec<Vec<Vec<Point>>> = vec![Vec::new(); places.len()];
+        let mut void_land = Vec::new();
+        let mut put = |owner: Owner, piece: Vec<Point>| match owner {
+            Owner::Place(p) => shapes[p].push(piece),
+            Owner::Void => void_land.push(piece),
+        };
+        let mut land_edges: Vec<(usize, usize, Point, Point, usize)> = Vec::new();
+        for (m, mass) in masses.iter().enumerate() {
+            let rings: Vec<usize> = std::iter::once(mass.outer)
+                .chain(mass.holes.iter().copied())
+                .collect();
+            match &mass.sites[..] {
+                [] => {
+                    for &r in &rings {
+                        put(mass.owner, land[r].points.clone());
+                    }
+                }
+                [only] => {
+                    for &r in &rings {
+                        put(sites[*only].owner, land[r].points.clone());
+                    }
+                }
+                many => {
+                    for &i in many {
+                        let cell = voronoi_cell(&sites, i, many, &frame);
+                        for &r in &rings {
+                            let piece = cell.clip(&land[r].points);
+                            if piece.len() >= 3 {
+                                put(sites[i].owner, piece);
+                            }
+                        }
+                        let n = cell.vertices.len();
+                        for (k, edge) in cell.edges.iter().enumerate() {
+                            if let Some(j) = *edge
+                                && j > i
+                                && sites[i].owner != sites[j].owner
+                            {
+                                land_edges.push((
+                                    i,
+                                    j,
+                                    cell.vertices[k],
+                                    cell.vertices[(k + 1) % n],
+                                    m,
+                                ));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+
+        for (g, rings) in grid.outlines(&group) {
+            if let Owner::Place(p) = owner_of_group(g) {
+                shapes[p] = rings;
+            }
+        }
+        let mut borders: BTreeMap<(Owner, Owner), Border> = BTreeMap::new();
+        for ((a, b), lines) in grid.borders(&group) {
+            let (a, b) = (owner_of_group(a), owner_of_group(b));
+            let key = if a < b { (a, b) } else { (b, a) };
+            let mut pieces = Vec::new();
+            for line in &lines {
+                pieces.extend(line.windows(2).map(|w| (w[0], w[1])));
+            }
+            let length = pieces.iter().map(|(p, q)| p.distance(*q)).sum();
+            borders.insert(
+                key,
+                Border {
+                    a: key.0,
+                    b: key.1,
+                    water: true,
+                    pieces,
+                    length,
+                },
+            );
+        }
+        for (i, j, a, b, m) in land_edges {
+            let mass = &masses[m];
+            let rings: Vec<Ring> = std::iter::once(mass.outer)
+                .chain(mass.holes.iter().copied())
+                .map(|r| land[r].clone())
+                .collect();
+            let pieces = segment_pieces(&rings, a, b, true);
+            if pieces.is_empty() {
+                continue;
+            }
+            let key = if sites[i].owner < sites[j].owner {
+                (sites[i].owner, sites[j].owner)
+            } else {
+                (sites[j].owner, sites[i].owner)
+            };
+            let border = borders.entry(key).or_insert_with(|| Border {
+                a: key.0,
+                b: key.1,
+                water: false,
+                pieces: Vec::new(),
+                length: 0.0,
+            });
+            border.length += pieces.iter().map(|(p, q)| p.distance(*q)).sum::<f64>();
+            border.pieces.extend(pieces);
+        }
+
+        let on_frame = |p: Point, q: Point| {
+            let e = 0.01;
+            (p.x < e && q.x < e)
+                || (p.y < e && q.y < e)
+                || (p.x > width - e && q.x > width - e)
+                || (p.y > height - e && q.y > height - e)
+        };
+        let mass_of_ring: Vec<usize> = {
+            let mut out = vec![0; land.len()];
+            for (m, mass) in masses.iter().enumerate() {
+                out[mass.outer] = m;
+                for h in &mass.holes {
+                    out[*h] = m;
+                }
+            }
+            out
+        };
+        let land_owner = |ring: usize, p: Point| {
+            let mass = &masses[mass_of_ring[ring]];
+            mass.sites
+                .iter()
+                .min_by(|a, b| {
+                    sites[**a]
+                        .at
+                        .distance2(p)
+                        .total_cmp(&sites[**b].at.distance2(p))
+                })
+                .map(|i| sites[*i].owner)
+                .unwrap_or(mass.owner)
+        };
+        let mut coasts = BTreeMap::new();
+        let mut coast_points = BTreeMap::new();
+        let mut coastline = Vec::new();
+        for (r, ring) in land.iter().enumerate() {
+            let mut line: Vec<Point> = Vec::new();
+            for (p, q) in ring.edges() {
+                if on_frame(p, q) {
+                    if line.len() > 1 {
+                        coastline.push(std::mem::take(&mut line));
+                    }
+                    line.clear();
+                    continue;
+                }
+                if line.is_empty() {
+                    line.push(p);
+                }
+                line.push(q);
+                let length = p.distance(q);
+                let steps = (length / COAST_STEP).ceil().max(1.0);
+                for s in 0..steps as usize {
+                    let mid = p.lerp(q, (s as f64 + 0.5) / steps);
+                    let sea = grid.owner_near(mid).map(|site| owner_of_group(group(site)));
+                    if let (Owner::Place(l), Some(Owner::Place(w))) = (land_owner(r, mid), sea) {
+                        *coasts.entry((l, w)).or_insert(0.0) += length / steps;
+                        coast_points.entry((l, w)).or_insert(mid);
+                    }
+                }
+            }
+            if line.len() > 1 {
+                coastline.push(line);
+            }
+        }
+
+        Sheet {
+            width,
+            height,
+            places,
+            water,
+            land,
+            shapes,
+            void_land,
+            borders: borders.into_values().collect(),
+            coasts,
+            coast_points,
+            coastline,
+        }
+    }
+
+    /// The index of place `id`.
+    pub fn place(&self, id: &str) -> Option<usize> {
+        self.places.iter().position(|p| p == id)
+    }
+
+    /// The bounds of a place's shape.
+    pub fn bounds_of(&self, place: usize) -> Option<Bounds> {
+        let points: Vec<Point> = self.shapes[place].iter().flatten().copied().collect();
+        (!points.is_empty()).then(|| Bounds::of(&points))
+    }
+}
+
+/// The Voronoi cell of site `i` among the sites of its kind, inside the frame: the frame cut
+/// by the bisector with each other site, nearest first, until no farther site can cut it.
+fn voronoi_cell(sites: &[Site], i: usize, among: &[usize], frame: &Cell) -> Cell {
+    let me = &sites[i];
+    let mut others: Vec<(f64, usize)> = among
+        .iter()
+        .filter(|j| **j != i)
+        .map(|j| (sites[*j].at.distance(me.at), *j))
+        .collect();
+    others.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut cell = frame.clone();
+    for (d, j) in others {
+        if d / 2.0 > cell.reach(me.at) {
+            break;
+        }
+        if d < 1e-9 {
+            continue;
+        }
+        cell = cell.cut(me.at, sites[j].at, j);
+        if cell.vertices.len() < 3 {
+            break;
+        }
+    }
+    cell
+}
+
+/// A landmass: an outer ring of the land, the holes in it, the land sites on it, and who
+/// owns it when no site is on it (the nearest site's owner).
+struct Landmass {
+    outer: usize,
+    holes: Vec<usize>,
+    sites: Vec<usize>,
+    owner: Owner,
+}
+
+/// The land's rings grouped into landmasses, each land site on the landmass it stands on
+/// (or the nearest, for a site off the coast): a landmass is shared among its own sites
+/// only, so no province reaches across the water to another island.
+fn landmasses(land: &[Ring], hole: &[bool], sites: &[Site]) -> Vec<Landmass> {
+    let mut masses: Vec<Landmass> = (0..land.len())
+        .filter(|r| !hole[*r])
+        .map(|outer| Landmass {
+            outer,
+            holes: Vec::new(),
+            sites: Vec::new(),
+            owner: Owner::Void,
+        })
+        .collect();
+    for h in (0..land.len()).filter(|r| hole[*r]) {
+        let first = land[h].points[0];
+        if let Some(m) = masses
+            .iter_mut()
+            .find(|m| land[m.outer].winds_around(first))
+        {
+            m.holes.push(h);
+        }
+    }
+    let distance_to = |m: &Landmass, p: Point| {
+        land[m.outer]
+            .points
+            .iter()
+            .map(|q| q.distance2(p))
+            .fold(f64::INFINITY, f64::min)
+    };
+    for (i, site) in sites.iter().enumerate().filter(|(_, s)| !s.water) {
+        let on = masses.iter().position(|m| {
+            land[m.outer].winds_around(site.at)
+                && !m.holes.iter().any(|h| land[*h].winds_around(site.at))
+        });
+        let m = on.or_else(|| {
+            (0..masses.len()).min_by(|a, b| {
+                distance_to(&masses[*a], site.at).total_cmp(&distance_to(&masses[*b], site.at))
+            })
+        });
+        if let Some(m) = m {
+            masses[m].sites.push(i);
+        }
+    }
+    let land_sites: Vec<usize> = (0..sites.len()).filter(|i| !sites[*i].water).collect();
+    for m in masses.iter_mut().filter(|m| m.sites.is_empty()) {
+        let ring = &land[m.outer];
+        let step = (ring.points.len() / 16).max(1);
+        m.owner = land_sites
+            .iter()
+            .min_by(|a, b| {
+                let d = |i: usize| {
+                    ring.points
+                        .iter()
+                        .step_by(step)
+                        .map(|q| q.distance2(sites[i].at))
+                        .fold(f64::INFINITY, f64::min)
+                };
+                d(**a).total_cmp(&d(**b))
+            })
+            .map(|i| sites[*i].owner)
+            .unwrap_or(Owner::Void);
+    }
+    masses
+}

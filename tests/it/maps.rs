@@ -1,0 +1,452 @@
+//! Maps: the picture never lies about the rules (every shipped variant's drawn borders match
+//! its rules, and a lie is named), the SVG holds every province, unit and order with its
+//! outcome, a PNG is rendered with the font in the binary, and the palettes stay apart for
+//! colour-blind readers.
+
+use strategos::drawing::{self, check_map, his};
+use strategos::interface::adjudicate::{Options, case_boards};
+use strategos::report::messages::Words;
+use strategos::variant::{self, load_variant};
+
+use crate::case::{data, variants};
+
+#[test]
+fn every_shipped_variant_is_drawn_true_to_its_borders() {
+    for v in variants() {
+        let layout = v
+            .layout
+            .as_ref()
+            .unwrap_or_else(|| panic!("{} has no [map]", v.id));
+        let mismatches = check_map(&v.map, layout);
+        assert!(mismatches.is_empty(), "{}: {mismatches:#?}", v.id);
+    }
+    let map = strategos::his::load::embedded_map().unwrap();
+    let layout = his::layout().expect("Here I Stand has a [map]");
+    let mismatches = his::check_his(&map, layout);
+    assert!(mismatches.is_empty(), "his: {mismatches:#?}");
+}
+
+/// The standard file with `edit` made to its text, loaded.
+fn standard_with(edit: impl Fn(&str) -> String) -> variant::Variant {
+    let (_, file, text) = variant::EMBEDDED[0];
+    load_variant("standard", file, &edit(text)).expect("the edited file loads")
+}
+
+#[test]
+fn a_picture_that_lies_is_named_mismatch_by_mismatch() {
+    // Bohemia and Galicia still touch on the map, but the rules lose their border.
+    let v = standard_with(|t| t.replace("\"boh-gal\", ", ""));
+    let found: Vec<String> = check_map(&v.map, v.layout.as_ref().unwrap())
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert!(
+        found[0].starts_with("Bohemia and Galicia share a drawn land border"),
+        "{found:#?}"
+    );
+    // Galicia's sites moved into Ukraine: its border with Bohemia is no longer drawn.
+    let v = standard_with(|t| {
+        t.replace(
+            "gal = { sites = [[22.5, 49.6], [26.0, 48.4], [19.9, 50.0]] }",
+            "gal = { sites = [[26.0, 48.4]] }",
+        )
+    });
+    let found: Vec<String> = check_map(&v.map, v.layout.as_ref().unwrap())
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert!(
+        found.contains(
+            &"Bohemia and Galicia border in the rules but are not drawn together".to_string()
+        ),
+        "{found:#?}"
+    );
+    // A province with no place, and colours too alike, are named too.
+    let v = standard_with(|t| {
+        t.replace("swi = { sites = [[8.2, 46.8]] }\n", "")
+            .replace("france = \"#56B4E9\"", "france = \"#0072B3\"")
+    });
+    let found: Vec<String> = check_map(&v.map, v.layout.as_ref().unwrap())
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(found, ["Switzerland has no place on the map"]);
+    let v = standard_with(|t| t.replace("france = \"#56B4E9\"", "france = \"#0072B3\""));
+    let found: Vec<String> = check_map(&v.map, v.layout.as_ref().unwrap())
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert!(
+        found
+            .iter()
+            .any(|m| m.starts_with("the colours of england and france are too alike")),
+        "{found:#?}"
+    );
+}
+
+/// The values of attribute `name` on elements whose tag starts `<tag` in `svg`.
+fn attributes(svg: &str, tag: &str, name: &str) -> Vec<String> {
+    let open = format!("<{tag} ");
+    let key = format!(" {name}=\"");
+    svg.split(&open)
+        .skip(1)
+        .filter_map(|element| {
+            let head = format!(
+                " {}",
+                &element[..element.find('>').unwrap_or(element.len())]
+            );
+            let at = head.find(&key)? + key.len();
+            Some(head[at..at + head[at..].find('"')?].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn the_svg_draws_every_province_and_every_unit() {
+    for v in variants() {
+        let svg = drawing::draw_variant(v, false, Words::english()).unwrap();
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        let ids = attributes(&svg, "path", "id");
+        for province in &v.map.provinces {
+            assert!(
+                ids.contains(&format!("province-{}", province.id)),
+                "{}: {} not drawn",
+                v.id,
+                province.id
+            );
+        }
+        let units = attributes(&svg, "g", "id");
+        for unit in &v.start.units {
+            let id = format!("unit-{}", v.map.region_id(unit.region).replace('/', "-"));
+            assert!(units.contains(&id), "{}: {id} not drawn", v.id);
+        }
+        assert_eq!(
+            attributes(&svg, "g", "class")
+                .iter()
+                .filter(|c| *c == "unit")
+                .count(),
+            v.start.units.len()
+        );
+        for power in &v.map.powers {
+            assert!(svg.contains(&format!("data-power=\"{}\"", power.id)));
+        }
+        // The empty map has no units.
+        let empty = drawing::draw_variant(v, true, Words::english()).unwrap();
+        assert!(!empty.contains("class=\"unit\""));
+    }
+}
+
+#[test]
+fn orders_are_drawn_with_their_outcomes_and_reasons() {
+    let boards = case_boards(data("maps/cases.json"), variants(), &Options::default());
+    let board = boards[0].as_ref().unwrap();
+    let svg = drawing::draw_case(board, Words::english()).unwrap();
+    let orders: Vec<&str> = svg
+        .split("<g class=\"order ")
+        .skip(1)
+        .map(|o| &o[..o.find("</g>").unwrap()])
+        .collect();
+    assert_eq!(orders.len(), 8, "one drawing per order");
+    let find = |text: &str| {
+        *orders
+            .iter()
+            .find(|o| o.contains(text))
+            .unwrap_or_else(|| panic!("no order drawn for {text}"))
+    };
+    // A bounce: both moves fail, dashed and crossed, the reason on hover.
+    let paris = find("Paris -&gt; Burgundy");
+    assert!(paris.starts_with("move\" data-result=\"fails\""), "{paris}");
+    assert!(paris.contains("stroke-dasharray") && paris.contains("class=\"cross\""));
+    assert!(paris.contains("bounce"), "{paris}");
+    // A supported attack succeeds; the support is drawn as such.
+    assert!(find("Tyrolia -&gt; Venice").starts_with("move\" data-result=\"succeeds\""));
+    assert!(find("Army Trieste SUPPORT").starts_with("support\" data-result=\"succeeds\""));
+    // The convoy and the convoyed move, and a hold dislodged.
+    assert!(find("Fleet North Sea CONVOY").starts_with("convoy\" data-result=\"succeeds\""));
+    assert!(find("Army Venice HOLD").starts_with("hold\" data-result=\"fails\""));
+    // The dislodged unit is drawn with its retreats.
+    let dislodged = &svg[svg
+        .find("<g class=\"dislodged\" id=\"dislodged-ven\"")
+        .expect("dislodged drawn")..];
+    let dislodged = &dislodged[..dislodged.find("</g>").unwrap()];
+    assert!(
+        dislodged.contains("class=\"retreat-option\""),
+        "{dislodged}"
+    );
+    assert!(dislodged.contains("may retreat to"), "{dislodged}");
+}
+
+#[test]
+fn a_png_is_rendered_with_the_font_in_the_binary() {
+    let v = &variants()[0];
+    let svg = drawing::draw_variant(v, false, Words::english()).unwrap();
+    let png = drawing::png::render_png(&svg, 0.25).expect("rendered");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    // IHDR: width and height, a quarter of the picture's.
+    let width = u32::from_be_bytes(png[16..20].try_into().unwrap());
+    assert_eq!(width, 300);
+    // Text is drawn: the same picture without its words is a different image.
+    let blank = svg.replace("font-size=", "font-size=\"0\" data-size=");
+    assert_ne!(drawing::png::render_png(&blank, 0.25).unwrap(), png);
+    assert!(drawing::png::render_png("not svg", 1.0).is_none());
+}
+
+/// `(recipient, body, attachments as (name, media type, bytes))` of a raw letter.
+type Read = (String, String, Vec<(String, String, Vec<u8>)>);
+
+fn read_raw(raw: &[u8]) -> Read {
+    use mail_parser::MimeHeaders;
+    let letter = strategos::mail::read::read_letter(raw, &[]).unwrap();
+    let message = mail_parser::MessageParser::default().parse(raw).unwrap();
+    let attachments = message
+        .attachments()
+        .map(|part| {
+            let media = part
+                .content_type()
+                .map(|t| format!("{}/{}", t.ctype(), t.subtype().unwrap_or_default()))
+                .unwrap_or_default();
+            let name = part.attachment_name().unwrap_or_default().to_string();
+            (name, media, part.contents().to_vec())
+        })
+        .collect();
+    let to = message
+        .to()
+        .and_then(|a| a.first())
+        .and_then(|a| a.address())
+        .unwrap_or_default()
+        .to_string();
+    (to, letter.body, attachments)
+}
+
+fn letters_to<'a>(letters: &'a [Read], who: &str) -> Vec<&'a Read> {
+    letters.iter().filter(|(to, _, _)| to == who).collect()
+}
+
+#[test]
+fn results_letters_carry_the_picture_unless_turned_off_and_get_map_mails_it() {
+    use crate::judge_harness::{Harness, mail};
+    let mut judge = Harness::new("maps");
+    judge.set_time("2027-01-05T12:00:00Z".parse().unwrap());
+    let (gina, bob, ann) = ("gina@example.test", "bob@example.test", "ann@example.test");
+    judge.vouch(&[gina, bob, ann]);
+    let mut n = 0;
+    let mut send = |judge: &mut Harness, from: &str, body: &str| {
+        n += 1;
+        judge.deliver(&mail(from, "maps", &format!("m{n}@x"), body));
+        judge
+            .take_sent_raw()
+            .iter()
+            .map(|r| read_raw(r))
+            .collect::<Vec<Read>>()
+    };
+    send(&mut judge, gina, "CREATE ?pics gmpw standard MODERATED\n");
+    send(&mut judge, bob, "SIGNON ?pics bobpw\nSET PREFERENCE F\n");
+    send(&mut judge, ann, "SIGNON ?pics annpw\nSET PREFERENCE G\n");
+    send(&mut judge, gina, "SIGNON ?pics gmpw\nFORCE BEGIN\n");
+    let answer = send(&mut judge, ann, "SIGNON Gpics annpw\nSET MAP OFF\n");
+    assert!(answer[0].1.contains("carry no picture"), "{}", answer[0].1);
+    send(
+        &mut judge,
+        bob,
+        "SIGNON Fpics bobpw\nA Par - Bur\nA Mar S A Par - Bur\n",
+    );
+    let results = send(&mut judge, gina, "SIGNON ?pics gmpw\nPROCESS\n");
+    // Bob and the master get the picture of the new board; Ann, who turned it off, does not.
+    for who in [bob, gina] {
+        let letter = letters_to(&results, who)
+            .into_iter()
+            .find(|(_, body, _)| body.contains("Burgundy"))
+            .unwrap_or_else(|| panic!("no results to {who}"));
+        let (name, media, bytes) = &letter.2[0];
+        assert_eq!((name.as_str(), media.as_str()), ("map.png", "image/png"));
+        assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n");
+        assert_eq!(letter.2.len(), 1);
+    }
+    let ann_results = letters_to(&results, ann)
+        .into_iter()
+        .find(|(_, body, _)| body.contains("Burgundy"))
+        .expect("Ann's results");
+    assert!(ann_results.2.is_empty());
+    // The text reads the same with or without the picture.
+    let bob_body = &letters_to(&results, bob)
+        .into_iter()
+        .find(|(_, body, _)| body.contains("Burgundy"))
+        .unwrap()
+        .1;
+    let ann_body = &ann_results.1;
+    assert_eq!(
+        bob_body.lines().filter(|l| l.contains("Burgundy")).count(),
+        ann_body.lines().filter(|l| l.contains("Burgundy")).count()
+    );
+    // The master turns pictures off for the game.
+    let answer = send(&mut judge, gina, "SIGNON ?pics gmpw\nSET GAME MAP OFF\n");
+    assert!(
+        answer
+            .iter()
+            .any(|(_, b, _)| b.contains("carry no picture of the board")),
+        "{answer:#?}"
+    );
+    let results = send(&mut judge, gina, "SIGNON ?pics gmpw\nPROCESS\n");
+    assert!(!results.is_empty());
+    assert!(results.iter().all(|(_, _, a)| a.is_empty()));
+    // GET MAP mails the board as it stands, to anyone who may see the game.
+    let answer = send(&mut judge, bob, "GET MAP pics\n");
+    assert_eq!(answer.len(), 1);
+    assert!(
+        answer[0].1.contains("The picture of game 'pics'"),
+        "{}",
+        answer[0].1
+    );
+    assert_eq!(answer[0].2.len(), 1);
+    assert_eq!(answer[0].2[0].0, "map.png");
+    let answer = send(&mut judge, bob, "GET MAP nosuchgame\n");
+    assert!(answer[0].2.is_empty());
+
+    // The archive shows every phase's map: the played ones with their orders, the phase
+    // being played without (its orders are secret).
+    let site = crate::judge_harness::TempDir::new("maps-site");
+    let tx = judge.daemon.store.begin().unwrap();
+    strategos::archive::write_site(&tx, &crate::judge_harness::test_variants(), &site.0).unwrap();
+    let page = std::fs::read_to_string(site.0.join("pics/index.html")).unwrap();
+    assert!(page.contains("<h2>Maps</h2>"), "{page}");
+    for n in 0..3 {
+        assert!(
+            page.contains(&format!("<img src=\"phase-{n}.svg\"")),
+            "{page}"
+        );
+    }
+    let first = std::fs::read_to_string(site.0.join("pics/phase-0.svg")).unwrap();
+    assert!(
+        first.contains("Army Paris -&gt; Burgundy."),
+        "the played phase shows its orders"
+    );
+    let current = std::fs::read_to_string(site.0.join("pics/phase-2.svg")).unwrap();
+    assert!(current.contains("class=\"unit\"") && !current.contains("class=\"order "));
+    assert!(!site.0.join("pics/phase-3.svg").exists());
+    drop(tx);
+
+    // strategos map --game draws a game's phase from the configured database.
+    let config = judge.dir.0.join("config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[paths]\ndatabase = \"{}\"\n",
+            judge.dir.0.join("judge.db").display()
+        ),
+    )
+    .unwrap();
+    let out_file = judge.dir.0.join("phase0.svg");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_strategos"))
+            .arg("--config")
+            .arg(&config)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let out = run(&[
+        "map",
+        "--game",
+        "pics",
+        "--phase",
+        "0",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert_eq!(std::fs::read_to_string(&out_file).unwrap(), first);
+    let out = run(&[
+        "map",
+        "--game",
+        "pics",
+        "--phase",
+        "9",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no picture of phase 9"));
+}
+
+#[test]
+fn diadochi_pictures_show_destroyed_and_restoring_centres_and_credit() {
+    let boards = case_boards(data("maps/cases.json"), variants(), &Options::default());
+    let board = boards[1].as_ref().unwrap();
+    assert_eq!(board.variant.id, "diadochi-v");
+    let svg = drawing::draw_case(board, Words::english()).unwrap();
+    let destroyed = &svg[svg.find("class=\"destroyed\"").expect("a destroyed centre")..];
+    assert!(
+        destroyed.contains("<title>Syracuse: destroyed</title>"),
+        "{destroyed}"
+    );
+    let restoring = &svg[svg.find("class=\"restoring\"").expect("a restoration")..];
+    assert!(
+        restoring.contains("<title>Babylon: Syria restoring, 1 turn of work</title>"),
+        "{restoring}"
+    );
+    assert!(
+        svg.contains("credit: Egypt lends Syria 2"),
+        "the credit in the legend"
+    );
+    assert!(
+        svg.contains("class=\"link\""),
+        "the straits and the Via Maris"
+    );
+    assert!(svg.contains("class=\"canal\""), "the canals");
+    // A fleet on a split coast stands on it.
+    assert!(svg.contains("id=\"unit-scy-ec\""), "{}", &svg[..200]);
+}
+
+#[test]
+fn a_here_i_stand_board_shows_units_leaders_sieges_and_the_move() {
+    use strategos::his::adjust::{apply, parse_adjustment};
+    let map = strategos::his::load::embedded_map().unwrap();
+    let mut board = strategos::his::Board::scenario_1517(&map);
+    for line in [
+        "place pressburg ottoman 7 regulars 1 cavalry",
+        "leader suleiman pressburg",
+        "place vienna hapsburg 3 regulars inside",
+        "place graz hapsburg 2 regulars",
+        "siege buda ottoman",
+        "unrest trieste on",
+    ] {
+        let adjustment = parse_adjustment(&map, line).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+        apply(&map, &mut board, &adjustment).unwrap_or_else(|e| panic!("{line}: {e:?}"));
+    }
+    let moving = his::MoveShown {
+        power: strategos::his::Power::Ottoman,
+        from: map.find_space("pressburg").unwrap(),
+        to: map.find_space("vienna").unwrap(),
+        text: "Ottoman: 7 regulars 1 cavalry Suleiman from Pressburg to Vienna".into(),
+    };
+    let svg = his::draw_board(&map, &board, Some(&moving), Words::english()).unwrap();
+    // Every land space drawn with its controller; the seas named.
+    for space in &map.spaces {
+        assert!(
+            svg.contains(&format!("id=\"space-{}\"", space.id)),
+            "{} not drawn",
+            space.id
+        );
+    }
+    assert!(svg.contains("class=\"passes\""));
+    let detachments: Vec<&str> = svg.split("<g class=\"detachment\"").skip(1).collect();
+    assert_eq!(detachments.len(), 3);
+    let pressburg = detachments
+        .iter()
+        .find(|d| d.contains("data-space=\"pressburg\""))
+        .unwrap();
+    assert!(pressburg.contains("data-power=\"ottoman\""));
+    assert!(pressburg.contains(">7+1c Suleiman</text>"), "{pressburg}");
+    // Inside the fortifications: dashed.
+    let vienna = detachments
+        .iter()
+        .find(|d| d.contains("data-space=\"vienna\""))
+        .unwrap();
+    assert!(vienna.contains("stroke-dasharray"), "{vienna}");
+    assert!(svg.contains("class=\"siege\""));
+    assert!(svg.contains("<g id=\"move\" class=\"order move\"><title>Ottoman: 7 regulars"));
+    // A space in unrest is grey.
+    let trieste = &svg[svg.find("id=\"space-trieste\"").unwrap()..];
+    assert!(trieste[..trieste.find("</g>").unwrap()].contains("#777"));
+}
