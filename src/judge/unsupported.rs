@@ -32,7 +32,6 @@ pub(super) fn reason(what: Unsupported, phrase: &str) -> Message {
         AutoCreate => msg!("unsupported.auto_create", phrase = phrase),
         BlankPress => msg!("unsupported.blank_press", phrase = phrase),
         PlayerInfo => msg!("unsupported.player_info", phrase = phrase),
-        Map => msg!("unsupported.map", phrase = phrase),
         Keeper => msg!("unsupported.keeper", phrase = phrase),
         Options => msg!("unsupported.options", phrase = phrase),
         Takeover => msg!("unsupported.takeover", phrase = phrase),

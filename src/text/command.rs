@@ -3,7 +3,7 @@
 //! Reading never fails. The vocabulary is the classic judge's (judge-conventions.md §1.1-1.3);
 //! keywords are in any case, with the spaces between a keyword's words optional (`SIGN ON`):
 //!
-//! - `HELP [topic]`; `GET file`, `SEND [ME] file`: `Help`; `GET MAP [game]`: `GetMap`.
+//! - `HELP [topic]`; `GET file`, `SEND [ME] file`: `Help`; `GET MAP [game]`, njudge's `MAP [game]`: `GetMap`.
 //! - `REGISTER`, then optional form lines `Name: ...`, `Password: ...` (the other fields of
 //!   njudge's form, NJ:form, are read and dropped) up to `END`, a blank line or any line that
 //!   is not `Field: value`; or on one line `REGISTER password [name...]` (form lines may
@@ -280,7 +280,7 @@ const KEYWORDS: &[(&[&str], Keyword)] = &[
         &["INFO", "PLAYER"],
         Keyword::Unsupported(Unsupported::PlayerInfo),
     ),
-    (&["MAP"], Keyword::Unsupported(Unsupported::Map)),
+    (&["MAP"], Keyword::Map),
     (&["ADJUST"], Keyword::Unsupported(Unsupported::Keeper)),
     (&["RECORD"], Keyword::Unsupported(Unsupported::Keeper)),
     (&["FIXID"], Keyword::Unsupported(Unsupported::Keeper)),
@@ -312,6 +312,8 @@ const KEYWORDS: &[(&[&str], Keyword)] = &[
 enum Keyword {
     Help,
     Get,
+    /// njudge's `MAP game [n]`: the picture of the board, as `GET MAP game`.
+    Map,
     Register,
     SetPassword,
     /// Any other `SET`; its handler reads the line's words from `SET` on.
@@ -439,6 +441,7 @@ pub fn parse_commands(body: &str) -> (Vec<Command>, Vec<Diagnostic>) {
             Keyword::Signoff => Some(CommandKind::Signoff),
             Keyword::Phase => args.phase(rest),
             Keyword::Join => args.join(rest),
+            Keyword::Map => args.map(rest),
             Keyword::Clear => args.clear(rest),
             Keyword::Unsupported(what) => {
                 let phrase = words[..used]

@@ -134,6 +134,18 @@ impl Args<'_> {
         Some(CommandKind::Help { topic })
     }
 
+    /// njudge's `MAP game [n]`: the picture of the game's board (njudge's `n`, a PostScript
+    /// option, has no meaning for a picture and is read and dropped).
+    pub(super) fn map(&mut self, args: &[Word]) -> Option<CommandKind> {
+        match args {
+            [] => Some(CommandKind::GetMap { game: None }),
+            [game] | [game, _] => Some(CommandKind::GetMap {
+                game: Some(game.text.to_lowercase()),
+            }),
+            _ => self.usage("MAP takes a game's name, like: MAP mygame"),
+        }
+    }
+
     /// `SET PASSWORD new`.
     pub(super) fn set_password(&mut self, args: &[Word]) -> Option<CommandKind> {
         match args {

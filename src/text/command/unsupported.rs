@@ -50,8 +50,6 @@ pub enum Unsupported {
     BlankPress,
     /// Dedication statistics of a player (INFO PLAYER, GET DEDICATION).
     PlayerInfo,
-    /// Maps by mail (MAP game).
-    Map,
     /// The judge keeper's own commands (ADJUST, RECORD, FIXID, NOCONTROL).
     Keeper,
     /// Game options written after the variant (CREATE's and SET VARIANT's options).
