@@ -119,8 +119,19 @@ fn postfix_pipes_the_judges_letters_to_deliver() {
             "From: {player}\r\nTo: {ADDRESS}\r\nSubject: piped {n}\r\nMessage-ID: <pipe-{n}-{}@example.test>\r\n\r\n{body}\r\n",
             std::process::id()
         );
-        smtp.send(&player, &[ADDRESS.to_string()], raw.as_bytes())
-            .expect("Postfix takes the letter");
+        // Right after the reload, a Postfix process started before it may still hold the old
+        // list of mailboxes and refuse the address: the letter is offered again until the
+        // new configuration answers.
+        let offered = Instant::now();
+        loop {
+            match smtp.send(&player, &[ADDRESS.to_string()], raw.as_bytes()) {
+                Ok(_) => break,
+                Err(_) if offered.elapsed() < Duration::from_secs(30) => {
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                Err(e) => panic!("Postfix takes the letter: {e:?}"),
+            }
+        }
     }
     let sent = judge.0.join("sent/new");
     let started = Instant::now();
