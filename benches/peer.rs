@@ -296,6 +296,16 @@ fn commands(variant: &Variant) {
             &dir.join("strategos.json"),
         )
     });
+    // The same on one thread, as the crate's command runs.
+    let ours_alone = best(|| {
+        run(
+            Command::new(strategos)
+                .args(["adjudicate", "--threads", "1"])
+                .arg(&cases),
+            &dir.join("strategos-1.json"),
+        )
+    });
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let me = std::env::current_exe().expect("this program");
     let theirs = best(|| {
         run(
@@ -320,6 +330,11 @@ fn commands(variant: &Variant) {
             micros(took) / big_n as f64
         )
     });
+    assert_eq!(
+        std::fs::read(dir.join("strategos.json")).unwrap(),
+        std::fs::read(dir.join("strategos-1.json")).unwrap(),
+        "one thread or several, the output is the same"
+    );
     // Both commands read every order the same way.
     let read = |name: &str| -> Value {
         serde_json::from_slice(&std::fs::read(dir.join(name)).unwrap()).expect("JSON out")
@@ -342,10 +357,16 @@ fn commands(variant: &Variant) {
         size as f64 / 1e6
     );
     println!(
-        "    strategos adjudicate   {:>8.3} s, {:>5.0} µs a case, peak memory {:>5.1} MB",
+        "    strategos adjudicate   {:>8.3} s, {:>5.0} µs a case, peak memory {:>5.1} MB ({cores} cores)",
         ours.0.as_secs_f64(),
         micros(ours.0) / n as f64,
         ours.1
+    );
+    println!(
+        "      with --threads 1     {:>8.3} s, {:>5.0} µs a case, peak memory {:>5.1} MB",
+        ours_alone.0.as_secs_f64(),
+        micros(ours_alone.0) / n as f64,
+        ours_alone.1
     );
     println!(
         "    on the diplomacy crate {:>8.3} s, {:>5.0} µs a case, peak memory {:>5.1} MB",
@@ -354,8 +375,9 @@ fn commands(variant: &Variant) {
         theirs.1
     );
     println!(
-        "    strategos is {:.1} times as fast (goal: 10); the two agree on {agree} of {orders} orders' success",
-        theirs.0.as_secs_f64() / ours.0.as_secs_f64()
+        "    strategos is {:.1} times as fast (goal: 10), {:.1} times on one thread; the two agree on {agree} of {orders} orders' success",
+        theirs.0.as_secs_f64() / ours.0.as_secs_f64(),
+        theirs.0.as_secs_f64() / ours_alone.0.as_secs_f64()
     );
 
     if let Some(line) = big_line {

@@ -44,6 +44,9 @@ enum Command {
         /// A folder of variant files to use besides the built-in ones.
         #[arg(long)]
         variants: Option<PathBuf>,
+        /// Threads adjudicating side by side (default: one per core); the output is the same.
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
     },
     /// Check variant files and list every problem found.
     Variants {
@@ -142,9 +145,10 @@ fn main() -> ExitCode {
             input,
             rules,
             variants,
+            threads,
         } => {
             let folder = variants.or(Some(config.paths.variants.clone()).filter(|d| d.is_dir()));
-            adjudicate(&input, rules.as_deref(), folder.as_deref())
+            adjudicate(&input, rules.as_deref(), folder.as_deref(), threads)
         }
         Command::Run { once, now } => judge_command(
             config,
@@ -384,7 +388,7 @@ fn read_archive(archive: &str) -> Result<String, String> {
     Ok(reports.join("\n"))
 }
 
-fn adjudicate(input: &str, rules: Option<&str>, folder: Option<&Path>) -> ExitCode {
+fn adjudicate(input: &str, rules: Option<&str>, folder: Option<&Path>, threads: usize) -> ExitCode {
     let rules = match rules.map(|name| (name, Rules::edition(name))) {
         None => None,
         Some((_, Some(rules))) => Some(rules),
@@ -404,7 +408,7 @@ fn adjudicate(input: &str, rules: Option<&str>, folder: Option<&Path>) -> ExitCo
     };
     let stdout = std::io::stdout();
     let output = std::io::BufWriter::with_capacity(64 * 1024, stdout.lock());
-    let options = Options { rules };
+    let options = Options { rules, threads };
     let result = if input == "-" {
         run_stream(std::io::stdin().lock(), output, &variants, &options)
     } else {

@@ -5,7 +5,7 @@
 //!
 //! `run_stream` reads the cases one at a time from the input and writes each result as it
 //! goes (`stream.rs`), each case read into typed fields (`case.rs`) rather than a tree of
-//! values; `run` does the same for a document already read into a `serde_json::Value`.
+//! values, on as many threads as the machine has cores (`workers.rs`); `run` does the same for a document already read into a `serde_json::Value`.
 
 use std::borrow::Cow;
 use std::fmt::{self, Display};
@@ -37,6 +37,9 @@ use super::stream::{CaseReader, InputError, Next, ResultWriter};
 pub struct Options {
     /// Edition for cases that name none (`--rules`); else the variant's default.
     pub rules: Option<Rules>,
+    /// Threads adjudicating cases side by side (`--threads`); 0: one for each of the
+    /// machine's cores. The results are the same, in the same order, whatever the number.
+    pub threads: usize,
 }
 
 /// Results of a whole input document, and whether any case had an error.
@@ -99,6 +102,13 @@ pub fn run_stream(
     variants: &[Variant],
     options: &Options,
 ) -> Result<Summary, StreamError> {
+    let threads = match options.threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get().min(MOST_THREADS)),
+        n => n.min(MOST_THREADS),
+    };
+    if threads > 1 {
+        return super::workers::run_on_threads(input, output, variants, options, threads);
+    }
     let mut reader = CaseReader::new(input);
     let mut writer = ResultWriter::new(output);
     let mut orders = OrderReader::default();
@@ -133,10 +143,20 @@ pub fn run_stream(
     }
 }
 
+/// The most threads `run_stream` uses, whatever the machine.
+pub(super) const MOST_THREADS: usize = 16;
+
 /// One entry of the output: `{"id": ..., "result": {...}}` or `{"id": ..., "error": "..."}`.
-struct Entry<'c, 'm> {
+pub(super) struct Entry<'c, 'm> {
     id: Cow<'c, Value>,
     outcome: Result<CaseResult<'c, 'm>, String>,
+}
+
+impl Entry<'_, '_> {
+    /// The case gave an `error`.
+    pub(super) fn is_error(&self) -> bool {
+        self.outcome.is_err()
+    }
 }
 
 impl Serialize for Entry<'_, '_> {
@@ -210,7 +230,7 @@ impl<K: Serialize, V: Serialize> Serialize for Keyed<K, V> {
     }
 }
 
-fn run_case<'c, 'm>(
+pub(super) fn run_case<'c, 'm>(
     case: &'c Given<CaseInput<'c>>,
     variants: &'m [Variant],
     options: &Options,
@@ -927,8 +947,49 @@ mod tests {
     fn streamed(input: &str) -> (Result<Summary, StreamError>, String) {
         let variants = variants();
         let mut out = Vec::new();
-        let result = run_stream(input.as_bytes(), &mut out, &variants, &Options::default());
+        let result = run_stream(input.as_bytes(), &mut out, &variants, &threads(1));
+        // On several threads, the same bytes and the same end.
+        let mut on_threads = Vec::new();
+        let parallel = run_stream(input.as_bytes(), &mut on_threads, &variants, &threads(3));
+        assert_eq!(
+            String::from_utf8_lossy(&on_threads),
+            String::from_utf8_lossy(&out)
+        );
+        assert_eq!(format!("{parallel:?}"), format!("{result:?}"));
         (result, String::from_utf8(out).unwrap())
+    }
+
+    fn threads(threads: usize) -> Options {
+        Options {
+            threads,
+            ..Options::default()
+        }
+    }
+
+    /// A case that is not JSON deep in a long list: the cases before it are written, on one
+    /// thread or several, and none after it.
+    #[test]
+    fn many_cases_on_threads_stop_at_the_first_that_is_not_json() {
+        let case = |n: usize| {
+            format!(
+                r#"{{"id": {n}, "phase": {{"season": "spring", "year": 1901, "kind": "movement"}},
+                "units": [{{"power": "france", "type": "army", "at": "par"}}],
+                "orders": {{"france": ["A PAR - BUR"]}}}}"#
+            )
+        };
+        let mut cases: Vec<String> = (0..300).map(case).collect();
+        let (result, out) = streamed(&format!("[{}]", cases.join(",")));
+        assert_eq!(result.unwrap().cases, 300);
+        let results: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(results[299]["id"], 299, "in the input's order");
+        cases[170] = "{\"id\": }".to_string();
+        let (result, out) = streamed(&format!("[{}]", cases.join(",")));
+        assert!(matches!(
+            result,
+            Err(StreamError::NotJson { cases: 170, .. })
+        ));
+        let results: Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(results.as_array().map(Vec::len), Some(170));
     }
 
     #[test]

@@ -3,3 +3,4 @@
 pub mod adjudicate;
 pub mod case;
 pub mod stream;
+mod workers;

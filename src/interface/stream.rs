@@ -288,21 +288,27 @@ impl<W: Write> ResultWriter<W> {
 
     /// Writes one entry of the list.
     pub fn entry(&mut self, entry: &impl Serialize) -> io::Result<()> {
+        self.separate()?;
+        write_entry(&mut self.output, entry)?;
+        self.entries += 1;
+        Ok(())
+    }
+
+    /// Writes one entry of the list that `entry_text` laid out already.
+    pub fn entry_text(&mut self, text: &[u8]) -> io::Result<()> {
+        self.separate()?;
+        self.output.write_all(text)?;
+        self.entries += 1;
+        Ok(())
+    }
+
+    /// What comes before an entry: the list's opening, or the comma after the last entry.
+    fn separate(&mut self) -> io::Result<()> {
         self.output.write_all(if self.entries == 0 {
             b"[\n  "
         } else {
             b",\n  "
-        })?;
-        let mut serializer = serde_json::Serializer::with_formatter(
-            &mut self.output,
-            Indented {
-                depth: 1,
-                has_value: false,
-            },
-        );
-        entry.serialize(&mut serializer).map_err(io::Error::other)?;
-        self.entries += 1;
-        Ok(())
+        })
     }
 
     /// Closes the list (with a line end, as `println!` would) and flushes the output.
@@ -320,6 +326,19 @@ impl<W: Write> ResultWriter<W> {
     pub fn entries(&self) -> usize {
         self.entries
     }
+}
+
+/// Writes an entry of the list as `ResultWriter` lays it out (to be written to the list later
+/// with `entry_text`, by a thread that did not make it).
+pub fn write_entry<W: Write>(output: &mut W, entry: &impl Serialize) -> io::Result<()> {
+    let mut serializer = serde_json::Serializer::with_formatter(
+        output,
+        Indented {
+            depth: 1,
+            has_value: false,
+        },
+    );
+    entry.serialize(&mut serializer).map_err(io::Error::other)
 }
 
 /// JSON laid out two spaces a level, a value per line, starting `depth` levels in: an entry

@@ -1,0 +1,234 @@
+//! `strategos adjudicate` on several threads: the calling thread reads the cases and writes
+//! the results, in the input's order; worker threads read each case's JSON, adjudicate it and
+//! lay out its result. The output is byte for byte what one thread writes.
+//!
+//! Cases go to the workers in batches (one lock and one message per batch, not per case), and
+//! at most `IN_FLIGHT` batches a thread are read and not yet written, so memory stays bounded whatever
+//! the size of the input and however slow the output. A case that is not JSON stops the run
+//! where one thread would stop it: the results before it are written, none after.
+
+use std::collections::BTreeMap;
+use std::io::{Read, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, mpsc};
+
+use super::adjudicate::{Options, StreamError, Summary, run_case};
+use super::case;
+use super::stream::{CaseReader, InputError, Next, ResultWriter, write_entry};
+use crate::text::order::OrderReader;
+use crate::variant::Variant;
+
+/// Cases handed to a worker at a time.
+const BATCH: usize = 16;
+/// Batches read and not yet written, at most, for each thread.
+const IN_FLIGHT: usize = 4;
+
+/// Cases handed to a worker: their texts one after another, and where each ends.
+#[derive(Default)]
+struct Batch {
+    text: Vec<u8>,
+    ends: Vec<usize>,
+}
+
+impl Batch {
+    fn cases(&self) -> impl Iterator<Item = &[u8]> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(&self.ends)
+            .map(|(from, to)| &self.text[from..*to])
+    }
+}
+
+/// A batch's results: their entries laid out one after another, and what became of each case.
+struct Results {
+    text: Vec<u8>,
+    done: Vec<Done>,
+}
+
+/// What became of one case of a batch.
+enum Done {
+    /// Its entry (where it ends in the text) and whether it is an `error` entry.
+    Entry(usize, bool),
+    /// The case is not JSON: the run stops here.
+    NotJson(String),
+    /// Its entry could not be laid out.
+    Unwritable(std::io::Error),
+    /// The worker panicked on the batch (its message is printed already).
+    Panicked,
+}
+
+/// Adjudicates the cases of `input` on `threads` worker threads; see `run_stream`.
+pub(super) fn run_on_threads(
+    input: impl Read,
+    output: impl Write,
+    variants: &[Variant],
+    options: &Options,
+    threads: usize,
+) -> Result<Summary, StreamError> {
+    let (to_workers, batches) = mpsc::channel::<(usize, Batch)>();
+    let batches = Mutex::new(batches);
+    let (to_writer, done) = mpsc::channel::<(usize, Results)>();
+    // Set when the run stops early: the workers leave the batches still queued.
+    let stopped = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let to_writer = to_writer.clone();
+            let (batches, stopped) = (&batches, &stopped);
+            scope.spawn(move || {
+                let mut orders = OrderReader::default();
+                loop {
+                    let next = batches.lock().map(|b| b.recv());
+                    let Ok(Ok((serial, cases))) = next else {
+                        return;
+                    };
+                    if stopped.load(Ordering::Relaxed) {
+                        return;
+                    }
+                    // A panic is told to the writer, which waits for this batch, and stops it.
+                    let results = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        adjudicate_batch(&cases, variants, options, &mut orders)
+                    }));
+                    let panicked = results.is_err();
+                    let results = results.unwrap_or_else(|_| Results {
+                        text: Vec::new(),
+                        done: vec![Done::Panicked],
+                    });
+                    if to_writer.send((serial, results)).is_err() || panicked {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(to_writer);
+        let result = read_and_write(input, output, &to_workers, &done, IN_FLIGHT * threads);
+        stopped.store(true, Ordering::Relaxed);
+        drop(to_workers);
+        result
+    })
+}
+
+/// Each case of a batch read, adjudicated and laid out, up to the first that is not JSON.
+fn adjudicate_batch(
+    batch: &Batch,
+    variants: &[Variant],
+    options: &Options,
+    orders: &mut OrderReader,
+) -> Results {
+    let mut results = Results {
+        text: Vec::with_capacity(batch.ends.len() * 8 * 1024),
+        done: Vec::with_capacity(batch.ends.len()),
+    };
+    for text in batch.cases() {
+        let case = match case::from_json(text) {
+            Ok(case) => case,
+            Err(e) => {
+                results.done.push(Done::NotJson(e.to_string()));
+                break;
+            }
+        };
+        let entry = run_case(&case, variants, options, orders);
+        results
+            .done
+            .push(match write_entry(&mut results.text, &entry) {
+                Ok(()) => Done::Entry(results.text.len(), entry.is_error()),
+                Err(e) => Done::Unwritable(e),
+            });
+    }
+    results
+}
+
+/// The calling thread's part: reads batches of cases and hands them out while fewer than
+/// `most` are unwritten, and writes the results in the input's order.
+fn read_and_write(
+    input: impl Read,
+    output: impl Write,
+    to_workers: &mpsc::Sender<(usize, Batch)>,
+    done: &mpsc::Receiver<(usize, Results)>,
+    most: usize,
+) -> Result<Summary, StreamError> {
+    let mut reader = CaseReader::new(input);
+    let mut writer = ResultWriter::new(output);
+    let mut any_error = false;
+    // Batches handed out, and written.
+    let (mut sent, mut written) = (0usize, 0usize);
+    let mut waiting: BTreeMap<usize, Results> = BTreeMap::new();
+    let mut input_over = false;
+    // Why the input stopped short (it is reported once every case before it is written).
+    let mut input_problem: Option<String> = None;
+    let mut problem: Option<String> = None;
+    loop {
+        while !input_over && sent - written < most {
+            let mut cases = Batch::default();
+            while cases.ends.len() < BATCH {
+                match reader.next_case() {
+                    Ok(Next::Case(text)) => {
+                        cases.text.extend_from_slice(text);
+                        cases.ends.push(cases.text.len());
+                    }
+                    Ok(Next::End) => {
+                        input_over = true;
+                        break;
+                    }
+                    Err(InputError::Read(e)) => return Err(StreamError::Read(e)),
+                    Err(InputError::NotJson(message)) => {
+                        input_over = true;
+                        input_problem = Some(message);
+                        break;
+                    }
+                }
+            }
+            if cases.ends.is_empty() {
+                break;
+            }
+            if to_workers.send((sent, cases)).is_err() {
+                break;
+            }
+            sent += 1;
+        }
+        if written == sent {
+            break;
+        }
+        // Every worker gone with batches unwritten: one of them panicked (the scope says so).
+        let Ok((serial, results)) = done.recv() else {
+            break;
+        };
+        waiting.insert(serial, results);
+        while let Some(results) = waiting.remove(&written) {
+            written += 1;
+            let mut from = 0;
+            for result in results.done {
+                match result {
+                    Done::Entry(to, is_error) => {
+                        any_error |= is_error;
+                        writer
+                            .entry_text(&results.text[from..to])
+                            .map_err(StreamError::Write)?;
+                        from = to;
+                    }
+                    Done::NotJson(message) => problem = Some(message),
+                    Done::Unwritable(e) => return Err(StreamError::Write(e)),
+                    Done::Panicked => panic!("adjudicating a case panicked"),
+                }
+            }
+            if problem.is_some() {
+                break;
+            }
+        }
+        if problem.is_some() {
+            break;
+        }
+    }
+    let cases = writer.entries();
+    match problem.or(input_problem) {
+        None => {
+            writer.finish().map_err(StreamError::Write)?;
+            Ok(Summary { cases, any_error })
+        }
+        Some(message) => {
+            if cases > 0 {
+                writer.finish().map_err(StreamError::Write)?;
+            }
+            Err(StreamError::NotJson { message, cases })
+        }
+    }
+}
