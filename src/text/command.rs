@@ -336,19 +336,21 @@ enum Keyword {
 }
 
 /// The command nearest to `word` (an unknown line's first word), for "did you mean": a
-/// keyword within two letters' edits of it, if `word` is a word of three letters or more.
+/// keyword within two letters' edits of it (one, for a word of four letters or fewer, so
+/// `foo` is not taken for `WHO`), if `word` is a word of three letters or more.
 pub fn nearest_command(word: &str) -> Option<String> {
     // Two edits cannot bridge a longer difference in length: a long word costs nothing.
     if !(3..=24).contains(&word.len()) || !word.chars().all(|c| c.is_ascii_alphabetic()) {
         return None;
     }
     let word = word.to_uppercase();
+    let most = if word.len() <= 4 { 1 } else { 2 };
     KEYWORDS
         .iter()
         .map(|(phrase, _)| phrase.concat())
-        .filter(|keyword| keyword != &word && keyword.len().abs_diff(word.len()) <= 2)
+        .filter(|keyword| keyword != &word && keyword.len().abs_diff(word.len()) <= most)
         .map(|keyword| (edits(&word, &keyword), keyword))
-        .filter(|(d, _)| *d <= 2)
+        .filter(|(d, _)| *d <= most)
         .min_by_key(|(d, _)| *d)
         .map(|(_, keyword)| keyword)
 }
