@@ -11,6 +11,9 @@ use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx};
 use crate::{msg, tr};
 
+/// Pictures of boards one letter may ask for (`GET MAP`).
+const PICTURES_PER_LETTER: usize = 3;
+
 impl Session<'_> {
     pub(super) fn list(
         &mut self,
@@ -452,23 +455,46 @@ impl Session<'_> {
             // No game: the Standard map, as njudge's GET map gives it.
             _ => "standard".to_string(),
         };
-        // A variant's name that names no game: the variant's provinces (njudge's
-        // `GET map.<variant>`) and its starting board.
-        if tx.game_by_name(&name)?.is_none()
-            && let Some(variant) = self.judge.variants.iter().find(|v| v.id == name)
-        {
-            self.help_file(Some(&format!("map.{}", variant.id)));
-            if !self.attachments.iter().any(|(g, _)| *g == variant.id)
-                && let Some(picture) = super::pictures::variant_picture(self.words(), variant)
-            {
-                self.attachments.push((variant.id.clone(), picture));
-            }
+        let asked_before = self.attachments.iter().any(|(g, _)| *g == name);
+        // Each picture costs a tenth of a second and a third of a megabyte: a letter gets a few.
+        if !asked_before && self.attachments.len() >= PICTURES_PER_LETTER {
+            self.fail(
+                line,
+                msg!(
+                    "info.map_limit",
+                    most = PICTURES_PER_LETTER,
+                    game = name.as_str()
+                ),
+            );
             return Ok(());
+        }
+        // A variant's name that names no game: the variant's provinces (njudge's
+        // `GET map.<variant>`) and its starting board; Here I Stand's 1517 board.
+        if tx.game_by_name(&name)?.is_none() {
+            if let Some(variant) = self.judge.variants.iter().find(|v| v.id == name) {
+                self.help_file(Some(&format!("map.{}", variant.id)));
+                if !asked_before
+                    && let Some(picture) = super::pictures::variant_picture(self.words(), variant)
+                {
+                    self.attachments.push((name, picture));
+                }
+                return Ok(());
+            }
+            if super::his::is_his(&name) {
+                if !asked_before
+                    && let Some(picture) = super::his::starting_picture(self.words())
+                        .and_then(|svg| super::pictures::his_picture(&svg))
+                {
+                    self.say(msg!("info.map_attached_his"));
+                    self.attachments.push((name, picture));
+                }
+                return Ok(());
+            }
         }
         let Some(row) = self.find_game(tx, line, &name)? else {
             return Ok(());
         };
-        if self.attachments.iter().any(|(g, _)| *g == row.name) {
+        if asked_before || self.attachments.iter().any(|(g, _)| *g == row.name) {
             return Ok(());
         }
         let words = self.words();

@@ -302,6 +302,28 @@ fn results_letters_carry_the_picture_unless_turned_off_and_get_map_mails_it() {
     assert_eq!(answer[0].2[0].0, "map.png");
     let answer = send(&mut judge, bob, "GET MAP nosuchgame\n");
     assert!(answer[0].2.is_empty());
+    // A variant's name: its starting board (Here I Stand's too); a letter gets three pictures.
+    let answer = send(
+        &mut judge,
+        bob,
+        "GET MAP standard\nGET MAP here-i-stand\nGET MAP standard\nGET MAP pics\nGET MAP diadochi-v\n",
+    );
+    assert_eq!(answer.len(), 1);
+    let names: Vec<&str> = answer[0].2.iter().map(|(n, _, _)| n.as_str()).collect();
+    assert_eq!(names, ["map.png", "map.png", "map.png"], "{}", answer[0].1);
+    assert!(
+        answer[0].1.contains("Here I Stand's board of 1517"),
+        "{}",
+        answer[0].1
+    );
+    assert!(
+        crate::says(
+            &answer[0].1,
+            "Error: line 5: one letter gets at most 3 pictures; ask for the picture of 'diadochi-v' in another letter"
+        ),
+        "{}",
+        answer[0].1
+    );
 
     // The archive shows every phase's map: the played ones with their orders, the phase
     // being played without (its orders are secret).

@@ -663,6 +663,13 @@ pub(crate) fn picture(row: &GameRow, words: Words<'_>) -> Option<String> {
     crate::drawing::his::draw_board(&referee.map, &referee.board, moving.as_ref(), words)
 }
 
+/// Here I Stand's 1517 board, for `GET MAP here-i-stand`.
+pub(crate) fn starting_picture(words: Words<'_>) -> Option<String> {
+    let map = crate::his::embedded_map().ok()?;
+    let board = crate::his::board::Board::scenario_1517(&map);
+    crate::drawing::his::draw_board(&map, &board, None, words)
+}
+
 pub(crate) fn list(row: &GameRow, words: Words<'_>, state: &str) -> Result<String, Message> {
     let Ok(referee) = Referee::load(row) else {
         return Err(msg!(
