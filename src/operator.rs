@@ -379,11 +379,12 @@ pub fn game_map(
         .ok_or_else(|| format!("no game '{game}'"))?;
     let words = strategos::report::messages::Words::english();
     let pictures =
-        strategos::archive::maps::phase_pictures(&tx, variants, &row, words).map_err(db)?;
+        strategos::archive::maps::phase_pictures(&tx, variants, &row, words, &|_, _| false)
+            .map_err(db)?;
     let wanted = phase.unwrap_or(row.phase_serial);
     pictures
         .into_iter()
         .find(|p| p.phase_serial == wanted)
-        .map(|p| p.svg)
+        .and_then(|p| p.svg)
         .ok_or_else(|| format!("game '{game}' has no picture of phase {wanted}"))
 }

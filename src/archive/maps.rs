@@ -3,6 +3,12 @@
 //! given in it with what came of them and the retreats they left. The orders of the phase
 //! being played are never drawn: they are secret until it is processed. A Here I Stand game,
 //! kept as its history of moves, has one picture: its board as it stands.
+//!
+//! Each picture carries a fingerprint of what it shows (the phase's board as stored, the
+//! orders stored for it, whether it is played, the game's name, the language, the program's
+//! version): the archive keeps a picture's file under its fingerprint and draws again only
+//! what changed, so rewriting the archive after each letter does not redraw every phase of
+//! every game.
 
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::diplomacy::power::PowerId;
@@ -18,16 +24,39 @@ pub struct PhasePicture {
     pub phase_serial: i64,
     /// `Spring 1901 movement`.
     pub title: String,
-    pub svg: String,
+    /// What the picture shows, in a number: equal fingerprints, equal pictures.
+    pub fingerprint: u64,
+    /// The picture; `None` when the caller said it has the picture of this fingerprint.
+    pub svg: Option<String>,
+}
+
+impl PhasePicture {
+    /// The file the archive keeps the picture in: `phase-3-0123456789abcdef.svg`.
+    pub fn file_name(&self) -> String {
+        format!("phase-{}-{:016x}.svg", self.phase_serial, self.fingerprint)
+    }
+}
+
+/// A fingerprint of what a picture is drawn from.
+fn fingerprint(parts: &[&str]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    // SipHash with fixed keys: the same parts give the same number in every run.
+    #[allow(deprecated)]
+    let mut hasher = std::hash::SipHasher::new();
+    env!("CARGO_PKG_VERSION").hash(&mut hasher);
+    parts.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// The pictures of every phase of `game` kept in its history; none when its variant has no
-/// map or is not known.
+/// map or is not known. `have(phase, fingerprint)` says the caller has that picture already:
+/// it is then not drawn.
 pub fn phase_pictures(
     tx: &Tx,
     variants: &[Variant],
     game: &GameRow,
     words: Words,
+    have: &dyn Fn(i64, u64) -> bool,
 ) -> rusqlite::Result<Vec<PhasePicture>> {
     if game.variant == crate::judge::his::VARIANT {
         // A Here I Stand game is kept as its history of moves: its board as it stands.
@@ -35,7 +64,8 @@ pub fn phase_pictures(
             .map(|svg| PhasePicture {
                 phase_serial: game.phase_serial,
                 title: crate::tr!(words, "map.board_now"),
-                svg,
+                fingerprint: fingerprint(&[&svg]),
+                svg: Some(svg),
             })
             .into_iter()
             .collect());
@@ -53,20 +83,46 @@ pub fn phase_pictures(
             continue;
         };
         let played = row.phase_serial < game.phase_serial || game.state == "finished";
-        let mut submitted = Vec::new();
+        let mut stored: Vec<String> = Vec::new();
         if played {
-            for (i, power) in map.powers.iter().enumerate() {
+            for power in &map.powers {
                 if let Some((lines, _)) = tx.orders(game.id, row.phase_serial, &power.id)? {
-                    submitted.extend(
-                        stored_orders(map, position.turn.kind, &lines)
-                            .into_iter()
-                            .map(|order| Submitted {
-                                power: PowerId(i as u8),
-                                order,
-                            }),
-                    );
+                    stored.push(format!("{}\n{lines}", power.id));
                 }
             }
+        }
+        let title = phase_in(words, variant, &position);
+        let mut parts: Vec<&str> = vec![
+            &row.position,
+            if played { "played" } else { "current" },
+            &game.name,
+            words.language(),
+        ];
+        parts.extend(stored.iter().map(String::as_str));
+        let print = fingerprint(&parts);
+        if have(row.phase_serial, print) {
+            out.push(PhasePicture {
+                phase_serial: row.phase_serial,
+                title,
+                fingerprint: print,
+                svg: None,
+            });
+            continue;
+        }
+        let mut submitted = Vec::new();
+        for text in &stored {
+            let (power_id, lines) = text.split_once('\n').unwrap_or((text, ""));
+            let Some(i) = map.powers.iter().position(|p| p.id == power_id) else {
+                continue;
+            };
+            submitted.extend(
+                stored_orders(map, position.turn.kind, lines)
+                    .into_iter()
+                    .map(|order| Submitted {
+                        power: PowerId(i as u8),
+                        order,
+                    }),
+            );
         }
         let (orders, retreats) = if played {
             let resolution = adjudicate(map, &variant.rules, &position, &submitted);
@@ -77,7 +133,6 @@ pub fn phase_pictures(
         } else {
             (Vec::new(), Vec::new())
         };
-        let title = phase_in(words, variant, &position);
         let svg = draw(
             &Scene {
                 map,
@@ -92,7 +147,8 @@ pub fn phase_pictures(
         out.push(PhasePicture {
             phase_serial: row.phase_serial,
             title,
-            svg,
+            fingerprint: print,
+            svg: Some(svg),
         });
     }
     Ok(out)

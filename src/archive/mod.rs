@@ -78,7 +78,17 @@ pub fn write_site_as(
             }),
             owing: now.owing.clone(),
         };
-        let pictures = maps::phase_pictures(tx, variants, &game, words).map_err(db)?;
+        // Only the pictures whose file is not there yet are drawn.
+        let have = |serial: i64, fingerprint: u64| {
+            let picture = maps::PhasePicture {
+                phase_serial: serial,
+                title: String::new(),
+                fingerprint,
+                svg: None,
+            };
+            folder.join(picture.file_name()).is_file()
+        };
+        let pictures = maps::phase_pictures(tx, variants, &game, words, &have).map_err(db)?;
         let maps = write_pictures(&folder, &pictures)?;
         let html = page::game_page(&game, variant_name, &summary, &reports, &status, &maps);
         write(&folder, &html)?;
@@ -250,10 +260,16 @@ fn write_pictures(
         .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
     let mut written = Vec::new();
     for picture in pictures {
-        let name = format!("phase-{}.svg", picture.phase_serial);
-        let file = folder.join(&name);
-        std::fs::write(&file, &picture.svg)
-            .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+        let name = picture.file_name();
+        // Written whole under another name, then renamed: a file under a picture's name is
+        // the whole picture, so it is never drawn again.
+        if let Some(svg) = &picture.svg {
+            let file = folder.join(&name);
+            let part = folder.join(format!(".{name}.part"));
+            std::fs::write(&part, svg)
+                .and_then(|()| std::fs::rename(&part, &file))
+                .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+        }
         written.push((name, picture.title.clone()));
     }
     if let Ok(entries) = std::fs::read_dir(folder) {
