@@ -43,56 +43,74 @@ const PALETTE: usize = 256;
 /// is taken off its premultiplied alpha.)
 fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
     use std::collections::HashMap;
-    let rgb: Vec<[u8; 3]> = pixmap
-        .pixels()
-        .iter()
-        .map(|pixel| {
-            let c = pixel.demultiply();
-            [c.red(), c.green(), c.blue()]
-        })
-        .collect();
-    let mut counts: HashMap<[u8; 3], u32> = HashMap::new();
-    for colour in &rgb {
-        *counts.entry(*colour).or_insert(0) += 1;
+    // A colour as one number, taken off its premultiplied alpha.
+    let colour = |pixel: &resvg::tiny_skia::PremultipliedColorU8| {
+        let c = pixel.demultiply();
+        u32::from(c.red()) << 16 | u32::from(c.green()) << 8 | u32::from(c.blue())
+    };
+    let pixels = pixmap.pixels();
+    // Counted run by run: the picture is mostly long runs of one colour.
+    let mut counts: HashMap<u32, u32> = HashMap::new();
+    let mut run: Option<(u32, u32)> = None;
+    for pixel in pixels {
+        let c = colour(pixel);
+        run = match run {
+            Some((last, n)) if last == c => Some((last, n + 1)),
+            Some((last, n)) => {
+                *counts.entry(last).or_insert(0) += n;
+                Some((c, 1))
+            }
+            None => Some((c, 1)),
+        };
     }
-    let mut by_count: Vec<([u8; 3], u32)> = counts.into_iter().collect();
+    if let Some((last, n)) = run {
+        *counts.entry(last).or_insert(0) += n;
+    }
+    let mut by_count: Vec<(u32, u32)> = counts.into_iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    let palette: Vec<[u8; 3]> = by_count.iter().take(PALETTE).map(|(c, _)| *c).collect();
-    let mut index: HashMap<[u8; 3], u8> = palette
+    let palette: Vec<u32> = by_count.iter().take(PALETTE).map(|(c, _)| *c).collect();
+    let mut index: HashMap<u32, u8> = palette
         .iter()
         .enumerate()
         .map(|(i, c)| (*c, i as u8))
         .collect();
-    let nearest = |colour: [u8; 3]| {
-        let d = |p: &[u8; 3]| {
+    let channels = |c: u32| [(c >> 16) as u8, (c >> 8) as u8, c as u8];
+    let nearest = |colour: u32| {
+        let colour = channels(colour);
+        let d = |p: u32| {
+            let p = channels(p);
             (0..3)
                 .map(|k| (p[k] as i32 - colour[k] as i32).pow(2))
                 .sum::<i32>()
         };
         (0..palette.len())
-            .min_by_key(|i| d(&palette[*i]))
+            .min_by_key(|i| d(palette[*i]))
             .unwrap_or(0) as u8
     };
-    let mut pixels = Vec::with_capacity(rgb.len());
-    for colour in rgb {
-        let i = match index.get(&colour) {
-            Some(i) => *i,
-            None => {
-                let i = nearest(colour);
-                index.insert(colour, i);
-                i
-            }
+    let mut indexed = Vec::with_capacity(pixels.len());
+    let mut last: Option<(u32, u8)> = None;
+    for pixel in pixels {
+        let c = colour(pixel);
+        let i = match last {
+            Some((l, i)) if l == c => i,
+            _ => *index.entry(c).or_insert_with(|| nearest(c)),
         };
-        pixels.push(i);
+        last = Some((c, i));
+        indexed.push(i);
     }
     let mut out = Vec::new();
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
-    encoder.set_palette(palette.concat());
+    encoder.set_palette(
+        palette
+            .iter()
+            .flat_map(|c| channels(*c))
+            .collect::<Vec<u8>>(),
+    );
     encoder.set_compression(png::Compression::Fast);
     let mut writer = encoder.write_header().ok()?;
-    writer.write_image_data(&pixels).ok()?;
+    writer.write_image_data(&indexed).ok()?;
     writer.finish().ok()?;
     Some(out)
 }

@@ -185,19 +185,31 @@ impl Judge {
         letter::handle_as(self, tx, &letter, now, Some(row)).map(|handled| Ok(handled.letters))
     }
 
-    /// Does what time asks of every running game: reminders before deadlines, phases at
-    /// their deadlines (or after the grace, by the game's policy). Returns the letters caused.
-    pub fn tick(&self, tx: &Tx, now: DateTime<Utc>) -> rusqlite::Result<Vec<OutgoingLetter>> {
-        // Requests whose token never came back are forgotten, held letters with them.
+    /// What time asks of the running games: reminders before deadlines, phases at their
+    /// deadlines (or after the grace, by the game's policy). The games the clock has something
+    /// for now (a deadline, a reminder, processing after the delay), for `tick_game`, each in a
+    /// transaction of its own; requests whose token
+    /// never came back are forgotten first, held letters with them.
+    pub fn due_games(&self, tx: &Tx, now: DateTime<Utc>) -> rusqlite::Result<Vec<i64>> {
         tx.expire_requests(now)?;
-        let mut letters = Vec::new();
-        for mut game in tx.games_due(now)? {
-            if game.variant == his::VARIANT {
-                letters.extend(self.his_deadline(tx, &mut game, now)?);
-                continue;
-            }
-            letters.extend(self.at_deadline(tx, &mut game, now)?);
+        Ok(tx.games_due(now)?.into_iter().map(|g| g.id).collect())
+    }
+
+    /// One game's turn with the clock (read afresh: another judge process may have handled
+    /// it since `due_games`).
+    pub fn tick_game(
+        &self,
+        tx: &Tx,
+        id: i64,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
+        let mut game = tx.game(id)?;
+        if game.state != "active" {
+            return Ok(Vec::new());
         }
-        Ok(letters)
+        if game.variant == his::VARIANT {
+            return self.his_deadline(tx, &mut game, now);
+        }
+        self.at_deadline(tx, &mut game, now)
     }
 }
