@@ -55,6 +55,15 @@ pub(super) fn spells(words: &[Word], phrase: &[&str]) -> Option<usize> {
     Some(used)
 }
 
+/// Whether the line's first word begins with `SET` (in any case), as every setting's phrase
+/// does: the one question asked of every order line before any table of settings.
+pub(super) fn begins_with_set(words: &[Word]) -> bool {
+    words
+        .first()
+        .and_then(|w| w.text.get(..3))
+        .is_some_and(|start| start.eq_ignore_ascii_case("SET"))
+}
+
 /// A quoted line of a reply: `>` after optional spaces.
 pub(super) fn is_quoted(line: &str) -> bool {
     line.trim_start().starts_with('>')

@@ -305,6 +305,9 @@ const SETTINGS: &[(&[&str], Name)] = &[
 /// phrase spelt, and none where a classic setting this judge does not offer is longer
 /// (`SET PARTIAL FAKES` is not `SET PARTIAL`).
 pub(super) fn find(words: &[Word]) -> Option<(Name, usize)> {
+    if !line::begins_with_set(words) {
+        return None;
+    }
     let (name, used, length) = SETTINGS
         .iter()
         .filter_map(|(phrase, name)| Some((name, line::spells(words, phrase)?, phrase.len())))
@@ -318,7 +321,7 @@ pub(super) fn find(words: &[Word]) -> Option<(Name, usize)> {
 /// Whether a line starts with a setting's phrase, `SET` glued to it (`SETNOWAIT`), one
 /// this judge offers or one of the classic judges it answers.
 pub(super) fn starts_setting(words: &[Word]) -> bool {
-    find(words).is_some() || unsupported::setting(words).is_some()
+    line::begins_with_set(words) && find(words).is_some() || unsupported::setting(words).is_some()
 }
 
 /// Words of the classic judges' settings (njudge's `data/index`, DPjudge), shown when they

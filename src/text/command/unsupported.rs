@@ -184,6 +184,9 @@ const ALREADY_WHEN_NEGATED: &[Unsupported] = &[
 /// judge writes it (`SET NO TOUCH PRESS`), why, whether it is already so, and how many words
 /// of the line the phrase took.
 pub(super) fn setting(words: &[Word]) -> Option<(String, Unsupported, bool, usize)> {
+    if !line::begins_with_set(words) {
+        return None;
+    }
     let mut best: Option<(String, Unsupported, bool, usize, usize)> = None;
     for negation in [&[][..], &["NO"][..], &["NOT"][..]] {
         for (phrase, why, already) in SETTINGS {
