@@ -20,6 +20,25 @@ pub struct Config {
     pub smtp: SmtpConfig,
     pub deadlines: DeadlineConfig,
     pub limits: LimitsConfig,
+    pub maps: MapsConfig,
+}
+
+/// Pictures of the board.
+#[derive(Clone, Debug, Deserialize, PartialEq)]
+#[serde(deny_unknown_fields, default)]
+pub struct MapsConfig {
+    /// Results letters carry the picture of the new board (each game's master and each
+    /// player may still turn it off); `false` turns it off for every game, for a judge whose
+    /// machine cannot spare the drawing (about 40 ms a game and language each phase).
+    pub results_pictures: bool,
+}
+
+impl Default for MapsConfig {
+    fn default() -> Self {
+        MapsConfig {
+            results_pictures: true,
+        }
+    }
 }
 
 /// Who the judge is.

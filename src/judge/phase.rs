@@ -469,7 +469,8 @@ impl Judge {
         tx.archive(game_now.id, game_now.phase_serial, &title, &body, now)?;
         let mut letters = Vec::new();
         // The picture of the new board, drawn once per language, for the members who want it.
-        let game_map = GameSettings::from_json(&game_now.settings).map;
+        let game_map =
+            self.config.maps.results_pictures && GameSettings::from_json(&game_now.settings).map;
         let mut pictures: std::collections::BTreeMap<String, Option<crate::letter::Attachment>> =
             std::collections::BTreeMap::new();
         for m in tx.members(game_now.id)? {

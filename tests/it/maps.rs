@@ -490,3 +490,39 @@ fn a_here_i_stand_board_shows_units_leaders_sieges_and_the_move() {
     let trieste = &svg[svg.find("id=\"space-trieste\"").unwrap()..];
     assert!(trieste[..trieste.find("</g>").unwrap()].contains("#777"));
 }
+
+/// The keeper's `[maps] results_pictures = false`: no results letter carries a picture, and
+/// GET MAP still mails one.
+#[test]
+fn the_keeper_may_turn_results_pictures_off_for_every_game() {
+    use crate::judge_harness::{Harness, mail, test_config};
+    let mut config = test_config();
+    config.maps.results_pictures = false;
+    let mut judge = Harness::with_config("no-pictures", config);
+    judge.set_time("2027-01-05T12:00:00Z".parse().unwrap());
+    let (gina, bob) = ("gina@example.test", "bob@example.test");
+    judge.vouch(&[gina, bob]);
+    let mut n = 0;
+    let mut send = |judge: &mut Harness, from: &str, body: &str| {
+        n += 1;
+        judge.deliver(&mail(from, "maps", &format!("k{n}@x"), body));
+        judge
+            .take_sent_raw()
+            .iter()
+            .map(|r| read_raw(r))
+            .collect::<Vec<Read>>()
+    };
+    send(&mut judge, gina, "CREATE ?plain gmpw standard MODERATED\n");
+    send(&mut judge, bob, "SIGNON ?plain bobpw\n");
+    send(&mut judge, gina, "SIGNON ?plain gmpw\nFORCE BEGIN\n");
+    let results = send(&mut judge, gina, "SIGNON ?plain gmpw\nPROCESS\n");
+    assert!(
+        results
+            .iter()
+            .any(|(_, body, _)| body.contains("Movement results")),
+        "{results:#?}"
+    );
+    assert!(results.iter().all(|(_, _, attached)| attached.is_empty()));
+    let answer = send(&mut judge, bob, "GET MAP plain\n");
+    assert_eq!(answer[0].2.len(), 1, "GET MAP still mails the picture");
+}
