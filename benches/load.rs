@@ -13,6 +13,7 @@
 //!     seventh stays silent so that no game adjudicates early.
 //! (b) every game's deadline is set to the same moment and one round runs after it: every
 //!     game adjudicated, every report queued and written.
+//! (c) then the web archive of every game is written twice, as after a round with letters.
 //!
 //! Peak memory is the process's high-water mark (`VmHWM`), set-up included.
 
@@ -392,6 +393,22 @@ fn main() {
         round.phases
     );
     assert_eq!(moved as usize, games, "every game moved on");
+
+    // (c) the web archive of every game, as the daemon writes it after a round with letters
+    // when `paths.archive` is set: the first time every phase's picture is drawn, the second
+    // only what changed (nothing).
+    let site = dir.join("site");
+    for pass in ["first", "again, nothing changed"] {
+        let writing = Instant::now();
+        let tx = judge.store.begin().unwrap();
+        let pages =
+            strategos::archive::write_site_as(&tx, &judge.judge.variants, &site, "STRA").unwrap();
+        drop(tx);
+        println!(
+            "(c) the archive of {pages} games written ({pass}) in {:.2} s",
+            writing.elapsed().as_secs_f64()
+        );
+    }
 
     // The cost the cache saves: one argon2id verification, as for a seat's first letter.
     let hash = Argon2::default()
