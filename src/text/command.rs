@@ -415,7 +415,16 @@ pub fn parse_commands(body: &str) -> (Vec<Command>, Vec<Diagnostic>) {
             continue;
         }
         let words = line::words(text);
-        let Some((keyword, used)) = keyword(&words) else {
+        // njudge's HELLO and LOGIN are SIGNON only as SIGNON is written (a game and a
+        // password after them): "Hello there," opening a letter is no command.
+        let greeting = |keyword: &Keyword, used: usize| {
+            matches!(keyword, Keyword::Signon)
+                && ["HELLO", "LOGIN"]
+                    .iter()
+                    .any(|w| words[0].text.eq_ignore_ascii_case(w))
+                && !(2..=3).contains(&(words.len() - used))
+        };
+        let Some((keyword, used)) = keyword(&words).filter(|(k, used)| !greeting(k, *used)) else {
             reader.run = Some((reader.run.map_or(index - 1, |(first, _)| first), index - 1));
             continue;
         };
