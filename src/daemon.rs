@@ -1015,8 +1015,14 @@ impl Daemon {
 /// This process as the outbox's claims name it: its pid and its start time (so a new process
 /// given the same pid is another one), from `/proc/self/stat`.
 pub fn process_token() -> String {
-    let pid = std::process::id();
-    format!("{pid}-{}", start_time(pid).unwrap_or_default())
+    // Read once: a process's id and start time do not change while it runs.
+    static TOKEN: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    TOKEN
+        .get_or_init(|| {
+            let pid = std::process::id();
+            format!("{pid}-{}", start_time(pid).unwrap_or_default())
+        })
+        .clone()
 }
 
 /// When process `pid` started, in clock ticks since boot (field 22 of `/proc/<pid>/stat`).
