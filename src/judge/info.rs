@@ -455,6 +455,12 @@ impl Session<'_> {
             // No game: the Standard map, as njudge's GET map gives it.
             _ => "standard".to_string(),
         };
+        // Here I Stand's names are one picture.
+        let name = if super::his::is_his(&name) && tx.game_by_name(&name)?.is_none() {
+            super::his::VARIANT.to_string()
+        } else {
+            name
+        };
         let asked_before = self.attachments.iter().any(|(g, _)| *g == name);
         // Each picture costs a tenth of a second and a third of a megabyte: a letter gets a few.
         if !asked_before && self.attachments.len() >= PICTURES_PER_LETTER {
