@@ -332,7 +332,12 @@ records! {
 
 /// Reads one case (a JSON value of any kind) from JSON text.
 pub fn from_json(text: &[u8]) -> serde_json::Result<Given<CaseInput<'_>>> {
-    serde_json::from_slice(text)
+    // Text checked as UTF-8 once, whole, rather than string by string; bytes that are not
+    // UTF-8 are left to serde_json, to be told where they are.
+    match std::str::from_utf8(text) {
+        Ok(text) => serde_json::from_str(text),
+        Err(_) => serde_json::from_slice(text),
+    }
 }
 
 /// Reads one case from a value already read.
