@@ -192,7 +192,7 @@ struct CaseResult<'c, 'm> {
     #[serde(skip_serializing_if = "Option::is_none")]
     credits_lapsed: Option<Value>,
     /// Powers still in the game after the phase.
-    survivors: Value,
+    survivors: Vec<&'m str>,
     /// What the end of the year brought (`null` when the phase does not end a year).
     year_end: Option<Value>,
 }
@@ -393,7 +393,10 @@ fn adjudicate_case<'c, 'm>(
     let powers = |list: &[PowerId]| -> Value {
         Value::Array(list.iter().map(|p| json!(map.power(*p).id)).collect())
     };
-    let survivors = powers(&survivors(map, &progress.next));
+    let survivors = survivors(map, &progress.next)
+        .iter()
+        .map(|p| map.power(*p).id.as_str())
+        .collect();
     let year_end = progress.year_end.as_ref().map(|year| {
         let by_power = |f: &dyn Fn(usize) -> u32| -> Value {
             Value::Object(
