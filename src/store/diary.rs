@@ -26,12 +26,12 @@ impl Tx<'_> {
         body: &str,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<u32> {
-        let number: u32 = self.tx.query_row(
+        let number: u32 = self.query_row_cached(
             "SELECT COALESCE(MAX(number), 0) + 1 FROM diary WHERE game_id = ?1 AND player_id = ?2",
             params![game_id, player_id],
             |r| r.get(0),
         )?;
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO diary (game_id, player_id, power, number, body, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![game_id, player_id, power, number, body, time_text(now)],
@@ -41,7 +41,7 @@ impl Tx<'_> {
 
     /// A player's entries in a game (every player's when `player_id` is `None`), in order.
     pub fn diary(&self, game_id: i64, player_id: Option<i64>) -> rusqlite::Result<Vec<DiaryEntry>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT player_id, power, number, body, created_at FROM diary
              WHERE game_id = ?1 AND (?2 IS NULL OR player_id = ?2) ORDER BY created_at, player_id, number",
         )?;
@@ -64,7 +64,7 @@ impl Tx<'_> {
         player_id: i64,
         number: u32,
     ) -> rusqlite::Result<bool> {
-        let n = self.tx.execute(
+        let n = self.execute_cached(
             "DELETE FROM diary WHERE game_id = ?1 AND player_id = ?2 AND number = ?3",
             params![game_id, player_id, number],
         )?;

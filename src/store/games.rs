@@ -105,7 +105,7 @@ impl Tx<'_> {
         password_hash: Option<&str>,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<PlayerRow> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO players (email, name, password_hash, registered_at) VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (email) DO UPDATE SET name = COALESCE(?2, name), password_hash = COALESCE(?3, password_hash)",
             params![email.to_lowercase(), name, password_hash, time_text(now)],
@@ -114,7 +114,7 @@ impl Tx<'_> {
     }
 
     pub fn player(&self, id: i64) -> rusqlite::Result<PlayerRow> {
-        self.tx.query_row(
+        self.query_row_cached(
             "SELECT id, email, name, password_hash FROM players WHERE id = ?1",
             [id],
             |r| {
@@ -139,7 +139,7 @@ impl Tx<'_> {
     }
 
     pub fn game(&self, id: i64) -> rusqlite::Result<GameRow> {
-        self.tx.query_row(
+        self.query_row_cached(
             &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
             [id],
             game_row,
@@ -148,7 +148,7 @@ impl Tx<'_> {
 
     /// Every game, forming and running first.
     pub fn games(&self) -> rusqlite::Result<Vec<GameRow>> {
-        let mut stmt = self.tx.prepare(&format!(
+        let mut stmt = self.tx.prepare_cached(&format!(
             "SELECT {GAME_COLUMNS} FROM games ORDER BY state = 'finished', name"
         ))?;
         let rows = stmt.query_map([], game_row)?;
@@ -157,7 +157,7 @@ impl Tx<'_> {
 
     /// Running games whose deadline (or reminder time, or early processing) has come.
     pub fn games_due(&self, now: DateTime<Utc>) -> rusqlite::Result<Vec<GameRow>> {
-        let mut stmt = self.tx.prepare(&format!(
+        let mut stmt = self.tx.prepare_cached(&format!(
             "SELECT {GAME_COLUMNS} FROM games WHERE state = 'active' AND deadline_at IS NOT NULL
              AND (deadline_at <= ?1 OR (reminded = 0 AND datetime(deadline_at, '-' || reminder_hours || ' hours') <= datetime(?1))
                   OR process_at <= ?1)
@@ -169,7 +169,7 @@ impl Tx<'_> {
 
     /// The earliest deadline of a running game, to know how long the daemon may sleep.
     pub fn next_deadline(&self) -> rusqlite::Result<Option<DateTime<Utc>>> {
-        let text: Option<String> = self.tx.query_row(
+        let text: Option<String> = self.query_row_cached(
             "SELECT MIN(deadline_at) FROM games WHERE state = 'active'",
             [],
             |r| r.get(0),
@@ -179,7 +179,7 @@ impl Tx<'_> {
 
     /// How many games `player` created since `since`.
     pub fn games_created_by(&self, player: i64, since: DateTime<Utc>) -> rusqlite::Result<usize> {
-        self.tx.query_row(
+        self.query_row_cached(
             "SELECT COUNT(*) FROM games WHERE created_by = ?1 AND created_at >= ?2",
             params![player, time_text(since)],
             |r| r.get::<_, i64>(0).map(|n| n as usize),
@@ -196,7 +196,7 @@ impl Tx<'_> {
         hours: [u32; 4],
         now: DateTime<Utc>,
     ) -> rusqlite::Result<GameRow> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO games (name, variant, state, created_by, created_at, time_zone,
                 movement_hours, retreat_hours, adjustment_hours, reminder_hours)
              VALUES (?1, ?2, 'forming', ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
@@ -217,7 +217,7 @@ impl Tx<'_> {
 
     /// Saves a game's state, position and deadline.
     pub fn save_game(&self, game: &GameRow) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE games SET state = ?2, position = ?3, deadline_at = ?4, reminded = ?5, phase_serial = ?6,
                 settings = ?7, time_zone = ?8, process_at = ?9, variant = ?10 WHERE id = ?1",
             params![
@@ -237,7 +237,7 @@ impl Tx<'_> {
     }
 
     pub fn members(&self, game_id: i64) -> rusqlite::Result<Vec<MemberRow>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT m.player_id, p.email, m.power, m.role, m.password_hash FROM members m
              JOIN players p ON p.id = m.player_id WHERE m.game_id = ?1 ORDER BY m.joined_at, m.player_id",
         )?;
@@ -263,7 +263,7 @@ impl Tx<'_> {
         password_hash: &str,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO members (game_id, player_id, power, role, password_hash, joined_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
              ON CONFLICT (game_id, player_id) DO UPDATE SET power = ?3, role = ?4, password_hash = ?5",
             params![game_id, player_id, power, role, password_hash, time_text(now)],
@@ -272,7 +272,7 @@ impl Tx<'_> {
     }
 
     pub fn remove_member(&self, game_id: i64, player_id: i64) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "DELETE FROM members WHERE game_id = ?1 AND player_id = ?2",
             params![game_id, player_id],
         )?;
@@ -328,7 +328,7 @@ impl Tx<'_> {
         error_flag: bool,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO orders (game_id, phase_serial, power, lines, error_flag, updated_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6)
              ON CONFLICT (game_id, phase_serial, power) DO UPDATE SET lines = ?4, error_flag = ?5, updated_at = ?6",
             params![game_id, phase_serial, power, lines, error_flag, time_text(now)],
@@ -343,7 +343,7 @@ impl Tx<'_> {
         game_id: i64,
         power: &str,
     ) -> rusqlite::Result<Vec<(String, i64, String)>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT phase, rank, lines FROM future_orders WHERE game_id = ?1 AND power = ?2
              ORDER BY rank, id",
         )?;
@@ -363,7 +363,7 @@ impl Tx<'_> {
         lines: &str,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO future_orders (game_id, power, phase, rank, lines, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![game_id, power, phase, rank, lines, time_text(now)],
@@ -379,11 +379,11 @@ impl Tx<'_> {
         phase: Option<&str>,
     ) -> rusqlite::Result<usize> {
         match phase {
-            Some(phase) => self.tx.execute(
+            Some(phase) => self.execute_cached(
                 "DELETE FROM future_orders WHERE game_id = ?1 AND power = ?2 AND phase = ?3",
                 params![game_id, power, phase],
             ),
-            None => self.tx.execute(
+            None => self.execute_cached(
                 "DELETE FROM future_orders WHERE game_id = ?1 AND power = ?2",
                 params![game_id, power],
             ),
@@ -392,7 +392,7 @@ impl Tx<'_> {
 
     /// Forgets the orders kept for phases of rank `rank` and before, of every power.
     pub fn drop_future_orders_until(&self, game_id: i64, rank: i64) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "DELETE FROM future_orders WHERE game_id = ?1 AND rank <= ?2",
             params![game_id, rank],
         )?;
@@ -406,7 +406,7 @@ impl Tx<'_> {
         phase_serial: i64,
         power: &str,
     ) -> rusqlite::Result<bool> {
-        let n = self.tx.execute(
+        let n = self.execute_cached(
             "DELETE FROM orders WHERE game_id = ?1 AND phase_serial = ?2 AND power = ?3",
             params![game_id, phase_serial, power],
         )?;
@@ -422,7 +422,7 @@ impl Tx<'_> {
         body: &str,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO reports (game_id, phase_serial, created_at, title, body) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![game_id, phase_serial, time_text(now), title, body],
         )?;
@@ -439,7 +439,7 @@ impl Tx<'_> {
         body: &str,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO held_press (game_id, recipient, subject, body, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![game_id, recipient, subject, body, time_text(now)],
         )?;
@@ -450,7 +450,7 @@ impl Tx<'_> {
     /// `(recipient, subject, body)`.
     pub fn take_held_press(&self, game_id: i64) -> rusqlite::Result<Vec<(String, String, String)>> {
         let held = {
-            let mut stmt = self.tx.prepare(
+            let mut stmt = self.tx.prepare_cached(
                 "SELECT recipient, subject, body FROM held_press WHERE game_id = ?1 ORDER BY id",
             )?;
             stmt.query_map([game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
@@ -463,7 +463,7 @@ impl Tx<'_> {
 
     /// The archive of a game, oldest first: `(when, title, body)`.
     pub fn reports(&self, game_id: i64) -> rusqlite::Result<Vec<(String, String, String)>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT created_at, title, body FROM reports WHERE game_id = ?1 ORDER BY id",
         )?;
         let rows = stmt.query_map([game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
@@ -494,7 +494,7 @@ impl Tx<'_> {
         players: &str,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT OR REPLACE INTO positions (game_id, phase_serial, title, position, players, created_at)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![game_id, phase_serial, title, position, players, time_text(now)],
@@ -504,7 +504,7 @@ impl Tx<'_> {
 
     /// The positions a game has been in, oldest first.
     pub fn phases(&self, game_id: i64) -> rusqlite::Result<Vec<PhaseRow>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT phase_serial, title, position, players, created_at FROM positions WHERE game_id = ?1 ORDER BY phase_serial",
         )?;
         let rows = stmt.query_map([game_id], |r| {
@@ -528,7 +528,7 @@ impl Tx<'_> {
     }
 
     pub fn set_game_settings(&self, game_id: i64, settings: &str) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE games SET settings = ?2 WHERE id = ?1",
             params![game_id, settings],
         )?;
@@ -544,16 +544,16 @@ impl Tx<'_> {
         from: i64,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO undone_orders (game_id, phase_serial, power, lines, undone_at)
              SELECT game_id, phase_serial, power, lines, ?3 FROM orders WHERE game_id = ?1 AND phase_serial >= ?2",
             params![game_id, from, time_text(now)],
         )?;
-        self.tx.execute(
+        self.execute_cached(
             "DELETE FROM orders WHERE game_id = ?1 AND phase_serial >= ?2",
             params![game_id, from],
         )?;
-        self.tx.execute(
+        self.execute_cached(
             "DELETE FROM positions WHERE game_id = ?1 AND phase_serial > ?2",
             params![game_id, from],
         )?;
@@ -590,7 +590,7 @@ impl Tx<'_> {
         player_id: i64,
         password_hash: &str,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE members SET password_hash = ?3 WHERE game_id = ?1 AND player_id = ?2",
             params![game_id, player_id, password_hash],
         )?;
@@ -603,7 +603,7 @@ impl Tx<'_> {
         player_id: i64,
         wishes: &str,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE members SET wishes = ?3 WHERE game_id = ?1 AND player_id = ?2",
             params![game_id, player_id, wishes],
         )?;
@@ -615,7 +615,7 @@ impl Tx<'_> {
         if self.player_by_email(email)?.is_some() {
             return Ok(false);
         }
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE players SET email = ?2 WHERE id = ?1",
             params![player_id, email.to_lowercase()],
         )?;
@@ -635,7 +635,7 @@ impl Tx<'_> {
     }
 
     pub fn set_player_language(&self, player_id: i64, language: &str) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE players SET language = ?2 WHERE id = ?1",
             params![player_id, language],
         )?;

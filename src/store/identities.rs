@@ -65,7 +65,7 @@ impl Tx<'_> {
                 c => vec![c],
             })
             .collect();
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT id, email, name, show_address FROM players
              WHERE (email LIKE ?1 || '%' ESCAPE '\\' OR lower(name) = ?2)
                AND (show_address = 1 OR email = ?4)
@@ -85,7 +85,7 @@ impl Tx<'_> {
 
     /// Records whether a player shows their address to other players.
     pub fn set_show_address(&self, player_id: i64, show: bool) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE players SET show_address = ?2 WHERE id = ?1",
             params![player_id, show],
         )?;
@@ -105,7 +105,7 @@ impl Tx<'_> {
 
     /// Keeps the key of `SET SHOW ADDRESS` codes (drawn on first use).
     pub fn set_address_key(&self, key: &[u8]) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO secrets (name, value) VALUES ('show-address', ?1)",
             [key],
         )?;

@@ -119,7 +119,7 @@ impl Tx<'_> {
     ) -> rusqlite::Result<Option<i64>> {
         // A letter stored before migration 4 was keyed by its bare Message-ID: offered again
         // (a mailbox not marked across the upgrade), it is the same letter.
-        let stored_before: bool = self.tx.query_row(
+        let stored_before: bool = self.query_row_cached(
             "SELECT EXISTS (SELECT 1 FROM messages WHERE message_id = ?1 AND header_message_id IS NULL)",
             [header_message_id],
             |r| r.get(0),
@@ -127,7 +127,7 @@ impl Tx<'_> {
         if stored_before {
             return Ok(None);
         }
-        let inserted = self.tx.execute(
+        let inserted = self.execute_cached(
             "INSERT OR IGNORE INTO messages (message_id, header_message_id, received_at, source, raw)
              VALUES (?1, ?2, ?3, ?4, ?5)",
             params![key, header_message_id, time_text(now), source, raw],
@@ -138,7 +138,7 @@ impl Tx<'_> {
     /// How many stored messages carry this Message-ID (as the letter gave it; letters stored
     /// before migration 4 by their bare Message-ID count too).
     pub fn messages_with_id(&self, message_id: &str) -> rusqlite::Result<i64> {
-        self.tx.query_row(
+        self.query_row_cached(
             "SELECT COUNT(*) FROM messages WHERE header_message_id = ?1
              OR (header_message_id IS NULL AND message_id = ?1)",
             [message_id],
@@ -148,7 +148,7 @@ impl Tx<'_> {
 
     /// Every stored message with this Message-ID (as the letter gave it), oldest first.
     pub fn stored_messages(&self, message_id: &str) -> rusqlite::Result<Vec<StoredMessage>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT id, state, reason, raw_state, raw, attempts FROM messages
              WHERE header_message_id = ?1 OR (header_message_id IS NULL AND message_id = ?1)
              ORDER BY id",
@@ -180,7 +180,7 @@ impl Tx<'_> {
         reason: Option<&str>,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE messages SET state = ?2, sender = ?3, reason = ?4, handled_at = ?5 WHERE id = ?1",
             params![id, state.word(), sender, reason, time_text(now)],
         )?;
@@ -190,7 +190,7 @@ impl Tx<'_> {
     /// Replaces a settled message's raw bytes with what is kept of them (`mail::redact`):
     /// `redacted` once handled or ignored, `purged` once its quarantine is over.
     pub fn replace_raw(&self, id: i64, raw: &[u8], raw_state: RawState) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE messages SET raw = ?2, raw_state = ?3 WHERE id = ?1",
             params![id, raw, raw_state.word()],
         )?;
@@ -204,7 +204,7 @@ impl Tx<'_> {
         before: DateTime<Utc>,
         limit: usize,
     ) -> rusqlite::Result<Vec<(i64, Vec<u8>)>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT id, raw FROM messages WHERE state = 'quarantined' AND raw_state = 'whole'
              AND COALESCE(handled_at, received_at) < ?1 ORDER BY id LIMIT ?2",
         )?;
@@ -254,7 +254,7 @@ impl Tx<'_> {
 
     /// Records the size message `id` came with (its raw copy may be cut at the size limit).
     pub fn record_size(&self, id: i64, size: usize) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE messages SET size = ?2 WHERE id = ?1",
             params![id, size as i64],
         )?;
@@ -264,7 +264,7 @@ impl Tx<'_> {
     /// Counts one more attempt at handling message `id`, to be committed before the attempt
     /// begins; returns the attempts begun so far, this one included.
     pub fn begin_attempt(&self, id: i64) -> rusqlite::Result<u32> {
-        self.tx.query_row(
+        self.query_row_cached(
             "UPDATE messages SET attempts = attempts + 1 WHERE id = ?1 RETURNING attempts",
             [id],
             |r| r.get(0),
@@ -273,7 +273,7 @@ impl Tx<'_> {
 
     /// Notes that the judge process `by` (`<pid>-<start time>`) is handling message `id`.
     pub fn mark_handling(&self, id: i64, by: &str) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE messages SET handled_by = ?2 WHERE id = ?1",
             params![id, by],
         )?;
@@ -293,7 +293,7 @@ impl Tx<'_> {
     /// Takes back the last attempt at message `id`: it failed for want of the database (busy,
     /// full), which is no fault of the letter.
     pub fn give_back_attempt(&self, id: i64) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE messages SET attempts = MAX(attempts - 1, 0) WHERE id = ?1",
             [id],
         )?;
@@ -302,7 +302,7 @@ impl Tx<'_> {
 
     /// Records why an attempt at a message not yet settled failed (kept as its reason).
     pub fn note_failed_attempt(&self, id: i64, why: &str) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE messages SET reason = ?2 WHERE id = ?1 AND state = 'new'",
             params![id, why],
         )?;
@@ -323,7 +323,7 @@ impl Tx<'_> {
     /// Quarantined messages with their reasons: `(message_id, reason)`, the Message-ID as
     /// the letter gave it.
     pub fn quarantine(&self) -> rusqlite::Result<Vec<(String, String)>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT COALESCE(header_message_id, message_id), COALESCE(reason, '') FROM messages
              WHERE state = 'quarantined' ORDER BY id",
         )?;
@@ -340,7 +340,7 @@ impl Tx<'_> {
         caused_by: Option<i64>,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO outbox (message_id, created_at, recipients, raw, next_attempt_at, caused_by)
              VALUES (?1, ?2, ?3, ?4, ?2, ?5)",
             params![message_id, time_text(now), recipients.join(","), raw, caused_by],
@@ -354,7 +354,7 @@ impl Tx<'_> {
         now: DateTime<Utc>,
         limit: usize,
     ) -> rusqlite::Result<Vec<OutboxRow>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT id, message_id, recipients, raw, attempts FROM outbox
              WHERE state = 'pending' AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
         )?;
@@ -373,7 +373,7 @@ impl Tx<'_> {
 
     /// Every letter waiting to be sent, in the order queued, with whether it is due at `now`.
     pub fn outbox_queue(&self, now: DateTime<Utc>) -> rusqlite::Result<Vec<QueuedLetter>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT id, recipients, next_attempt_at <= ?1, claimed_by FROM outbox
              WHERE state = 'pending' ORDER BY id",
         )?;
@@ -400,7 +400,7 @@ impl Tx<'_> {
         me: &str,
         stale: Option<&str>,
     ) -> rusqlite::Result<bool> {
-        let claimed = self.tx.execute(
+        let claimed = self.execute_cached(
             "UPDATE outbox SET claimed_by = ?3
              WHERE id = ?1 AND state = 'pending' AND next_attempt_at <= ?2
                AND (claimed_by IS NULL OR claimed_by = ?3 OR claimed_by = ?4)",
@@ -437,7 +437,7 @@ impl Tx<'_> {
     }
 
     pub fn mark_sent(&self, id: i64, now: DateTime<Utc>) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE outbox SET state = 'sent', sent_at = ?2, attempts = attempts + 1, claimed_by = NULL
              WHERE id = ?1",
             params![id, time_text(now)],
@@ -465,7 +465,7 @@ impl Tx<'_> {
             return Ok(false);
         }
         let wait = Duration::minutes(1i64 << attempts.min(9)).min(Duration::hours(6));
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE outbox SET attempts = ?2, last_error = ?3, next_attempt_at = ?4, claimed_by = NULL
              WHERE id = ?1",
             params![id, attempts, error, time_text(now + wait)],
@@ -475,7 +475,7 @@ impl Tx<'_> {
 
     /// A permanent failure: recorded with the reason, never retried.
     pub fn mark_failed(&self, id: i64, error: &str, now: DateTime<Utc>) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE outbox SET state = 'failed', attempts = attempts + 1, last_error = ?2, sent_at = ?3 WHERE id = ?1",
             params![id, error, time_text(now)],
         )?;
@@ -485,12 +485,12 @@ impl Tx<'_> {
     /// Counts one letter from `sender` in the current hour; returns the count so far.
     pub fn count_letter(&self, sender: &str, now: DateTime<Utc>) -> rusqlite::Result<u32> {
         let hour = now.format("%Y-%m-%dT%H").to_string();
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO rate (sender, hour, count) VALUES (?1, ?2, 1)
              ON CONFLICT (sender, hour) DO UPDATE SET count = count + 1",
             params![sender, hour],
         )?;
-        self.tx.query_row(
+        self.query_row_cached(
             "SELECT count FROM rate WHERE sender = ?1 AND hour = ?2",
             params![sender, hour],
             |r| r.get(0),
@@ -523,7 +523,7 @@ impl Tx<'_> {
         digest: &str,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO answers (recipient, digest, count, last_at) VALUES (?1, ?2, 1, ?3)
              ON CONFLICT (recipient, digest) DO UPDATE SET count = count + 1, last_at = ?3",
             params![recipient, digest, time_text(now)],
@@ -539,7 +539,7 @@ impl Tx<'_> {
 
     /// Letters in the outbox by state: `(pending, sent, failed)`.
     pub fn outbox_counts(&self) -> rusqlite::Result<(i64, i64, i64)> {
-        self.tx.query_row(
+        self.query_row_cached(
             "SELECT COALESCE(SUM(state = 'pending'), 0), COALESCE(SUM(state = 'sent'), 0), COALESCE(SUM(state = 'failed'), 0) FROM outbox",
             [],
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),

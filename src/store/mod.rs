@@ -69,6 +69,8 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", true)?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        // Every statement the judge runs stays prepared (there are fewer than this).
+        conn.set_prepared_statement_cache_capacity(256);
         let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
         for (i, migration) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
             let tx = conn.transaction()?;
@@ -131,6 +133,26 @@ impl Store {
 impl Tx<'_> {
     pub fn commit(self) -> rusqlite::Result<()> {
         self.tx.commit()
+    }
+
+    /// Runs a statement, prepared once per connection and kept (SQLite's parsing and
+    /// planning of the same few statements for every letter were a noticeable share).
+    pub(crate) fn execute_cached<P: rusqlite::Params>(
+        &self,
+        sql: &str,
+        params: P,
+    ) -> rusqlite::Result<usize> {
+        self.tx.prepare_cached(sql)?.execute(params)
+    }
+
+    /// One row of a query prepared once per connection and kept.
+    pub(crate) fn query_row_cached<T, P: rusqlite::Params>(
+        &self,
+        sql: &str,
+        params: P,
+        row: impl FnOnce(&rusqlite::Row<'_>) -> rusqlite::Result<T>,
+    ) -> rusqlite::Result<T> {
+        self.tx.prepare_cached(sql)?.query_row(params, row)
     }
 
     /// Marks a point of the transaction that `rollback_to` can return to (savepoints nest;

@@ -71,7 +71,7 @@ impl Tx<'_> {
     /// there is none).
     pub fn confirm_address(&self, email: &str, now: DateTime<Utc>) -> rusqlite::Result<()> {
         self.register_player(email, None, None, now)?;
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE players SET confirmed_at = COALESCE(confirmed_at, ?2) WHERE email = ?1",
             params![email.to_lowercase(), time_text(now)],
         )?;
@@ -85,7 +85,7 @@ impl Tx<'_> {
         name: Option<&str>,
         password_hash: Option<&str>,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE players SET name = COALESCE(?2, name), password_hash = COALESCE(?3, password_hash) WHERE id = ?1",
             params![player_id, name, password_hash],
         )?;
@@ -106,7 +106,7 @@ impl Tx<'_> {
         expires_at: DateTime<Utc>,
         token_of: impl FnOnce(i64) -> String,
     ) -> rusqlite::Result<RequestRow> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO requests (token, address, kind, payload, created_at, expires_at, game_id, message)
              VALUES ('', ?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             params![
@@ -121,7 +121,7 @@ impl Tx<'_> {
         )?;
         let id = self.tx.last_insert_rowid();
         let token = token_of(id);
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE requests SET token = ?2 WHERE id = ?1",
             params![id, token],
         )?;
@@ -129,7 +129,7 @@ impl Tx<'_> {
     }
 
     pub fn request(&self, id: i64) -> rusqlite::Result<RequestRow> {
-        self.tx.query_row(
+        self.query_row_cached(
             &format!("SELECT {REQUEST_COLUMNS} FROM requests WHERE id = ?1"),
             [id],
             request_row,
@@ -161,7 +161,7 @@ impl Tx<'_> {
         kind: &str,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<usize> {
-        self.tx.query_row(
+        self.query_row_cached(
             "SELECT COUNT(*) FROM requests WHERE address = ?1 AND kind = ?2 AND state = 'pending' AND expires_at > ?3",
             params![address.to_lowercase(), kind, time_text(now)],
             |r| r.get::<_, i64>(0).map(|n| n as usize),
@@ -170,14 +170,14 @@ impl Tx<'_> {
 
     /// Requests past their time are expired and forget what they held (a held letter's body).
     pub fn expire_requests(&self, now: DateTime<Utc>) -> rusqlite::Result<usize> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE requests SET state = 'expired', payload = '[]' WHERE state = 'pending' AND expires_at <= ?1",
             [time_text(now)],
         )
     }
 
     pub fn settle_request(&self, id: i64, state: &str) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "UPDATE requests SET state = ?2 WHERE id = ?1",
             params![id, state],
         )?;
@@ -192,7 +192,7 @@ impl Tx<'_> {
         since: DateTime<Utc>,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<Vec<RequestRow>> {
-        let mut stmt = self.tx.prepare(&format!(
+        let mut stmt = self.tx.prepare_cached(&format!(
             "SELECT {REQUEST_COLUMNS} FROM requests WHERE game_id = ?1 AND kind = 'held'
              AND state = 'pending' AND created_at >= ?2 AND expires_at > ?3 ORDER BY id"
         ))?;
@@ -211,7 +211,7 @@ impl Tx<'_> {
         sender: &str,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO password_failures (seat, account, sender, at) VALUES (?1, ?2, ?3, ?4)",
             params![seat, account, sender.to_lowercase(), time_text(now)],
         )?;
@@ -224,7 +224,7 @@ impl Tx<'_> {
         seat: &str,
         since: DateTime<Utc>,
     ) -> rusqlite::Result<Vec<FailureRow>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT sender, at FROM password_failures WHERE seat = ?1 AND at >= ?2 ORDER BY rowid",
         )?;
         let rows = stmt.query_map(params![seat, time_text(since)], failure_row)?;
@@ -237,7 +237,7 @@ impl Tx<'_> {
         account: i64,
         since: DateTime<Utc>,
     ) -> rusqlite::Result<Vec<FailureRow>> {
-        let mut stmt = self.tx.prepare(
+        let mut stmt = self.tx.prepare_cached(
             "SELECT sender, at FROM password_failures WHERE account = ?1 AND at >= ?2 ORDER BY rowid",
         )?;
         let rows = stmt.query_map(params![account, time_text(since)], failure_row)?;
@@ -246,7 +246,7 @@ impl Tx<'_> {
 
     /// Forgets wrong passwords older than `before`.
     pub fn forget_failures(&self, before: DateTime<Utc>) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "DELETE FROM password_failures WHERE at < ?1",
             [time_text(before)],
         )?;
@@ -271,7 +271,7 @@ impl Tx<'_> {
     }
 
     pub fn lock(&self, seat: &str, until: DateTime<Utc>, failures: usize) -> rusqlite::Result<()> {
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO locks (seat, until, failures) VALUES (?1, ?2, ?3)
              ON CONFLICT (seat) DO UPDATE SET until = ?2, failures = ?3",
             params![seat, time_text(until), failures as i64],
@@ -291,7 +291,7 @@ impl Tx<'_> {
             return Ok(value);
         }
         let value = draw();
-        self.tx.execute(
+        self.execute_cached(
             "INSERT INTO secrets (name, value) VALUES (?1, ?2)",
             params![name, value],
         )?;
