@@ -2,5 +2,6 @@
 
 pub mod adjudicate;
 pub mod case;
+mod reading;
 pub mod stream;
 mod workers;

@@ -274,21 +274,7 @@ impl Session<'_> {
         game: Option<&str>,
         span: Span,
     ) -> rusqlite::Result<()> {
-        let signed = self
-            .signed_on
-            .as_ref()
-            .map(|(g, _)| g)
-            .or(self.master_of.as_ref())
-            .or(self.watching.as_ref());
-        let name = match (game, signed) {
-            (Some(name), _) => name.to_string(),
-            (None, Some(row)) => row.name.clone(),
-            (None, None) => {
-                self.fail(line, msg!("info.history_needs_game"));
-                return Ok(());
-            }
-        };
-        let Some(row) = self.find_game(tx, line, &name)? else {
+        let Some(row) = self.game_asked(tx, line, game, msg!("info.history_needs_game"))? else {
             return Ok(());
         };
         // FROM at the start of its day and TO at its end unless a time is written, in the

@@ -800,6 +800,33 @@ impl<'j> Session<'j> {
     }
 
     /// The game named `name`, or an error for the player when there is none.
+    /// The game a command names, or else the one the letter is signed on to (as a player,
+    /// master or observer); `needs` is said when there is neither. `None` when there is none
+    /// the letter may see (said too).
+    pub(super) fn game_asked(
+        &mut self,
+        tx: &Tx,
+        line: usize,
+        game: Option<&str>,
+        needs: Message,
+    ) -> rusqlite::Result<Option<GameRow>> {
+        let signed = self
+            .signed_on
+            .as_ref()
+            .map(|(g, _)| g)
+            .or(self.master_of.as_ref())
+            .or(self.watching.as_ref());
+        let name = match (game, signed) {
+            (Some(name), _) => name.to_string(),
+            (None, Some(row)) => row.name.clone(),
+            (None, None) => {
+                self.fail(line, needs);
+                return Ok(None);
+            }
+        };
+        self.find_game(tx, line, &name)
+    }
+
     pub(super) fn find_game(
         &mut self,
         tx: &Tx,

@@ -137,21 +137,7 @@ impl Session<'_> {
         game: Option<&str>,
         full: bool,
     ) -> rusqlite::Result<()> {
-        let signed = self
-            .signed_on
-            .as_ref()
-            .map(|(g, _)| g)
-            .or(self.master_of.as_ref())
-            .or(self.watching.as_ref());
-        let name = match (game, signed) {
-            (Some(name), _) => name.to_string(),
-            (None, Some(row)) => row.name.clone(),
-            (None, None) => {
-                self.fail(line, msg!("roster.who_game_needs_game"));
-                return Ok(());
-            }
-        };
-        let Some(row) = self.find_game(tx, line, &name)? else {
+        let Some(row) = self.game_asked(tx, line, game, msg!("roster.who_game_needs_game"))? else {
             return Ok(());
         };
         if secrecy::identities_hidden(&row) && self.reader_for(&row) != Reader::Master {
