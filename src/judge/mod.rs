@@ -38,6 +38,7 @@ mod info;
 mod letter;
 mod lockout;
 mod master;
+mod master_settings;
 pub mod orders;
 pub mod password;
 pub(crate) mod phase;
