@@ -2,9 +2,10 @@
 //! the results, in the input's order; worker threads read each case's JSON, adjudicate it and
 //! lay out its result. The output is byte for byte what one thread writes.
 //!
-//! Cases go to the workers in batches (one lock and one message per batch, not per case), and
-//! at most `IN_FLIGHT` batches a thread are read and not yet written, so memory stays bounded whatever
-//! the size of the input and however slow the output. A case that is not JSON stops the run
+//! Cases go to the workers in batches (one lock and one message per batch, not per case; a
+//! batch ends at 16 cases or 256 kB of them), and at most `IN_FLIGHT` batches a thread are
+//! read and not yet written, so memory stays bounded whatever the size of the input and
+//! however slow the output. A case that is not JSON stops the run
 //! where one thread would stop it: the results before it are written, none after.
 
 use std::collections::BTreeMap;
@@ -20,6 +21,9 @@ use crate::variant::Variant;
 
 /// Cases handed to a worker at a time.
 const BATCH: usize = 16;
+/// A batch closes early once its cases' text passes this size, so that a file of very large
+/// cases holds no more in memory than one of ordinary ones (plus one case a batch).
+const BATCH_BYTES: usize = 256 * 1024;
 /// Batches read and not yet written, at most, for each thread.
 const IN_FLIGHT: usize = 4;
 
@@ -159,7 +163,7 @@ fn read_and_write(
     loop {
         while !input_over && sent - written < most {
             let mut cases = Batch::default();
-            while cases.ends.len() < BATCH {
+            while cases.ends.len() < BATCH && cases.text.len() < BATCH_BYTES {
                 match reader.next_case() {
                     Ok(Next::Case(text)) => {
                         cases.text.extend_from_slice(text);
