@@ -275,10 +275,12 @@ fn write_pictures(
     if let Ok(entries) = std::fs::read_dir(folder) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with("phase-")
+            let stale = name.starts_with("phase-")
                 && name.ends_with(".svg")
-                && !written.iter().any(|(w, _)| *w == name)
-            {
+                && !written.iter().any(|(w, _)| *w == name);
+            // A picture a crash left half written.
+            let unfinished = name.starts_with(".phase-") && name.ends_with(".part");
+            if stale || unfinished {
                 let _ = std::fs::remove_file(entry.path());
             }
         }
