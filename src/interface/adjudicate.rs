@@ -111,20 +111,24 @@ pub fn run_stream(
     let mut writer = ResultWriter::new(output);
     let mut orders = OrderReader::default();
     let mut any_error = false;
+    // One entry's text, laid out before it is written.
+    let mut text = Vec::new();
     let problem = loop {
-        let text = match reader.next_case() {
+        let case_text = match reader.next_case() {
             Ok(Next::Case(text)) => text,
             Ok(Next::End) => break None,
             Err(InputError::Read(e)) => return Err(StreamError::Read(e)),
             Err(InputError::NotJson(message)) => break Some(message),
         };
-        let case = match case::from_json(text) {
+        let case = match case::from_json(case_text) {
             Ok(case) => case,
             Err(e) => break Some(e.to_string()),
         };
         let entry = run_case(&case, variants, options, &mut orders);
         any_error |= entry.outcome.is_err();
-        writer.entry(&entry).map_err(StreamError::Write)?;
+        text.clear();
+        super::writing::write_entry(&mut text, &entry);
+        writer.entry_text(&text).map_err(StreamError::Write)?;
     };
     let cases = writer.entries();
     match problem {
@@ -146,8 +150,8 @@ pub(super) const MOST_THREADS: usize = 16;
 
 /// One entry of the output: `{"id": ..., "result": {...}}` or `{"id": ..., "error": "..."}`.
 pub(super) struct Entry<'c, 'm> {
-    id: Cow<'c, Value>,
-    outcome: Result<CaseResult<'c, 'm>, String>,
+    pub(super) id: Cow<'c, Value>,
+    pub(super) outcome: Result<CaseResult<'c, 'm>, String>,
 }
 
 impl Entry<'_, '_> {
@@ -171,52 +175,52 @@ impl Serialize for Entry<'_, '_> {
 
 /// What a case came to (`docs/adjudicate-json.md`, "Output: a result").
 #[derive(Serialize)]
-struct CaseResult<'c, 'm> {
-    orders: Vec<OrderResult<'c, 'm>>,
+pub(super) struct CaseResult<'c, 'm> {
+    pub(super) orders: Vec<OrderResult<'c, 'm>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    dislodged: Option<Vec<&'m str>>,
+    pub(super) dislodged: Option<Vec<&'m str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    retreats: Option<Keyed<&'m str, Vec<&'m str>>>,
-    positions_after: Vec<UnitResult<'m>>,
+    pub(super) retreats: Option<Keyed<&'m str, Vec<&'m str>>>,
+    pub(super) positions_after: Vec<UnitResult<'m>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    destroyed_after: Option<Vec<&'m str>>,
+    pub(super) destroyed_after: Option<Vec<&'m str>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    adjustments: Option<Keyed<&'m str, i32>>,
+    pub(super) adjustments: Option<Keyed<&'m str, i32>>,
     /// Diadochi V: the credit commands carried out before the phase, with their results.
     #[serde(skip_serializing_if = "Option::is_none")]
-    credit_orders: Option<Vec<Value>>,
+    pub(super) credit_orders: Option<Vec<Value>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    credits: Option<Value>,
+    pub(super) credits: Option<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    credits_lapsed: Option<Value>,
+    pub(super) credits_lapsed: Option<Value>,
     /// Powers still in the game after the phase.
-    survivors: Vec<&'m str>,
+    pub(super) survivors: Vec<&'m str>,
     /// What the end of the year brought (`null` when the phase does not end a year).
-    year_end: Option<Value>,
+    pub(super) year_end: Option<Value>,
 }
 
 #[derive(Serialize)]
-struct OrderResult<'c, 'm> {
-    power: &'m str,
+pub(super) struct OrderResult<'c, 'm> {
+    pub(super) power: &'m str,
     /// The order text exactly as given.
-    order: &'c str,
-    result: &'static str,
+    pub(super) order: &'c str,
+    pub(super) result: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<&'static str>,
+    pub(super) reason: Option<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    message: Option<Cow<'static, str>>,
+    pub(super) message: Option<Cow<'static, str>>,
 }
 
 #[derive(Serialize)]
-struct UnitResult<'m> {
-    power: &'m str,
+pub(super) struct UnitResult<'m> {
+    pub(super) power: &'m str,
     #[serde(rename = "type")]
-    kind: &'static str,
-    at: &'m str,
+    pub(super) kind: &'static str,
+    pub(super) at: &'m str,
 }
 
 /// A JSON object written from pairs, in their order.
-struct Keyed<K, V>(Vec<(K, V)>);
+pub(super) struct Keyed<K, V>(pub(super) Vec<(K, V)>);
 
 impl<K: Serialize, V: Serialize> Serialize for Keyed<K, V> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

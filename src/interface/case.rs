@@ -134,7 +134,7 @@ impl<'de, T: Deserialize<'de>> Shape<'de> for Pairs<'de, T> {
         const SCAN: usize = 16;
         let mut pairs: Vec<(Text<'de>, T)> = Vec::new();
         let mut index: HashMap<Text<'de>, usize> = HashMap::new();
-        while let Some(key) = map.next_key::<Text<'de>>()? {
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
             let value = map.next_value()?;
             let known = if pairs.len() <= SCAN {
                 pairs.iter().position(|(k, _)| *k == key)
@@ -219,6 +219,35 @@ impl<'de, T: Shape<'de>> Visitor<'de> for GivenVisitor<T> {
     }
 }
 
+/// An object's key, borrowed from the input unless it had escapes (serde's own `Cow<str>`
+/// always copies: a case has about a hundred keys).
+struct Key<'de>(Text<'de>);
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_str(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl<'de> Visitor<'de> for KeyVisitor {
+    type Value = Key<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Borrowed(s)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Owned(s.to_owned())))
+    }
+    fn visit_string<E>(self, s: String) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Owned(s)))
+    }
+}
+
 /// An object of the interface: its fields are set one key at a time.
 trait Record<'de>: Default {
     /// Reads the value of `key` into its field, or past it if the key is not one of them.
@@ -228,7 +257,7 @@ trait Record<'de>: Default {
 /// Reads an object's keys into a record.
 fn record<'de, R: Record<'de>, A: MapAccess<'de>>(mut map: A) -> Result<Option<R>, A::Error> {
     let mut record = R::default();
-    while let Some(key) = map.next_key::<Text<'de>>()? {
+    while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
         record.field(&key, &mut map)?;
     }
     Ok(Some(record))

@@ -5,3 +5,4 @@ pub mod case;
 mod reading;
 pub mod stream;
 mod workers;
+mod writing;

@@ -10,8 +10,6 @@
 
 use std::io::{self, Read, Write};
 
-use serde::Serialize;
-
 /// Bytes asked of the input at a time.
 const CHUNK: usize = 64 * 1024;
 
@@ -286,15 +284,7 @@ impl<W: Write> ResultWriter<W> {
         ResultWriter { output, entries: 0 }
     }
 
-    /// Writes one entry of the list.
-    pub fn entry(&mut self, entry: &impl Serialize) -> io::Result<()> {
-        self.separate()?;
-        write_entry(&mut self.output, entry)?;
-        self.entries += 1;
-        Ok(())
-    }
-
-    /// Writes one entry of the list that `entry_text` laid out already.
+    /// Writes one entry of the list, laid out already (`writing.rs`).
     pub fn entry_text(&mut self, text: &[u8]) -> io::Result<()> {
         self.separate()?;
         self.output.write_all(text)?;
@@ -328,22 +318,9 @@ impl<W: Write> ResultWriter<W> {
     }
 }
 
-/// Writes an entry of the list as `ResultWriter` lays it out (to be written to the list later
-/// with `entry_text`, by a thread that did not make it).
-pub fn write_entry<W: Write>(output: &mut W, entry: &impl Serialize) -> io::Result<()> {
-    let mut serializer = serde_json::Serializer::with_formatter(
-        output,
-        Indented {
-            depth: 1,
-            has_value: false,
-        },
-    );
-    entry.serialize(&mut serializer).map_err(io::Error::other)
-}
-
 /// JSON laid out two spaces a level, a value per line, starting `depth` levels in: an entry
 /// of the list as the list written whole would show it.
-struct Indented {
+pub(super) struct Indented {
     depth: usize,
     /// The list or object being written has something in it.
     has_value: bool,
@@ -353,6 +330,14 @@ struct Indented {
 const BREAK: &[u8; 66] = b",\n                                                                ";
 
 impl Indented {
+    /// Values written `depth` levels in (an entry of the results list is 1 level in).
+    pub(super) fn at(depth: usize) -> Indented {
+        Indented {
+            depth,
+            has_value: false,
+        }
+    }
+
     /// A line end (after a comma unless `first`), then the indentation of the depth.
     fn line<W: ?Sized + Write>(&self, out: &mut W, first: bool) -> io::Result<()> {
         let from = usize::from(first);
@@ -508,7 +493,11 @@ mod tests {
         for n in 0..=entries.len() {
             let mut writer = ResultWriter::new(Vec::new());
             for e in &entries[..n] {
-                writer.entry(e).unwrap();
+                let mut text = Vec::new();
+                let mut serializer =
+                    serde_json::Serializer::with_formatter(&mut text, Indented::at(1));
+                serde::Serialize::serialize(e, &mut serializer).unwrap();
+                writer.entry_text(&text).unwrap();
             }
             let written = writer.finish().unwrap();
             let whole = serde_json::to_string_pretty(&entries[..n]).unwrap() + "\n";

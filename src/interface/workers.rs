@@ -15,7 +15,8 @@ use std::sync::{Mutex, mpsc};
 
 use super::adjudicate::{Options, StreamError, Summary, run_case};
 use super::case;
-use super::stream::{CaseReader, InputError, Next, ResultWriter, write_entry};
+use super::stream::{CaseReader, InputError, Next, ResultWriter};
+use super::writing::write_entry;
 use crate::text::order::OrderReader;
 use crate::variant::Variant;
 
@@ -55,8 +56,6 @@ enum Done {
     Entry(usize, bool),
     /// The case is not JSON: the run stops here.
     NotJson(String),
-    /// Its entry could not be laid out.
-    Unwritable(std::io::Error),
     /// The worker panicked on the batch (its message is printed already).
     Panicked,
 }
@@ -131,12 +130,10 @@ fn adjudicate_batch(
             }
         };
         let entry = run_case(&case, variants, options, orders);
+        write_entry(&mut results.text, &entry);
         results
             .done
-            .push(match write_entry(&mut results.text, &entry) {
-                Ok(()) => Done::Entry(results.text.len(), entry.is_error()),
-                Err(e) => Done::Unwritable(e),
-            });
+            .push(Done::Entry(results.text.len(), entry.is_error()));
     }
     results
 }
@@ -210,7 +207,6 @@ fn read_and_write(
                         from = to;
                     }
                     Done::NotJson(message) => problem = Some(message),
-                    Done::Unwritable(e) => return Err(StreamError::Write(e)),
                     Done::Panicked => panic!("adjudicating a case panicked"),
                 }
             }

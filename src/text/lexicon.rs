@@ -34,6 +34,9 @@ pub struct Lexicon {
     pub(crate) powers: HashSet<String, ByName>,
     /// Most words in a power's id, name or adjective.
     pub(crate) max_power_words: usize,
+    /// The runs of first words of the powers' names of more than one word (`holy roman`): a
+    /// reader extends a power's name word by word only while one may follow.
+    power_starts: HashSet<String, ByName>,
     /// Each name of `Map::names`, and each run of its first words (`mid`, `mid atlantic`), to
     /// what the name means and whether a longer name starts with it: a reader extends a name
     /// word by word only while a longer one may follow.
@@ -68,6 +71,10 @@ impl Lexicon {
             .filter(|s| !s.is_empty())
             .collect();
         let max_power_words = powers.iter().map(|p| words(p)).max().unwrap_or(1);
+        let power_starts = powers
+            .iter()
+            .flat_map(|p| p.match_indices(' ').map(|(i, _)| p[..i].to_string()))
+            .collect();
         let mut words: HashMap<String, Words, ByName> = HashMap::default();
         for (name, target) in &map.names {
             words.entry(name.clone()).or_default().target = Some(*target);
@@ -105,6 +112,7 @@ impl Lexicon {
             max_words: max_words.min(MAX_NAME_WORDS),
             powers,
             max_power_words: max_power_words.min(MAX_NAME_WORDS),
+            power_starts,
             words,
             spelled,
             ids,
@@ -121,6 +129,11 @@ impl Lexicon {
     /// Whether normalised words are a power's id, name or adjective (`english`).
     pub(crate) fn is_power_word(&self, key: &str) -> bool {
         self.powers.contains(key)
+    }
+
+    /// Whether a power's name of more than one word starts with the normalised words `key`.
+    pub(crate) fn starts_power_name(&self, key: &str) -> bool {
+        self.power_starts.contains(key)
     }
 
     /// What the normalised words `key` are: a whole name, the start of a longer one, both, or

@@ -13,7 +13,7 @@ use super::parse::{Parser, is_keyword};
 /// Coasts that may be written after a place with no `/` or brackets: `stp nc`.
 const BARE_COASTS: &[&str] = &["nc", "sc", "ec", "wc"];
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     /// `there is no province 'Lodnon'; did you mean London?`, about the word at `i`.
     pub(super) fn unknown_place(&self, i: usize) -> Diagnostic {
         let mut best: Option<(String, usize, usize)> = None;
@@ -88,6 +88,9 @@ impl Parser<'_> {
         if self.lex.is_power_word(first) {
             return Some(1);
         }
+        if !self.lex.starts_power_name(first) {
+            return None;
+        }
         let mut key = first.to_string();
         for n in 2..=self.lex.max_power_words {
             let word = self.word(i + n - 1)?;
@@ -95,6 +98,9 @@ impl Parser<'_> {
             key.push_str(word);
             if self.lex.is_power_word(&key) {
                 return Some(n);
+            }
+            if !self.lex.starts_power_name(&key) {
+                return None;
             }
         }
         None
@@ -213,13 +219,13 @@ impl Parser<'_> {
                     return Err(self.error(i + 1, said));
                 };
                 self.pos = i + 1 + n;
-                Ok(Some((coast, i + 1)))
+                Ok(Some((coast.to_string(), i + 1)))
             }
             Kind::Open => {
                 let Some((coast, n, plain)) = self.coast_words(i + 1) else {
                     return Ok(None);
                 };
-                if plain && !self.known_coast(province, &coast) {
+                if plain && !self.known_coast(province, coast) {
                     return Ok(None);
                 }
                 let close = i + 1 + n;
@@ -228,7 +234,7 @@ impl Parser<'_> {
                     return Err(self.error(close, said));
                 }
                 self.pos = close + 1;
-                Ok(Some((coast, i + 1)))
+                Ok(Some((coast.to_string(), i + 1)))
             }
             Kind::Word => {
                 let Some((coast, n, plain)) = self.coast_words(i) else {
@@ -241,13 +247,13 @@ impl Parser<'_> {
                     && self
                         .word(i)
                         .is_some_and(|w| w.chars().count() > 1 && !is_keyword(w))
-                    && self.map.coast_region(province, &coast).is_some()
+                    && self.map.coast_region(province, coast).is_some()
                     && self.name_at(i).is_none();
-                if !(n == 2 || compass || plain && self.known_coast(province, &coast)) {
+                if !(n == 2 || compass || plain && self.known_coast(province, coast)) {
                     return Ok(None);
                 }
                 self.pos = i + n;
-                Ok(Some((coast, i)))
+                Ok(Some((coast.to_string(), i)))
             }
             _ => Ok(None),
         }
@@ -262,7 +268,7 @@ impl Parser<'_> {
 
     /// The coast named by the words at `i`: its id, the tokens used, and whether it was
     /// written as the id itself (`nc` rather than `north`).
-    pub(super) fn coast_words(&self, i: usize) -> Option<(String, usize, bool)> {
+    pub(super) fn coast_words(&self, i: usize) -> Option<(&'a str, usize, bool)> {
         let word = self.word(i)?;
         let compass = match word {
             "n" | "north" | "northern" => Some("nc"),
@@ -271,7 +277,7 @@ impl Parser<'_> {
             "w" | "west" | "western" => Some("wc"),
             _ => None,
         };
-        let coast = compass.unwrap_or(word).to_string();
+        let coast = compass.unwrap_or(word);
         if self.word(i + 1) == Some("coast") {
             Some((coast, 2, false))
         } else {
