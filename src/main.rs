@@ -397,7 +397,7 @@ fn adjudicate(input: &str, rules: Option<&str>, folder: Option<&Path>, threads: 
             return ExitCode::from(2);
         }
     };
-    let variants = match load_all(folder) {
+    let variants = match load_files_beside_embedded(folder) {
         Ok(v) => v,
         Err(problems) => {
             for p in problems {
@@ -442,6 +442,16 @@ fn adjudicate(input: &str, rules: Option<&str>, folder: Option<&Path>, threads: 
             ExitCode::from(2)
         }
     }
+}
+
+/// The built-in variants, each read on first use, with those of `folder` (read now, so that
+/// their problems are told before any case) added or replacing them by id.
+fn load_files_beside_embedded(folder: Option<&Path>) -> Result<variant::Catalogue, Vec<String>> {
+    let added = match folder {
+        Some(folder) => load_files(&[folder.to_path_buf()])?,
+        None => Vec::new(),
+    };
+    Ok(variant::Catalogue::new(added))
 }
 
 /// The built-in variants, with those of `folder` added or replacing them by id.

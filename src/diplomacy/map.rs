@@ -192,15 +192,15 @@ impl Map {
     }
 
     /// Regions of a province that a unit of this kind may occupy.
-    pub fn regions_for(&self, province: ProvinceId, kind: UnitKind) -> Vec<RegionId> {
+    pub fn regions_for(&self, province: ProvinceId, kind: UnitKind) -> &[RegionId] {
         let p = self.province(province);
         match (kind, p.terrain) {
-            (_, Terrain::Impassable) => vec![],
-            (UnitKind::Army, Terrain::Sea) => vec![],
-            (UnitKind::Army, _) => vec![p.region],
-            (UnitKind::Fleet, Terrain::Land) => vec![],
-            (UnitKind::Fleet, _) if !p.coasts.is_empty() => p.coasts.clone(),
-            (UnitKind::Fleet, _) => vec![p.region],
+            (_, Terrain::Impassable) => &[],
+            (UnitKind::Army, Terrain::Sea) => &[],
+            (UnitKind::Army, _) => std::slice::from_ref(&p.region),
+            (UnitKind::Fleet, Terrain::Land) => &[],
+            (UnitKind::Fleet, _) if !p.coasts.is_empty() => &p.coasts,
+            (UnitKind::Fleet, _) => std::slice::from_ref(&p.region),
         }
     }
 

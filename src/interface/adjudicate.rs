@@ -24,7 +24,7 @@ use crate::diplomacy::rules::Rules;
 use crate::diplomacy::turn::PhaseKind;
 use crate::text::lexicon::Lexicon;
 use crate::text::order::OrderReader;
-use crate::variant::Variant;
+use crate::variant::{Variant, Variants};
 
 use super::case::{self, CaseInput, Given};
 use super::reading::{read_orders, read_position, read_rules, read_turn};
@@ -47,7 +47,7 @@ pub struct Report {
 }
 
 /// Adjudicates one case object or a list of them, already read.
-pub fn run(input: &Value, variants: &[Variant], options: &Options) -> Report {
+pub fn run(input: &Value, variants: &(impl Variants + ?Sized), options: &Options) -> Report {
     let cases: Vec<&Value> = match input {
         Value::Array(list) => list.iter().collect(),
         other => vec![other],
@@ -97,7 +97,7 @@ pub enum StreamError {
 pub fn run_stream(
     input: impl Read,
     output: impl Write,
-    variants: &[Variant],
+    variants: &(impl Variants + ?Sized),
     options: &Options,
 ) -> Result<Summary, StreamError> {
     let threads = match options.threads {
@@ -234,7 +234,7 @@ impl<K: Serialize, V: Serialize> Serialize for Keyed<K, V> {
 
 pub(super) fn run_case<'c, 'm>(
     case: &'c Given<CaseInput<'c>>,
-    variants: &'m [Variant],
+    variants: &'m (impl Variants + ?Sized),
     options: &Options,
     reader: &mut OrderReader,
 ) -> Entry<'c, 'm> {
@@ -255,7 +255,7 @@ pub(super) fn run_case<'c, 'm>(
 
 fn adjudicate_case<'c, 'm>(
     case: &'c CaseInput<'c>,
-    variants: &'m [Variant],
+    variants: &'m (impl Variants + ?Sized),
     options: &Options,
     reader: &mut OrderReader,
 ) -> Result<CaseResult<'c, 'm>, String> {
@@ -265,8 +265,7 @@ fn adjudicate_case<'c, 'm>(
         Given::Wrong => return Err("'variant' must be a string".into()),
     };
     let variant = variants
-        .iter()
-        .find(|v| v.id.eq_ignore_ascii_case(variant_id))
+        .find(variant_id)
         .ok_or_else(|| format!("unknown variant '{variant_id}'"))?;
     let map = &variant.map;
     let lexicon = Lexicon::of(map);

@@ -153,7 +153,7 @@ pub(super) fn read_unit(
         _ => return Err(format!("{what}: unknown province '{name}'")),
     };
     let regions = map.regions_for(province, kind);
-    let region = match (&coast, regions.as_slice()) {
+    let region = match (&coast, regions) {
         (_, []) => return Err(format!("{what}: {} cannot stand in {at}", kind.word())),
         (None, [only]) => *only,
         (None, _) => return Err(format!("{what}: a fleet in {at} must name its coast")),

@@ -18,7 +18,7 @@ use super::case;
 use super::stream::{CaseReader, InputError, Next, ResultWriter};
 use super::writing::write_entry;
 use crate::text::order::OrderReader;
-use crate::variant::Variant;
+use crate::variant::Variants;
 
 /// Cases handed to a worker at a time.
 const BATCH: usize = 16;
@@ -64,7 +64,7 @@ enum Done {
 pub(super) fn run_on_threads(
     input: impl Read,
     output: impl Write,
-    variants: &[Variant],
+    variants: &(impl Variants + ?Sized),
     options: &Options,
     threads: usize,
 ) -> Result<Summary, StreamError> {
@@ -113,7 +113,7 @@ pub(super) fn run_on_threads(
 /// Each case of a batch read, adjudicated and laid out, up to the first that is not JSON.
 fn adjudicate_batch(
     batch: &Batch,
-    variants: &[Variant],
+    variants: &(impl Variants + ?Sized),
     options: &Options,
     orders: &mut OrderReader,
 ) -> Results {

@@ -19,15 +19,15 @@ use super::stream::Indented;
 pub(super) fn write_entry(out: &mut Vec<u8>, entry: &Entry) {
     let mut w = Writer { out, depth: 2 };
     w.out.push(b'{');
-    w.key("id", true);
+    w.field("id", true);
     w.value(&*entry.id);
     match &entry.outcome {
         Ok(result) => {
-            w.key("result", false);
+            w.field("result", false);
             w.result(result);
         }
         Err(message) => {
-            w.key("error", false);
+            w.field("error", false);
             w.text(message);
         }
     }
@@ -42,19 +42,20 @@ fn plain(text: &[u8]) -> bool {
     // A byte of `x` is below `n` (at most 128) where this sets its high bit; exact as a whole.
     let below = |x: u64, n: u8| x.wrapping_sub(ONES * u64::from(n)) & !x & HIGH;
     let zero = |x: u64| below(x, 1);
+    let escaped = |x: u64| {
+        below(x, 0x20) | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\')))
+    };
     let mut chunks = text.chunks_exact(8);
     for chunk in &mut chunks {
-        let x = u64::from_ne_bytes(chunk.try_into().expect("eight bytes"));
-        if below(x, 0x20) | zero(x ^ (ONES * u64::from(b'"'))) | zero(x ^ (ONES * u64::from(b'\\')))
-            != 0
-        {
+        if escaped(u64::from_ne_bytes(chunk.try_into().expect("eight bytes"))) != 0 {
             return false;
         }
     }
-    chunks
-        .remainder()
-        .iter()
-        .all(|&b| b >= 0x20 && b != b'"' && b != b'\\')
+    let rest = chunks.remainder();
+    let mut last = [b' '; 8];
+    last[..rest.len()].copy_from_slice(rest);
+    // The last bytes, padded with spaces.
+    escaped(u64::from_ne_bytes(last)) == 0
 }
 
 /// Where the text goes, and how deep the items being written stand (2 spaces a level).
@@ -82,11 +83,23 @@ impl Writer<'_> {
         }
     }
 
-    /// `"key": ` on a line of its own.
-    fn key(&mut self, key: &str, first: bool) {
+    /// `"key": ` on a line of its own: a key of the interface's own or a variant's id, which
+    /// need no escape.
+    fn field(&mut self, key: &str, first: bool) {
         self.line(first);
-        self.text(key);
+        self.word(key);
         self.out.extend_from_slice(b": ");
+    }
+
+    /// A word that needs no escape: the interface's own words (`succeeds`, `army`) and the
+    /// ids of a variant's powers, provinces and coasts, which the variant loader keeps to
+    /// lower-case letters, digits, `_` and `/`.
+    fn word(&mut self, word: &str) {
+        debug_assert!(plain(word.as_bytes()), "{word:?}");
+        self.out.reserve(word.len() + 2);
+        self.out.push(b'"');
+        self.out.extend_from_slice(word.as_bytes());
+        self.out.push(b'"');
     }
 
     /// The end of a list or object that was opened one level up from the current depth.
@@ -129,8 +142,9 @@ impl Writer<'_> {
         self.close(b']', !items.is_empty());
     }
 
-    fn texts(&mut self, items: &[&str]) {
-        self.list(items, |w, t| w.text(t));
+    /// A list of ids (`word`).
+    fn words(&mut self, items: &[&str]) {
+        self.list(items, |w, t| w.word(t));
     }
 
     /// An object of pairs in their order, each value written by `value`.
@@ -138,7 +152,7 @@ impl Writer<'_> {
         self.out.push(b'{');
         self.depth += 1;
         for (i, (k, v)) in pairs.0.iter().enumerate() {
-            self.key(k, i == 0);
+            self.field(k, i == 0);
             value(self, v);
         }
         self.close(b'}', !pairs.0.is_empty());
@@ -147,30 +161,30 @@ impl Writer<'_> {
     fn result(&mut self, r: &CaseResult) {
         self.out.push(b'{');
         self.depth += 1;
-        self.key("orders", true);
+        self.field("orders", true);
         self.list(&r.orders, Writer::order);
         if let Some(dislodged) = &r.dislodged {
-            self.key("dislodged", false);
-            self.texts(dislodged);
+            self.field("dislodged", false);
+            self.words(dislodged);
         }
         if let Some(retreats) = &r.retreats {
-            self.key("retreats", false);
-            self.keyed(retreats, |w, options| w.texts(options));
+            self.field("retreats", false);
+            self.keyed(retreats, |w, options| w.words(options));
         }
-        self.key("positions_after", false);
+        self.field("positions_after", false);
         self.list(&r.positions_after, Writer::unit);
         if let Some(destroyed) = &r.destroyed_after {
-            self.key("destroyed_after", false);
-            self.texts(destroyed);
+            self.field("destroyed_after", false);
+            self.words(destroyed);
         }
         if let Some(adjustments) = &r.adjustments {
-            self.key("adjustments", false);
+            self.field("adjustments", false);
             self.keyed(adjustments, |w, n| {
                 write!(w.out, "{n}").expect("writing to memory does not fail");
             });
         }
         if let Some(credit_orders) = &r.credit_orders {
-            self.key("credit_orders", false);
+            self.field("credit_orders", false);
             self.value(credit_orders);
         }
         let values: [(&str, Option<&Value>); 2] = [
@@ -179,13 +193,13 @@ impl Writer<'_> {
         ];
         for (key, value) in values {
             if let Some(value) = value {
-                self.key(key, false);
+                self.field(key, false);
                 self.value(value);
             }
         }
-        self.key("survivors", false);
-        self.texts(&r.survivors);
-        self.key("year_end", false);
+        self.field("survivors", false);
+        self.words(&r.survivors);
+        self.field("year_end", false);
         match &r.year_end {
             Some(year_end) => self.value(year_end),
             None => self.out.extend_from_slice(b"null"),
@@ -196,18 +210,18 @@ impl Writer<'_> {
     fn order(&mut self, o: &OrderResult) {
         self.out.push(b'{');
         self.depth += 1;
-        self.key("power", true);
-        self.text(o.power);
-        self.key("order", false);
+        self.field("power", true);
+        self.word(o.power);
+        self.field("order", false);
         self.text(o.order);
-        self.key("result", false);
-        self.text(o.result);
+        self.field("result", false);
+        self.word(o.result);
         if let Some(reason) = o.reason {
-            self.key("reason", false);
-            self.text(reason);
+            self.field("reason", false);
+            self.word(reason);
         }
         if let Some(message) = &o.message {
-            self.key("message", false);
+            self.field("message", false);
             self.text(message);
         }
         self.close(b'}', true);
@@ -216,12 +230,12 @@ impl Writer<'_> {
     fn unit(&mut self, u: &UnitResult) {
         self.out.push(b'{');
         self.depth += 1;
-        self.key("power", true);
-        self.text(u.power);
-        self.key("type", false);
-        self.text(u.kind);
-        self.key("at", false);
-        self.text(u.at);
+        self.field("power", true);
+        self.word(u.power);
+        self.field("type", false);
+        self.word(u.kind);
+        self.field("at", false);
+        self.word(u.at);
         self.close(b'}', true);
     }
 }

@@ -110,3 +110,70 @@ pub fn embedded() -> Result<Vec<Variant>, Vec<LoadError>> {
         Err(errors)
     }
 }
+
+/// Variants looked up by id, ASCII case ignored: a list of variants loaded already, or a
+/// `Catalogue` that reads each embedded variant the first time a case names it.
+pub trait Variants: Sync {
+    fn find(&self, id: &str) -> Option<&Variant>;
+}
+
+impl Variants for [Variant] {
+    fn find(&self, id: &str) -> Option<&Variant> {
+        self.iter().find(|v| v.id.eq_ignore_ascii_case(id))
+    }
+}
+
+impl Variants for Vec<Variant> {
+    fn find(&self, id: &str) -> Option<&Variant> {
+        self.as_slice().find(id)
+    }
+}
+
+/// The embedded variants, each read from its file on first use, and variants loaded from
+/// files beside them (replacing an embedded one of the same id). `strategos adjudicate`
+/// looks variants up here, so that a file of standard cases never reads Diadochi V's file,
+/// and the first case's variant is read on a worker while the input is being read.
+pub struct Catalogue {
+    embedded: Vec<Shelved>,
+    added: Vec<Variant>,
+}
+
+/// An embedded variant's file, and the variant once read.
+struct Shelved {
+    id: &'static str,
+    file: &'static str,
+    text: &'static str,
+    loaded: std::sync::OnceLock<Variant>,
+}
+
+impl Catalogue {
+    /// The embedded variants, with `added` replacing those of the same id.
+    pub fn new(added: Vec<Variant>) -> Catalogue {
+        let embedded = EMBEDDED
+            .iter()
+            .filter(|(id, _, _)| added.iter().all(|v| v.id != *id))
+            .map(|&(id, file, text)| Shelved {
+                id,
+                file,
+                text,
+                loaded: std::sync::OnceLock::new(),
+            })
+            .collect();
+        Catalogue { embedded, added }
+    }
+}
+
+impl Variants for Catalogue {
+    fn find(&self, id: &str) -> Option<&Variant> {
+        let shelved = self.embedded.iter().find(|s| s.id.eq_ignore_ascii_case(id));
+        match shelved {
+            Some(s) => Some(s.loaded.get_or_init(|| {
+                // A shipped file that does not load is a bug, which `every_variant_loads`
+                // catches before any release.
+                load_variant(s.id, s.file, s.text)
+                    .unwrap_or_else(|e| panic!("embedded variant {}: {e:?}", s.id))
+            })),
+            None => self.added.find(id),
+        }
+    }
+}

@@ -133,8 +133,8 @@ fn reachable(map: &Map, kind: UnitKind, from: &str, to: &str) -> bool {
     };
     let target = map.province_by_id(to.split('/').next().unwrap()).unwrap();
     map.regions_for(target, kind)
-        .into_iter()
-        .any(|r| map.is_adjacent(kind, region, r))
+        .iter()
+        .any(|&r| map.is_adjacent(kind, region, r))
 }
 
 #[test]

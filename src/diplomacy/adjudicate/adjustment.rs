@@ -276,7 +276,7 @@ fn distance_to(map: &Map, unit: Unit, targets: &[ProvinceId], fleet_only: bool) 
         // Counted from every coast of the province (DATC 6.J.9).
         let mut seen_region = vec![false; map.regions.len()];
         let mut rq = VecDeque::new();
-        for r in map.regions_for(start, UnitKind::Fleet) {
+        for &r in map.regions_for(start, UnitKind::Fleet) {
             seen_region[r.index()] = true;
             rq.push_back((r, 0u32));
         }
