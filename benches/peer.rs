@@ -43,7 +43,7 @@ use phase_gen::{Rng, random_phase};
 /// Each engine is timed over the phases again and again for at least this long.
 const TIMED: Duration = Duration::from_secs(2);
 /// The whole commands run this many times each; the best time counts.
-const RUNS: usize = 3;
+const RUNS: usize = 5;
 
 fn env_number(name: &str, default: usize) -> usize {
     std::env::var(name)
@@ -252,9 +252,12 @@ fn write_cases(map: &Map, path: &Path, n: usize, seed: u64) -> u64 {
 // The child is reaped by `wait4`, which also gives its peak memory, not by `Child::wait`.
 #[allow(clippy::zombie_processes)]
 fn run(command: &mut Command, out: &Path) -> (Duration, f64) {
+    // The last run's output is truncated before the clock starts: freeing its pages is no
+    // part of the command.
+    let out = File::create(out).expect("an output file");
     let started = Instant::now();
     let child = command
-        .stdout(File::create(out).expect("an output file"))
+        .stdout(out)
         .stderr(Stdio::inherit())
         .spawn()
         .expect("the command runs");
@@ -276,11 +279,21 @@ fn run(command: &mut Command, out: &Path) -> (Duration, f64) {
     (took, usage.ru_maxrss as f64 / 1024.0)
 }
 
-fn best(mut runs: impl FnMut() -> (Duration, f64)) -> (Duration, f64) {
-    (0..RUNS)
-        .map(|_| runs())
-        .min_by_key(|(took, _)| *took)
-        .expect("at least one run")
+/// The best (shortest) of `RUNS` runs of each command, the commands taking turns, so that
+/// this machine's drift from minute to minute touches each alike.
+fn best_of_each(commands: &mut [&mut dyn FnMut() -> (Duration, f64)]) -> Vec<(Duration, f64)> {
+    let mut best: Vec<Option<(Duration, f64)>> = vec![None; commands.len()];
+    for _ in 0..RUNS {
+        for (command, best) in commands.iter_mut().zip(&mut best) {
+            let run = command();
+            if best.is_none_or(|(took, _)| run.0 < took) {
+                *best = Some(run);
+            }
+        }
+    }
+    best.into_iter()
+        .map(|b| b.expect("at least one run"))
+        .collect()
 }
 
 fn commands(variant: &Variant) {
@@ -290,29 +303,32 @@ fn commands(variant: &Variant) {
     let cases = dir.join("cases.json");
     let size = write_cases(&variant.map, &cases, n, 0xc0ffee);
     let strategos = env!("CARGO_BIN_EXE_strategos");
-    let ours = best(|| {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let me = std::env::current_exe().expect("this program");
+    let mut ours = || {
         run(
             Command::new(strategos).arg("adjudicate").arg(&cases),
             &dir.join("strategos.json"),
         )
-    });
+    };
     // The same on one thread, as the crate's command runs.
-    let ours_alone = best(|| {
+    let mut ours_alone = || {
         run(
             Command::new(strategos)
                 .args(["adjudicate", "--threads", "1"])
                 .arg(&cases),
             &dir.join("strategos-1.json"),
         )
-    });
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let me = std::env::current_exe().expect("this program");
-    let theirs = best(|| {
+    };
+    let mut theirs = || {
         run(
             Command::new(&me).env("STRATEGOS_PEER_COMMAND", &cases),
             &dir.join("peer.json"),
         )
-    });
+    };
+    let [ours, ours_alone, theirs] = best_of_each(&mut [&mut ours, &mut ours_alone, &mut theirs])
+        .try_into()
+        .expect("three commands");
     // Before anything below makes this process bigger: a child's peak memory counts what it
     // shares with this process until it starts the command.
     let big_n = env_number("STRATEGOS_PEER_BIG_CASES", 20_000);
