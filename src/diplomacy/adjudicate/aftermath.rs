@@ -106,7 +106,8 @@ impl Board<'_> {
             return Outcome::Supported;
         }
         let here = self.province[s];
-        for w in self.attackers[here.index()].clone() {
+        for i in 0..self.attackers[here.index()].len() {
+            let w = self.attackers[here.index()][i];
             if self.units[w].power != self.units[s].power
                 && !self.spared_by_2000_rule(w, s)
                 && !self.attack_from_target(w, s)
@@ -136,7 +137,8 @@ impl Board<'_> {
                 by.push(self.province[v]);
             }
         }
-        for w in self.attackers[to.index()].clone() {
+        for i in 0..self.attackers[to.index()].len() {
+            let w = self.attackers[to.index()][i];
             if w != u && attack <= self.prevent_strength(r, w, true) {
                 by.push(self.province[w]);
             }
@@ -224,10 +226,10 @@ impl Board<'_> {
             if *taken {
                 continue;
             }
-            let bounced = self.attackers[p]
-                .clone()
-                .into_iter()
-                .any(|w| !success[w] && self.prevent_strength(&mut r, w, true) > 0);
+            let bounced = (0..self.attackers[p].len()).any(|i| {
+                let w = self.attackers[p][i];
+                !success[w] && self.prevent_strength(&mut r, w, true) > 0
+            });
             if bounced {
                 contested.push(ProvinceId(p as u16));
             }

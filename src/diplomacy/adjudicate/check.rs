@@ -4,7 +4,7 @@
 
 use super::Submitted;
 use super::convoy::{can_convoy_from, on_minimal_route, route_exists};
-use super::movement::{Board, Command, Work};
+use super::movement::{Board, Command, Lists, Work};
 use super::outcome::{Illegal, Outcome};
 use crate::diplomacy::map::{Map, ProvinceId, RegionId, Terrain};
 use crate::diplomacy::order::{Action, Location, Order};
@@ -36,11 +36,11 @@ impl<'a> Board<'a> {
             province,
             unit_at,
             command: vec![Command::Hold; n],
-            attackers: vec![Vec::new(); map.n_provinces()],
-            hold_support: vec![Vec::new(); n],
-            move_support: vec![Vec::new(); n],
-            convoyers: vec![Vec::new(); n],
-            necessary: vec![Vec::new(); n],
+            attackers: Lists::default(),
+            hold_support: Lists::default(),
+            move_support: Lists::default(),
+            convoyers: Lists::default(),
+            necessary: Lists::default(),
             paradox: vec![false; n],
         };
         let mut outcomes = vec![Outcome::Held; orders.len()];
@@ -320,36 +320,42 @@ impl<'a> Board<'a> {
                 };
             }
         }
-        for u in 0..n {
-            if let Command::Move { to, .. } = self.command[u] {
-                self.attackers[to.index()].push(u);
-            }
-        }
+        // (key, unit) pairs of each list, in unit order; one vector serves them all.
+        let mut pairs: Vec<(usize, usize)> = Vec::with_capacity(n);
+        pairs.extend((0..n).filter_map(|u| match self.command[u] {
+            Command::Move { to, .. } => Some((to.index(), u)),
+            _ => None,
+        }));
+        self.attackers = Lists::from_pairs(self.map.n_provinces(), &pairs);
+        pairs.clear();
         for s in 0..n {
-            match self.command[s] {
-                Command::SupportHold { target } => {
-                    let t = self.unit_at[target.index()].expect("checked: a unit is there");
-                    if !matches!(self.command[t], Command::Move { .. }) {
-                        self.hold_support[t].push(s);
-                    }
+            if let Command::SupportHold { target } = self.command[s] {
+                let t = self.unit_at[target.index()].expect("checked: a unit is there");
+                if !matches!(self.command[t], Command::Move { .. }) {
+                    pairs.push((t, s));
                 }
-                Command::SupportMove { from, to, coast } => {
-                    let m = self.unit_at[from.index()].expect("checked: a unit is there");
-                    if let Command::Move {
-                        to: dest, region, ..
-                    } = self.command[m]
-                    {
-                        // DATC 4.B.6: a coast written for an army is ignored.
-                        let coast_matches = self.units[m].kind == UnitKind::Army
-                            || coast.is_none_or(|c| c == region);
-                        if dest == to && coast_matches {
-                            self.move_support[m].push(s);
-                        }
-                    }
-                }
-                _ => {}
             }
         }
+        self.hold_support = Lists::from_pairs(n, &pairs);
+        pairs.clear();
+        for s in 0..n {
+            if let Command::SupportMove { from, to, coast } = self.command[s] {
+                let m = self.unit_at[from.index()].expect("checked: a unit is there");
+                if let Command::Move {
+                    to: dest, region, ..
+                } = self.command[m]
+                {
+                    // DATC 4.B.6: a coast written for an army is ignored.
+                    let coast_matches =
+                        self.units[m].kind == UnitKind::Army || coast.is_none_or(|c| c == region);
+                    if dest == to && coast_matches {
+                        pairs.push((m, s));
+                    }
+                }
+            }
+        }
+        self.move_support = Lists::from_pairs(n, &pairs);
+        pairs.clear();
         for f in 0..n {
             if let Command::Convoy { from, to } = self.command[f] {
                 let a = self.unit_at[from.index()].expect("checked: an army is there");
@@ -360,10 +366,12 @@ impl<'a> Board<'a> {
                         convoyed: true,
                     })
                 {
-                    self.convoyers[a].push(f);
+                    pairs.push((a, f));
                 }
             }
         }
+        self.convoyers = Lists::from_pairs(n, &pairs);
+        pairs.clear();
         if self.rules.convoy_paradox == ConvoyParadox::Rulebook2000 {
             for a in 0..n {
                 let places: Vec<ProvinceId> = self.convoyers[a]
@@ -375,10 +383,11 @@ impl<'a> Board<'a> {
                 };
                 for (i, f) in self.convoyers[a].iter().enumerate() {
                     if !route_exists(self.map, self.province[a], to, &places, |j| j != i) {
-                        self.necessary[a].push(*f);
+                        pairs.push((a, *f));
                     }
                 }
             }
         }
+        self.necessary = Lists::from_pairs(n, &pairs);
     }
 }

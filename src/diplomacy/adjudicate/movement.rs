@@ -54,17 +54,55 @@ pub(super) struct Board<'a> {
     pub unit_at: Vec<Option<usize>>,
     pub command: Vec<Command>,
     /// Units ordered to move into each province.
-    pub attackers: Vec<Vec<usize>>,
+    pub attackers: Lists,
     /// Supports of each unit's hold that match (the unit does not move).
-    pub hold_support: Vec<Vec<usize>>,
+    pub hold_support: Lists,
     /// Supports of each unit's move that match it.
-    pub move_support: Vec<Vec<usize>>,
+    pub move_support: Lists,
     /// For each convoyed move, the fleets ordered to convoy it.
-    pub convoyers: Vec<Vec<usize>>,
+    pub convoyers: Lists,
     /// For each convoyed move, the fleets without which no route remains (2000 rulebook).
-    pub necessary: Vec<Vec<usize>>,
+    pub necessary: Lists,
     /// Convoys taken out by the Szykman rule.
     pub paradox: Vec<bool>,
+}
+
+/// A list of units for each key (a province, or a unit), all kept in one vector: a board has
+/// five of them, and a vector for each key would cost an allocation for every unit that
+/// attacks, supports or convoys.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Lists {
+    /// Where each key's list starts in `items`, and (last) where the last list ends.
+    starts: Vec<u32>,
+    items: Vec<usize>,
+}
+
+impl Lists {
+    /// `keys` lists made of `(key, item)` pairs, each list in the pairs' order.
+    pub fn from_pairs(keys: usize, pairs: &[(usize, usize)]) -> Lists {
+        let mut starts = vec![0u32; keys + 1];
+        for &(key, _) in pairs {
+            starts[key + 1] += 1;
+        }
+        for k in 0..keys {
+            starts[k + 1] += starts[k];
+        }
+        let mut items = vec![0; pairs.len()];
+        let mut next: Vec<u32> = starts[..keys].to_vec();
+        for &(key, item) in pairs {
+            items[next[key] as usize] = item;
+            next[key] += 1;
+        }
+        Lists { starts, items }
+    }
+}
+
+impl std::ops::Index<usize> for Lists {
+    type Output = [usize];
+
+    fn index(&self, key: usize) -> &[usize] {
+        &self.items[self.starts[key] as usize..self.starts[key + 1] as usize]
+    }
 }
 
 /// Adjudicates a movement phase.
@@ -236,7 +274,7 @@ impl Board<'_> {
         if !self.is_convoyed(u) {
             return true;
         }
-        let convoyers = self.convoyers[u].clone();
+        let convoyers = self.convoyers[u].to_vec();
         if convoyers.is_empty() {
             return false;
         }
@@ -323,14 +361,19 @@ impl Board<'_> {
         opt: bool,
         not_of: Option<crate::diplomacy::power::PowerId>,
     ) -> u32 {
-        let list = if of_move {
-            &self.move_support[u]
-        } else {
-            &self.hold_support[u]
+        let supports = |board: &Self, i: usize| {
+            let list = if of_move {
+                &board.move_support[u]
+            } else {
+                &board.hold_support[u]
+            };
+            list.get(i).copied()
         };
-        let list = list.clone();
         let mut n = 0;
-        for s in list {
+        // By index: resolving a support needs the board, and the lists never change.
+        let mut i = 0;
+        while let Some(s) = supports(self, i) {
+            i += 1;
             if not_of == Some(self.units[s].power) {
                 continue;
             }
