@@ -288,6 +288,10 @@ impl<'a> Board<'a> {
     /// convoy` shows intent) and collects attackers, matching supports and convoys.
     fn link(&mut self) {
         let n = self.units.len();
+        // The fleets ordered to convoy, looked through for each army's move (few, mostly none).
+        let convoying: Vec<usize> = (0..n)
+            .filter(|&f| matches!(self.command[f], Command::Convoy { .. }))
+            .collect();
         for u in 0..n {
             let Command::Move {
                 to,
@@ -305,7 +309,7 @@ impl<'a> Board<'a> {
                 .is_adjacent(UnitKind::Army, self.units[u].region, region);
             if adjacent && !convoyed {
                 // 2000 rulebook: a convoy by one of the army's own fleets shows intent.
-                let own_fleet = (0..n).any(|f| {
+                let own_fleet = convoying.iter().any(|&f| {
                     self.units[f].power == self.units[u].power
                         && self.command[f]
                             == Command::Convoy {
