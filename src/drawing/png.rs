@@ -49,22 +49,22 @@ fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
         u32::from(c.red()) << 16 | u32::from(c.green()) << 8 | u32::from(c.blue())
     };
     let pixels = pixmap.pixels();
-    // Counted run by run: the picture is mostly long runs of one colour.
+    // Counted run by run of equal pixels (the picture is mostly long runs of one colour), a
+    // run's colour taken off its alpha once.
     let mut counts: HashMap<u32, u32> = HashMap::new();
-    let mut run: Option<(u32, u32)> = None;
+    let mut run: Option<(&resvg::tiny_skia::PremultipliedColorU8, u32)> = None;
     for pixel in pixels {
-        let c = colour(pixel);
         run = match run {
-            Some((last, n)) if last == c => Some((last, n + 1)),
+            Some((last, n)) if last == pixel => Some((last, n + 1)),
             Some((last, n)) => {
-                *counts.entry(last).or_insert(0) += n;
-                Some((c, 1))
+                *counts.entry(colour(last)).or_insert(0) += n;
+                Some((pixel, 1))
             }
-            None => Some((c, 1)),
+            None => Some((pixel, 1)),
         };
     }
     if let Some((last, n)) = run {
-        *counts.entry(last).or_insert(0) += n;
+        *counts.entry(colour(last)).or_insert(0) += n;
     }
     let mut by_count: Vec<(u32, u32)> = counts.into_iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -88,14 +88,16 @@ fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
             .unwrap_or(0) as u8
     };
     let mut indexed = Vec::with_capacity(pixels.len());
-    let mut last: Option<(u32, u8)> = None;
+    let mut last: Option<(&resvg::tiny_skia::PremultipliedColorU8, u8)> = None;
     for pixel in pixels {
-        let c = colour(pixel);
         let i = match last {
-            Some((l, i)) if l == c => i,
-            _ => *index.entry(c).or_insert_with(|| nearest(c)),
+            Some((l, i)) if l == pixel => i,
+            _ => {
+                let c = colour(pixel);
+                *index.entry(c).or_insert_with(|| nearest(c))
+            }
         };
-        last = Some((c, i));
+        last = Some((pixel, i));
         indexed.push(i);
     }
     let mut out = Vec::new();

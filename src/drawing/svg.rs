@@ -24,11 +24,33 @@ pub fn escape(text: &str) -> String {
 
 /// A number with at most one decimal.
 pub fn num(x: f64) -> String {
-    let r = (x * 10.0).round() / 10.0;
-    if r == r.trunc() {
-        format!("{}", r as i64)
+    let mut out = String::new();
+    push_num(&mut out, x);
+    out
+}
+
+/// `num(x)` written at the end of `out`: in tenths as a whole number, without the float
+/// formatting a picture's 20,000 coastline numbers would otherwise each pay for.
+pub fn push_num(out: &mut String, x: f64) {
+    let tenths = (x * 10.0).round();
+    if !tenths.is_finite() || tenths.abs() >= 1e15 {
+        let r = tenths / 10.0;
+        let _ = if r == r.trunc() && r.is_finite() {
+            write!(out, "{}", r as i64)
+        } else {
+            write!(out, "{r:.1}")
+        };
+        return;
+    }
+    let tenths = tenths as i64;
+    let (whole, tenth) = (tenths / 10, (tenths % 10).abs());
+    if tenth == 0 {
+        let _ = write!(out, "{whole}");
     } else {
-        format!("{r:.1}")
+        if tenths < 0 && whole == 0 {
+            out.push('-');
+        }
+        let _ = write!(out, "{whole}.{tenth}");
     }
 }
 
@@ -38,7 +60,9 @@ pub fn rings_path(rings: &[Vec<Point>]) -> String {
     for ring in rings {
         for (i, p) in ring.iter().enumerate() {
             d.push(if i == 0 { 'M' } else { 'L' });
-            let _ = write!(d, "{} {}", num(p.x), num(p.y));
+            push_num(&mut d, p.x);
+            d.push(' ');
+            push_num(&mut d, p.y);
         }
         d.push('Z');
     }
@@ -51,7 +75,9 @@ pub fn lines_path<'a>(lines: impl IntoIterator<Item = &'a [Point]>) -> String {
     for line in lines {
         for (i, p) in line.iter().enumerate() {
             d.push(if i == 0 { 'M' } else { 'L' });
-            let _ = write!(d, "{} {}", num(p.x), num(p.y));
+            push_num(&mut d, p.x);
+            d.push(' ');
+            push_num(&mut d, p.y);
         }
     }
     d
@@ -162,4 +188,32 @@ pub fn arrow_markers(out: &mut String, colours: &[(&str, &str)]) {
         );
     }
     out.push_str("</defs>");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `num` as it was written first, with the float formatting: the fast one agrees.
+    #[test]
+    fn numbers_in_tenths_are_what_the_float_formatting_writes() {
+        let by_float = |x: f64| {
+            let r = (x * 10.0).round() / 10.0;
+            if r == r.trunc() {
+                format!("{}", r as i64)
+            } else {
+                format!("{r:.1}")
+            }
+        };
+        let mut x = -2000.0;
+        while x < 2000.0 {
+            assert_eq!(num(x), by_float(x), "{x}");
+            x += 0.0137;
+        }
+        for x in [
+            0.0, -0.0, -0.04, -0.05, -0.06, 0.05, 0.95, -0.95, 1e14, -1e14, 123.45,
+        ] {
+            assert_eq!(num(x), by_float(x), "{x}");
+        }
+    }
 }
