@@ -35,8 +35,9 @@ use super::stream::{CaseReader, InputError, Next, ResultWriter};
 pub struct Options {
     /// Edition for cases that name none (`--rules`); else the variant's default.
     pub rules: Option<Rules>,
-    /// Threads adjudicating cases side by side (`--threads`); 0: one for each of the
-    /// machine's cores. The results are the same, in the same order, whatever the number.
+    /// Threads adjudicating cases side by side (`--threads`), the calling thread one of
+    /// them; 0: one for each of the machine's cores. The results are the same, in the same
+    /// order, whatever the number.
     pub threads: usize,
 }
 
