@@ -208,6 +208,9 @@ impl Writer<'_> {
     }
 
     fn order(&mut self, o: &OrderResult) {
+        if self.depth == LIST_DEPTH {
+            return self.order_in_list(o);
+        }
         self.out.push(b'{');
         self.depth += 1;
         self.field("power", true);
@@ -228,6 +231,9 @@ impl Writer<'_> {
     }
 
     fn unit(&mut self, u: &UnitResult) {
+        if self.depth == LIST_DEPTH {
+            return self.unit_in_list(u);
+        }
         self.out.push(b'{');
         self.depth += 1;
         self.field("power", true);
@@ -238,7 +244,43 @@ impl Writer<'_> {
         self.word(u.at);
         self.close(b'}', true);
     }
+
+    /// `order` where it always stands, in the `orders` list of a result: its keys,
+    /// indentation and punctuation written in a few whole pieces.
+    fn order_in_list(&mut self, o: &OrderResult) {
+        self.out.extend_from_slice(b"{\n          \"power\": \"");
+        self.out.extend_from_slice(o.power.as_bytes());
+        self.out.extend_from_slice(b"\",\n          \"order\": ");
+        self.text(o.order);
+        self.out.extend_from_slice(b",\n          \"result\": \"");
+        self.out.extend_from_slice(o.result.as_bytes());
+        if let Some(reason) = o.reason {
+            self.out.extend_from_slice(b"\",\n          \"reason\": \"");
+            self.out.extend_from_slice(reason.as_bytes());
+        }
+        self.out.push(b'"');
+        if let Some(message) = &o.message {
+            self.out.extend_from_slice(b",\n          \"message\": ");
+            self.text(message);
+        }
+        self.out.extend_from_slice(b"\n        }");
+    }
+
+    /// `unit` where it always stands, in the `positions_after` list of a result.
+    fn unit_in_list(&mut self, u: &UnitResult) {
+        self.out.extend_from_slice(b"{\n          \"power\": \"");
+        self.out.extend_from_slice(u.power.as_bytes());
+        self.out.extend_from_slice(b"\",\n          \"type\": \"");
+        self.out.extend_from_slice(u.kind.as_bytes());
+        self.out.extend_from_slice(b"\",\n          \"at\": \"");
+        self.out.extend_from_slice(u.at.as_bytes());
+        self.out.extend_from_slice(b"\"\n        }");
+    }
 }
+
+/// How deep the items of a result's lists stand: the list of results, an entry, its
+/// `result`, the list (the pieces of `order_in_list` and `unit_in_list` are indented for it).
+const LIST_DEPTH: usize = 4;
 
 #[cfg(test)]
 mod tests {
