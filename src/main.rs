@@ -450,7 +450,7 @@ fn adjudicate(input: &str, rules: Option<&str>, folder: Option<&Path>, threads: 
 /// their problems are told before any case) added or replacing them by id.
 fn load_files_beside_embedded(folder: Option<&Path>) -> Result<variant::Catalogue, Vec<String>> {
     let added = match folder {
-        Some(folder) => load_files(&[folder.to_path_buf()])?,
+        Some(folder) => load_files_but_embedded(&[folder.to_path_buf()], true)?,
         None => Vec::new(),
     };
     Ok(variant::Catalogue::new(added))
@@ -470,6 +470,16 @@ fn load_all(folder: Option<&Path>) -> Result<Vec<Variant>, Vec<String>> {
 }
 
 fn load_files(paths: &[PathBuf]) -> Result<Vec<Variant>, Vec<String>> {
+    load_files_but_embedded(paths, false)
+}
+
+/// `load_files`, leaving out (with `skip_embedded`) a file that is, byte for byte, the embedded
+/// file of its id: the embedded variant, read on first use, is the same (the shipped
+/// `variants/` folder beside the binary is such a copy).
+fn load_files_but_embedded(
+    paths: &[PathBuf],
+    skip_embedded: bool,
+) -> Result<Vec<Variant>, Vec<String>> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -494,6 +504,11 @@ fn load_files(paths: &[PathBuf]) -> Result<Vec<Variant>, Vec<String>> {
             .unwrap_or_default();
         match std::fs::read_to_string(&file) {
             Err(e) => problems.push(format!("{}: {e}", file.display())),
+            Ok(text)
+                if skip_embedded
+                    && variant::EMBEDDED
+                        .iter()
+                        .any(|(embedded, _, shipped)| *embedded == id && *shipped == text) => {}
             Ok(text) => match load_variant(&id, &file.display().to_string(), &text) {
                 Ok(v) => variants.push(v),
                 Err(errors) => problems.extend(errors.iter().map(|e| e.to_string())),
