@@ -81,20 +81,19 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
 
 impl Tx<'_> {
     pub fn player_by_email(&self, email: &str) -> rusqlite::Result<Option<PlayerRow>> {
-        self.tx
-            .query_row(
-                "SELECT id, email, name, password_hash FROM players WHERE email = ?1",
-                [email.to_lowercase()],
-                |r| {
-                    Ok(PlayerRow {
-                        id: r.get(0)?,
-                        email: r.get(1)?,
-                        name: r.get(2)?,
-                        password_hash: r.get(3)?,
-                    })
-                },
-            )
-            .optional()
+        self.query_row_cached(
+            "SELECT id, email, name, password_hash FROM players WHERE email = ?1",
+            [email.to_lowercase()],
+            |r| {
+                Ok(PlayerRow {
+                    id: r.get(0)?,
+                    email: r.get(1)?,
+                    name: r.get(2)?,
+                    password_hash: r.get(3)?,
+                })
+            },
+        )
+        .optional()
     }
 
     /// Registers a player (or updates the name and password of one already known).
@@ -129,13 +128,12 @@ impl Tx<'_> {
     }
 
     pub fn game_by_name(&self, name: &str) -> rusqlite::Result<Option<GameRow>> {
-        self.tx
-            .query_row(
-                &format!("SELECT {GAME_COLUMNS} FROM games WHERE name = ?1"),
-                [name.to_lowercase()],
-                game_row,
-            )
-            .optional()
+        self.query_row_cached(
+            &format!("SELECT {GAME_COLUMNS} FROM games WHERE name = ?1"),
+            [name.to_lowercase()],
+            game_row,
+        )
+        .optional()
     }
 
     pub fn game(&self, id: i64) -> rusqlite::Result<GameRow> {
@@ -282,9 +280,9 @@ impl Tx<'_> {
     /// Games a player belongs to, with the power held (if any).
     pub fn memberships(&self, player_id: i64) -> rusqlite::Result<Vec<(GameRow, MemberRow)>> {
         let ids: Vec<i64> = {
-            let mut stmt = self
-                .tx
-                .prepare("SELECT game_id FROM members WHERE player_id = ?1 ORDER BY joined_at")?;
+            let mut stmt = self.tx.prepare_cached(
+                "SELECT game_id FROM members WHERE player_id = ?1 ORDER BY joined_at",
+            )?;
             let rows = stmt.query_map([player_id], |r| r.get(0))?;
             rows.collect::<rusqlite::Result<_>>()?
         };
@@ -310,8 +308,7 @@ impl Tx<'_> {
         phase_serial: i64,
         power: &str,
     ) -> rusqlite::Result<Option<(String, bool)>> {
-        self.tx
-            .query_row(
+        self.query_row_cached(
                 "SELECT lines, error_flag FROM orders WHERE game_id = ?1 AND phase_serial = ?2 AND power = ?3",
                 params![game_id, phase_serial, power],
                 |r| Ok((r.get(0)?, r.get(1)?)),
@@ -456,8 +453,7 @@ impl Tx<'_> {
             stmt.query_map([game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?
                 .collect::<rusqlite::Result<Vec<_>>>()?
         };
-        self.tx
-            .execute("DELETE FROM held_press WHERE game_id = ?1", [game_id])?;
+        self.execute_cached("DELETE FROM held_press WHERE game_id = ?1", [game_id])?;
         Ok(held)
     }
 
@@ -521,10 +517,9 @@ impl Tx<'_> {
 
     /// A game's settings (JSON).
     pub fn game_settings(&self, game_id: i64) -> rusqlite::Result<String> {
-        self.tx
-            .query_row("SELECT settings FROM games WHERE id = ?1", [game_id], |r| {
-                r.get(0)
-            })
+        self.query_row_cached("SELECT settings FROM games WHERE id = ?1", [game_id], |r| {
+            r.get(0)
+        })
     }
 
     pub fn set_game_settings(&self, game_id: i64, settings: &str) -> rusqlite::Result<()> {
@@ -564,7 +559,7 @@ impl Tx<'_> {
     pub fn undone_orders(&self, game_id: i64) -> rusqlite::Result<Vec<(i64, String, String)>> {
         let mut stmt = self
             .tx
-            .prepare("SELECT phase_serial, power, lines FROM undone_orders WHERE game_id = ?1 ORDER BY rowid")?;
+            .prepare_cached("SELECT phase_serial, power, lines FROM undone_orders WHERE game_id = ?1 ORDER BY rowid")?;
         let rows = stmt.query_map([game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         rows.collect()
     }
@@ -573,14 +568,13 @@ impl Tx<'_> {
 impl Tx<'_> {
     /// A member's wishes (JSON, `judge::settings::Wishes`).
     pub fn member_wishes(&self, game_id: i64, player_id: i64) -> rusqlite::Result<String> {
-        self.tx
-            .query_row(
-                "SELECT wishes FROM members WHERE game_id = ?1 AND player_id = ?2",
-                params![game_id, player_id],
-                |r| r.get(0),
-            )
-            .optional()
-            .map(|w| w.unwrap_or_else(|| "{}".into()))
+        self.query_row_cached(
+            "SELECT wishes FROM members WHERE game_id = ?1 AND player_id = ?2",
+            params![game_id, player_id],
+            |r| r.get(0),
+        )
+        .optional()
+        .map(|w| w.unwrap_or_else(|| "{}".into()))
     }
 
     /// A member's new password hash (SET PASSWORD after a SIGNON).
@@ -624,14 +618,13 @@ impl Tx<'_> {
 
     /// The language a player chose for letters outside games, if any.
     pub fn player_language(&self, email: &str) -> rusqlite::Result<Option<String>> {
-        self.tx
-            .query_row(
-                "SELECT language FROM players WHERE email = ?1",
-                [email.to_lowercase()],
-                |r| r.get(0),
-            )
-            .optional()
-            .map(Option::flatten)
+        self.query_row_cached(
+            "SELECT language FROM players WHERE email = ?1",
+            [email.to_lowercase()],
+            |r| r.get(0),
+        )
+        .optional()
+        .map(Option::flatten)
     }
 
     pub fn set_player_language(&self, player_id: i64, language: &str) -> rusqlite::Result<()> {

@@ -28,24 +28,22 @@ fn identity_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<IdentityRow> {
 impl Tx<'_> {
     /// The identity of the player with this id, if there is one.
     pub fn identity(&self, player_id: i64) -> rusqlite::Result<Option<IdentityRow>> {
-        self.tx
-            .query_row(
-                "SELECT id, email, name, show_address FROM players WHERE id = ?1",
-                [player_id],
-                identity_row,
-            )
-            .optional()
+        self.query_row_cached(
+            "SELECT id, email, name, show_address FROM players WHERE id = ?1",
+            [player_id],
+            identity_row,
+        )
+        .optional()
     }
 
     /// The identity of the player registered at this address, if there is one.
     pub fn identity_by_email(&self, email: &str) -> rusqlite::Result<Option<IdentityRow>> {
-        self.tx
-            .query_row(
-                "SELECT id, email, name, show_address FROM players WHERE email = ?1",
-                [email.to_lowercase()],
-                identity_row,
-            )
-            .optional()
+        self.query_row_cached(
+            "SELECT id, email, name, show_address FROM players WHERE email = ?1",
+            [email.to_lowercase()],
+            identity_row,
+        )
+        .optional()
     }
 
     /// Players whose address starts with `prefix`, or whose registered name is `prefix` (any
@@ -94,13 +92,12 @@ impl Tx<'_> {
 
     /// The key the codes of `SET SHOW ADDRESS` are made with, once drawn.
     pub fn address_key(&self) -> rusqlite::Result<Option<Vec<u8>>> {
-        self.tx
-            .query_row(
-                "SELECT value FROM secrets WHERE name = 'show-address'",
-                [],
-                |r| r.get(0),
-            )
-            .optional()
+        self.query_row_cached(
+            "SELECT value FROM secrets WHERE name = 'show-address'",
+            [],
+            |r| r.get(0),
+        )
+        .optional()
     }
 
     /// Keeps the key of `SET SHOW ADDRESS` codes (drawn on first use).

@@ -218,7 +218,7 @@ impl Tx<'_> {
     pub fn unhandled_messages(&self) -> rusqlite::Result<Vec<(i64, Vec<u8>)>> {
         let mut stmt = self
             .tx
-            .prepare("SELECT id, raw FROM messages WHERE state = 'new' ORDER BY id")?;
+            .prepare_cached("SELECT id, raw FROM messages WHERE state = 'new' ORDER BY id")?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         rows.collect()
     }
@@ -227,29 +227,28 @@ impl Tx<'_> {
     pub fn unhandled_ids(&self) -> rusqlite::Result<Vec<i64>> {
         let mut stmt = self
             .tx
-            .prepare("SELECT id FROM messages WHERE state = 'new' ORDER BY id")?;
+            .prepare_cached("SELECT id FROM messages WHERE state = 'new' ORDER BY id")?;
         let rows = stmt.query_map([], |r| r.get(0))?;
         rows.collect()
     }
 
     /// Message `id` if it is stored and not yet settled.
     pub fn unhandled_message(&self, id: i64) -> rusqlite::Result<Option<UnsettledMessage>> {
-        self.tx
-            .query_row(
-                "SELECT id, raw, COALESCE(size, length(raw)), attempts, reason FROM messages
+        self.query_row_cached(
+            "SELECT id, raw, COALESCE(size, length(raw)), attempts, reason FROM messages
                  WHERE id = ?1 AND state = 'new'",
-                [id],
-                |r| {
-                    Ok(UnsettledMessage {
-                        id: r.get(0)?,
-                        raw: r.get(1)?,
-                        size: r.get::<_, i64>(2)?.max(0) as usize,
-                        attempts: r.get(3)?,
-                        reason: r.get(4)?,
-                    })
-                },
-            )
-            .optional()
+            [id],
+            |r| {
+                Ok(UnsettledMessage {
+                    id: r.get(0)?,
+                    raw: r.get(1)?,
+                    size: r.get::<_, i64>(2)?.max(0) as usize,
+                    attempts: r.get(3)?,
+                    reason: r.get(4)?,
+                })
+            },
+        )
+        .optional()
     }
 
     /// Records the size message `id` came with (its raw copy may be cut at the size limit).
@@ -283,9 +282,9 @@ impl Tx<'_> {
     /// The messages stored but not yet settled, oldest first, with the process handling each
     /// (if one said so).
     pub fn unhandled_by(&self) -> rusqlite::Result<Vec<(i64, Option<String>)>> {
-        let mut stmt = self
-            .tx
-            .prepare("SELECT id, handled_by FROM messages WHERE state = 'new' ORDER BY id")?;
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT id, handled_by FROM messages WHERE state = 'new' ORDER BY id",
+        )?;
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
         rows.collect()
     }
@@ -312,8 +311,7 @@ impl Tx<'_> {
     /// The attempts begun at message `id` (0 if there is no such message).
     pub fn attempts(&self, id: i64) -> rusqlite::Result<u32> {
         Ok(self
-            .tx
-            .query_row("SELECT attempts FROM messages WHERE id = ?1", [id], |r| {
+            .query_row_cached("SELECT attempts FROM messages WHERE id = ?1", [id], |r| {
                 r.get(0)
             })
             .optional()?
@@ -411,29 +409,27 @@ impl Tx<'_> {
 
     /// Gives back a claim: no one is sending the letter.
     pub fn release_outbox(&self, id: i64) -> rusqlite::Result<()> {
-        self.tx
-            .execute("UPDATE outbox SET claimed_by = NULL WHERE id = ?1", [id])?;
+        self.execute_cached("UPDATE outbox SET claimed_by = NULL WHERE id = ?1", [id])?;
         Ok(())
     }
 
     /// One letter of the outbox, whatever its state.
     pub fn outbox_letter(&self, id: i64) -> rusqlite::Result<Option<OutboxRow>> {
-        self.tx
-            .query_row(
-                "SELECT id, message_id, recipients, raw, attempts FROM outbox WHERE id = ?1",
-                [id],
-                |r| {
-                    let recipients: String = r.get(2)?;
-                    Ok(OutboxRow {
-                        id: r.get(0)?,
-                        message_id: r.get(1)?,
-                        recipients: split_recipients(&recipients),
-                        raw: r.get(3)?,
-                        attempts: r.get(4)?,
-                    })
-                },
-            )
-            .optional()
+        self.query_row_cached(
+            "SELECT id, message_id, recipients, raw, attempts FROM outbox WHERE id = ?1",
+            [id],
+            |r| {
+                let recipients: String = r.get(2)?;
+                Ok(OutboxRow {
+                    id: r.get(0)?,
+                    message_id: r.get(1)?,
+                    recipients: split_recipients(&recipients),
+                    raw: r.get(3)?,
+                    attempts: r.get(4)?,
+                })
+            },
+        )
+        .optional()
     }
 
     pub fn mark_sent(&self, id: i64, now: DateTime<Utc>) -> rusqlite::Result<()> {
@@ -455,10 +451,9 @@ impl Tx<'_> {
         now: DateTime<Utc>,
     ) -> rusqlite::Result<bool> {
         let attempts: u32 =
-            self.tx
-                .query_row("SELECT attempts FROM outbox WHERE id = ?1", [id], |r| {
-                    r.get(0)
-                })?;
+            self.query_row_cached("SELECT attempts FROM outbox WHERE id = ?1", [id], |r| {
+                r.get(0)
+            })?;
         let attempts = attempts + 1;
         if attempts >= max_attempts {
             self.mark_failed(id, error, now)?;
@@ -506,8 +501,7 @@ impl Tx<'_> {
         digest: &str,
     ) -> rusqlite::Result<Option<(u32, DateTime<Utc>)>> {
         let row: Option<(u32, String)> = self
-            .tx
-            .query_row(
+            .query_row_cached(
                 "SELECT count, last_at FROM answers WHERE recipient = ?1 AND digest = ?2",
                 params![recipient, digest],
                 |r| Ok((r.get(0)?, r.get(1)?)),
@@ -533,8 +527,7 @@ impl Tx<'_> {
 
     /// Letters ever put in the outbox (to number new Message-IDs).
     pub fn outbox_count(&self) -> rusqlite::Result<i64> {
-        self.tx
-            .query_row("SELECT COUNT(*) FROM outbox", [], |r| r.get(0))
+        self.query_row_cached("SELECT COUNT(*) FROM outbox", [], |r| r.get(0))
     }
 
     /// Letters in the outbox by state: `(pending, sent, failed)`.

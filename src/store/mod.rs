@@ -158,16 +158,19 @@ impl Tx<'_> {
     /// Marks a point of the transaction that `rollback_to` can return to (savepoints nest;
     /// a name refers to the latest of that name).
     pub fn savepoint(&self, name: &str) -> rusqlite::Result<()> {
-        self.tx.execute_batch(&format!("SAVEPOINT \"{name}\""))
+        self.execute_cached(&format!("SAVEPOINT \"{name}\""), [])
+            .map(|_| ())
     }
 
     /// Undoes everything since the savepoint `name` (which stays, to be released).
     pub fn rollback_to(&self, name: &str) -> rusqlite::Result<()> {
-        self.tx.execute_batch(&format!("ROLLBACK TO \"{name}\""))
+        self.execute_cached(&format!("ROLLBACK TO \"{name}\""), [])
+            .map(|_| ())
     }
 
     /// Forgets the savepoint `name`, keeping what was done since.
     pub fn release(&self, name: &str) -> rusqlite::Result<()> {
-        self.tx.execute_batch(&format!("RELEASE \"{name}\""))
+        self.execute_cached(&format!("RELEASE \"{name}\""), [])
+            .map(|_| ())
     }
 }

@@ -3,10 +3,11 @@
 
 use serde_json::{Value, json};
 
-use crate::diplomacy::map::Map;
+use crate::diplomacy::map::{Map, NameTarget};
 use crate::diplomacy::position::{Credit, Dislodgement, Position, Restoration};
 use crate::diplomacy::turn::{PhaseKind, Season, Turn};
 use crate::diplomacy::unit::{Unit, UnitKind};
+use crate::text::lexicon::Lexicon;
 
 /// The position as JSON text.
 pub fn position_to_json(map: &Map, position: &Position) -> String {
@@ -66,10 +67,16 @@ pub fn position_from_json(map: &Map, text: &str) -> Result<Position, String> {
     };
     let year = v["year"].as_i64().ok_or("stored position has no year")? as i32;
     let mut position = Position::empty(map, Turn { year, season, kind });
+    // Looked up by hash in the map's lexicon, not by going through every province.
+    let lexicon = Lexicon::of(map);
+    let province_by_id = |id: &str| match lexicon.place_by_id(id) {
+        Some(NameTarget::Province(p)) => Some(p),
+        _ => None,
+    };
     let read_unit = |u: &Value| -> Result<Unit, String> {
         let power = u[0]
             .as_str()
-            .and_then(|p| map.power_by_id(p))
+            .and_then(|p| lexicon.power_by_id(p))
             .ok_or("stored unit has an unknown power")?;
         let kind = match u[1].as_str() {
             Some("army") => UnitKind::Army,
@@ -78,9 +85,8 @@ pub fn position_from_json(map: &Map, text: &str) -> Result<Position, String> {
         };
         let at = u[2].as_str().ok_or("stored unit has no place")?;
         let (p, coast) = at.split_once('/').map_or((at, None), |(p, c)| (p, Some(c)));
-        let province = map
-            .province_by_id(p)
-            .ok_or_else(|| format!("stored unit in unknown province {p}"))?;
+        let province =
+            province_by_id(p).ok_or_else(|| format!("stored unit in unknown province {p}"))?;
         let region = match coast {
             Some(c) => map
                 .coast_region(province, c)
@@ -99,7 +105,7 @@ pub fn position_from_json(map: &Map, text: &str) -> Result<Position, String> {
     for d in v["dislodged"].as_array().into_iter().flatten() {
         let from = d["attacker_from"]
             .as_str()
-            .and_then(|p| map.province_by_id(p))
+            .and_then(&province_by_id)
             .ok_or("stored retreat has no attacker")?;
         position.dislodged.push(Dislodgement {
             unit: read_unit(&d["unit"])?,
@@ -110,20 +116,19 @@ pub fn position_from_json(map: &Map, text: &str) -> Result<Position, String> {
     for p in v["contested"].as_array().into_iter().flatten() {
         position.contested.push(
             p.as_str()
-                .and_then(|p| map.province_by_id(p))
+                .and_then(&province_by_id)
                 .ok_or("stored contested province unknown")?,
         );
     }
     for (province, owner) in v["owners"].as_object().into_iter().flatten() {
-        let p = map
-            .province_by_id(province)
+        let p = province_by_id(province)
             .ok_or_else(|| format!("stored owner of unknown province {province}"))?;
-        position.owners[p.index()] = owner.as_str().and_then(|o| map.power_by_id(o));
+        position.owners[p.index()] = owner.as_str().and_then(|o| lexicon.power_by_id(o));
     }
     for p in v["destroyed"].as_array().into_iter().flatten() {
         position.destroyed.push(
             p.as_str()
-                .and_then(|p| map.province_by_id(p))
+                .and_then(&province_by_id)
                 .ok_or("stored destroyed centre unknown")?,
         );
     }
@@ -131,11 +136,11 @@ pub fn position_from_json(map: &Map, text: &str) -> Result<Position, String> {
         position.restoring.push(Restoration {
             province: r["province"]
                 .as_str()
-                .and_then(|p| map.province_by_id(p))
+                .and_then(&province_by_id)
                 .ok_or("stored restoration: unknown province")?,
             power: r["power"]
                 .as_str()
-                .and_then(|p| map.power_by_id(p))
+                .and_then(|p| lexicon.power_by_id(p))
                 .ok_or("stored restoration: unknown power")?,
             turns: r["turns"].as_u64().unwrap_or(1) as u8,
         });
@@ -144,11 +149,11 @@ pub fn position_from_json(map: &Map, text: &str) -> Result<Position, String> {
         position.credits.push(Credit {
             lender: c["lender"]
                 .as_str()
-                .and_then(|p| map.power_by_id(p))
+                .and_then(|p| lexicon.power_by_id(p))
                 .ok_or("stored credit: unknown lender")?,
             borrower: c["borrower"]
                 .as_str()
-                .and_then(|p| map.power_by_id(p))
+                .and_then(|p| lexicon.power_by_id(p))
                 .ok_or("stored credit: unknown borrower")?,
             amount: c["amount"].as_u64().unwrap_or(0) as u32,
         });

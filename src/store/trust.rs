@@ -57,8 +57,7 @@ impl Tx<'_> {
     /// Whether `email` has proven it wants the judge's letters.
     pub fn is_confirmed(&self, email: &str) -> rusqlite::Result<bool> {
         let at: Option<Option<String>> = self
-            .tx
-            .query_row(
+            .query_row_cached(
                 "SELECT confirmed_at FROM players WHERE email = ?1",
                 [email.to_lowercase()],
                 |r| r.get(0),
@@ -138,19 +137,17 @@ impl Tx<'_> {
 
     /// The request with this token, whatever its state.
     pub fn request_by_token(&self, token: &str) -> rusqlite::Result<Option<RequestRow>> {
-        self.tx
-            .query_row(
-                &format!("SELECT {REQUEST_COLUMNS} FROM requests WHERE token = ?1"),
-                [token.to_lowercase()],
-                request_row,
-            )
-            .optional()
+        self.query_row_cached(
+            &format!("SELECT {REQUEST_COLUMNS} FROM requests WHERE token = ?1"),
+            [token.to_lowercase()],
+            request_row,
+        )
+        .optional()
     }
 
     /// Forgets what a settled request held (a held letter's body holds passwords).
     pub fn clear_request_payload(&self, id: i64) -> rusqlite::Result<()> {
-        self.tx
-            .execute("UPDATE requests SET payload = '[]' WHERE id = ?1", [id])?;
+        self.execute_cached("UPDATE requests SET payload = '[]' WHERE id = ?1", [id])?;
         Ok(())
     }
 
@@ -260,8 +257,7 @@ impl Tx<'_> {
         now: DateTime<Utc>,
     ) -> rusqlite::Result<Option<DateTime<Utc>>> {
         let until: Option<String> = self
-            .tx
-            .query_row(
+            .query_row_cached(
                 "SELECT until FROM locks WHERE seat = ?1 AND until > ?2",
                 params![seat, time_text(now)],
                 |r| r.get(0),
@@ -282,8 +278,7 @@ impl Tx<'_> {
     /// A secret of the judge's by name, drawn by `draw` and kept the first time it is asked.
     pub fn secret(&self, name: &str, draw: impl FnOnce() -> Vec<u8>) -> rusqlite::Result<Vec<u8>> {
         if let Some(value) = self
-            .tx
-            .query_row("SELECT value FROM secrets WHERE name = ?1", [name], |r| {
+            .query_row_cached("SELECT value FROM secrets WHERE name = ?1", [name], |r| {
                 r.get(0)
             })
             .optional()?
