@@ -101,6 +101,7 @@ fn daemon(dir: &Path) -> Daemon {
             config,
             variants: variant::embedded().expect("built-in variants load"),
             templates: Templates::built_in(),
+            last_position: Default::default(),
         },
         store: Store::open(&dir.join("judge.db")).expect("database opens"),
         inbox: Inbox::None,

@@ -164,6 +164,7 @@ fn operate(
         config: config.clone(),
         variants,
         templates,
+        last_position: Default::default(),
     };
     let tx = store.begin().map_err(db)?;
     let letters = judge.operate(&tx, game, commands, now).map_err(db)??;

@@ -106,6 +106,7 @@ pub fn daemon(
         config,
         variants,
         templates,
+        last_position: Default::default(),
     };
     // The watchdog ends a handling that outlasts its time; the fault (tests only) is read in
     // debug builds alone.

@@ -70,7 +70,19 @@ pub struct Judge {
     pub config: Config,
     pub variants: Vec<Variant>,
     pub templates: Templates,
+    /// The position last read from its stored text (`game_position`).
+    pub last_position: LastPosition,
 }
+
+/// The position last read from its stored text, with its variant's id and that text: a
+/// letter's commands ask for their game's position several times (the orders, whether every
+/// order is in, who still owes), and each asking read the stored JSON again. Like a map's
+/// lexicon, it changes how fast an answer comes, never what it says: the position is read
+/// again whenever the text or the variant differs, and a judge's variants do not change.
+#[derive(Debug, Default)]
+pub struct LastPosition(
+    std::sync::Mutex<Option<(String, String, crate::diplomacy::position::Position)>>,
+);
 
 /// What handling one letter gave.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

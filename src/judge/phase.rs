@@ -356,7 +356,20 @@ impl Judge {
     /// The variant and current position of a running game.
     pub(super) fn game_position(&self, game: &GameRow) -> Option<(&Variant, Position)> {
         let variant = self.variant(&game.variant)?;
-        let position = position_from_json(&variant.map, game.position.as_deref()?).ok()?;
+        let text = game.position.as_deref()?;
+        let mut last = self
+            .last_position
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if let Some((id, stored, position)) = last.as_ref()
+            && *id == variant.id
+            && stored == text
+        {
+            return Some((variant, position.clone()));
+        }
+        let position = position_from_json(&variant.map, text).ok()?;
+        *last = Some((variant.id.clone(), text.to_string(), position.clone()));
         Some((variant, position))
     }
 

@@ -112,6 +112,7 @@ impl Harness {
             config,
             variants: test_variants(),
             templates: Templates::built_in(),
+            last_position: Default::default(),
         };
         Daemon {
             judge,
