@@ -28,6 +28,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema3.sql"),
     include_str!("schema4.sql"),
     include_str!("schema5.sql"),
+    include_str!("schema6.sql"),
 ];
 
 /// An open database.
