@@ -175,3 +175,76 @@ impl Tx<'_> {
             .map(|_| ())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every query of the store, as its source writes it, is planned by SQLite without
+    /// reading a whole table of what grows with the judge's history (messages, members,
+    /// games, reports, orders, requests, password failures, the outbox): a letter's cost must
+    /// not grow with the number of letters, games and players before it.
+    #[test]
+    fn no_query_reads_a_whole_table_that_grows() {
+        let store = Store::in_memory().unwrap();
+        let sources = [
+            include_str!("mail.rs"),
+            include_str!("games.rs"),
+            include_str!("trust.rs"),
+            include_str!("identities.rs"),
+            include_str!("diary.rs"),
+        ];
+        let growing = [
+            "messages",
+            "members",
+            "games",
+            "reports",
+            "orders",
+            "undone_orders",
+            "future_orders",
+            "requests",
+            "password_failures",
+            "outbox",
+            "players",
+        ];
+        let mut checked = 0;
+        let mut whole_reads = Vec::new();
+        for source in sources {
+            for piece in source.split('"').skip(1).step_by(2) {
+                let sql = piece.split_whitespace().collect::<Vec<_>>().join(" ");
+                if !["SELECT ", "UPDATE ", "DELETE "]
+                    .iter()
+                    .any(|k| sql.starts_with(k))
+                {
+                    continue;
+                }
+                // Placeholders as NULL: the plan does not depend on the values.
+                let mut plain = sql.clone();
+                for n in (1..=9).rev() {
+                    plain = plain.replace(&format!("?{n}"), "NULL");
+                }
+                let explain = format!("EXPLAIN QUERY PLAN {plain}");
+                let Ok(mut statement) = store.conn.prepare(&explain) else {
+                    continue;
+                };
+                let plan: Vec<String> = statement
+                    .query_map([], |r| r.get::<_, String>(3))
+                    .unwrap()
+                    .map(Result::unwrap)
+                    .collect();
+                checked += 1;
+                for step in plan {
+                    let scanned = step.strip_prefix("SCAN ").map(|t| t.split(' ').next());
+                    if let Some(Some(table)) = scanned
+                        && growing.contains(&table)
+                        && !step.contains(" USING ")
+                    {
+                        whole_reads.push(format!("{sql}: {step}"));
+                    }
+                }
+            }
+        }
+        assert!(checked > 50, "only {checked} queries found");
+        assert!(whole_reads.is_empty(), "{whole_reads:#?}");
+    }
+}
