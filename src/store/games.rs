@@ -84,14 +84,7 @@ impl Tx<'_> {
         self.query_row_cached(
             "SELECT id, email, name, password_hash FROM players WHERE email = ?1",
             [email.to_lowercase()],
-            |r| {
-                Ok(PlayerRow {
-                    id: r.get(0)?,
-                    email: r.get(1)?,
-                    name: r.get(2)?,
-                    password_hash: r.get(3)?,
-                })
-            },
+            player_row,
         )
         .optional()
     }
@@ -116,14 +109,7 @@ impl Tx<'_> {
         self.query_row_cached(
             "SELECT id, email, name, password_hash FROM players WHERE id = ?1",
             [id],
-            |r| {
-                Ok(PlayerRow {
-                    id: r.get(0)?,
-                    email: r.get(1)?,
-                    name: r.get(2)?,
-                    password_hash: r.get(3)?,
-                })
-            },
+            player_row,
         )
     }
 
@@ -634,4 +620,14 @@ impl Tx<'_> {
         )?;
         Ok(())
     }
+}
+
+/// A player row from `SELECT id, email, name, password_hash`.
+fn player_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<PlayerRow> {
+    Ok(PlayerRow {
+        id: r.get(0)?,
+        email: r.get(1)?,
+        name: r.get(2)?,
+        password_hash: r.get(3)?,
+    })
 }

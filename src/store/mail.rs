@@ -356,16 +356,7 @@ impl Tx<'_> {
             "SELECT id, message_id, recipients, raw, attempts FROM outbox
              WHERE state = 'pending' AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
         )?;
-        let rows = stmt.query_map(params![time_text(now), limit as i64], |r| {
-            let recipients: String = r.get(2)?;
-            Ok(OutboxRow {
-                id: r.get(0)?,
-                message_id: r.get(1)?,
-                recipients: split_recipients(&recipients),
-                raw: r.get(3)?,
-                attempts: r.get(4)?,
-            })
-        })?;
+        let rows = stmt.query_map(params![time_text(now), limit as i64], outbox_row)?;
         rows.collect()
     }
 
@@ -418,16 +409,7 @@ impl Tx<'_> {
         self.query_row_cached(
             "SELECT id, message_id, recipients, raw, attempts FROM outbox WHERE id = ?1",
             [id],
-            |r| {
-                let recipients: String = r.get(2)?;
-                Ok(OutboxRow {
-                    id: r.get(0)?,
-                    message_id: r.get(1)?,
-                    recipients: split_recipients(&recipients),
-                    raw: r.get(3)?,
-                    attempts: r.get(4)?,
-                })
-            },
+            outbox_row,
         )
         .optional()
     }
@@ -538,4 +520,16 @@ impl Tx<'_> {
             |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
         )
     }
+}
+
+/// An outbox row from `SELECT id, message_id, recipients, raw, attempts`.
+fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
+    let recipients: String = r.get(2)?;
+    Ok(OutboxRow {
+        id: r.get(0)?,
+        message_id: r.get(1)?,
+        recipients: split_recipients(&recipients),
+        raw: r.get(3)?,
+        attempts: r.get(4)?,
+    })
 }
