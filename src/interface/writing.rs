@@ -207,47 +207,10 @@ impl Writer<'_> {
         self.close(b'}', true);
     }
 
-    fn order(&mut self, o: &OrderResult) {
-        if self.depth == LIST_DEPTH {
-            return self.order_in_list(o);
-        }
-        self.out.push(b'{');
-        self.depth += 1;
-        self.field("power", true);
-        self.word(o.power);
-        self.field("order", false);
-        self.text(o.order);
-        self.field("result", false);
-        self.word(o.result);
-        if let Some(reason) = o.reason {
-            self.field("reason", false);
-            self.word(reason);
-        }
-        if let Some(message) = &o.message {
-            self.field("message", false);
-            self.text(message);
-        }
-        self.close(b'}', true);
-    }
-
-    fn unit(&mut self, u: &UnitResult) {
-        if self.depth == LIST_DEPTH {
-            return self.unit_in_list(u);
-        }
-        self.out.push(b'{');
-        self.depth += 1;
-        self.field("power", true);
-        self.word(u.power);
-        self.field("type", false);
-        self.word(u.kind);
-        self.field("at", false);
-        self.word(u.at);
-        self.close(b'}', true);
-    }
-
-    /// `order` where it always stands, in the `orders` list of a result: its keys,
+    /// An order's entry where it always stands, in the `orders` list of a result: its keys,
     /// indentation and punctuation written in a few whole pieces.
-    fn order_in_list(&mut self, o: &OrderResult) {
+    fn order(&mut self, o: &OrderResult) {
+        debug_assert_eq!(self.depth, LIST_DEPTH);
         self.out.extend_from_slice(b"{\n          \"power\": \"");
         self.out.extend_from_slice(o.power.as_bytes());
         self.out.extend_from_slice(b"\",\n          \"order\": ");
@@ -266,8 +229,9 @@ impl Writer<'_> {
         self.out.extend_from_slice(b"\n        }");
     }
 
-    /// `unit` where it always stands, in the `positions_after` list of a result.
-    fn unit_in_list(&mut self, u: &UnitResult) {
+    /// A unit's entry where it always stands, in the `positions_after` list of a result.
+    fn unit(&mut self, u: &UnitResult) {
+        debug_assert_eq!(self.depth, LIST_DEPTH);
         self.out.extend_from_slice(b"{\n          \"power\": \"");
         self.out.extend_from_slice(u.power.as_bytes());
         self.out.extend_from_slice(b"\",\n          \"type\": \"");
@@ -279,7 +243,7 @@ impl Writer<'_> {
 }
 
 /// How deep the items of a result's lists stand: the list of results, an entry, its
-/// `result`, the list (the pieces of `order_in_list` and `unit_in_list` are indented for it).
+/// `result`, the list (the pieces of `order` and `unit` are indented for it).
 const LIST_DEPTH: usize = 4;
 
 #[cfg(test)]
