@@ -5,6 +5,17 @@
 
 use super::*;
 
+/// What one sending round did.
+#[derive(Debug, Default, Clone, Copy)]
+struct Sending {
+    /// Letters sent.
+    sent: usize,
+    /// Due letters not sent because another live judge process is sending an earlier letter
+    /// to one of their addresses (or because the round was full): sending again soon sends
+    /// them.
+    behind_others: usize,
+}
+
 impl Daemon {
     /// Sends what the outbox holds that is due; returns how many went out.
     ///
@@ -15,6 +26,38 @@ impl Daemon {
     /// addresses go on. A sending that cannot be recorded (the database busy or full) ends the
     /// round, so no more letters go out than the outbox can account for.
     pub fn flush(&mut self) -> usize {
+        self.send_due().sent
+    }
+
+    /// For `strategos deliver`, after its round: sends again while letters wait behind a
+    /// letter to the same address that another live judge process is sending, calling
+    /// `pause` between tries (at most `most` times), so that the process does not exit with
+    /// an answer it caused left in the outbox. Two letters from one player piped at once are
+    /// answered by two processes: the later answer waits for the earlier one to leave, and
+    /// the process that queued it may be the only one left to send it. Returns how many went
+    /// out.
+    pub fn send_before_leaving(&mut self, most: usize, pause: &mut dyn FnMut()) -> usize {
+        let mut sending = self.send_due();
+        let mut sent = sending.sent;
+        for _ in 0..most {
+            if sending.behind_others == 0 {
+                break;
+            }
+            pause();
+            sending = self.send_due();
+            sent += sending.sent;
+        }
+        if sending.behind_others > 0 {
+            warn!(
+                letters = sending.behind_others,
+                "letters still wait behind another judge process's; the next round sends them"
+            );
+        }
+        sent
+    }
+
+    /// Sends what is due (see `flush`).
+    fn send_due(&mut self) -> Sending {
         const MOST_PER_ROUND: usize = 500;
         let now = self.clock.now();
         let from = self.judge.config.judge.address.clone();
@@ -23,13 +66,17 @@ impl Daemon {
             Ok(q) => q,
             Err(e) => {
                 warn!(error = %e, "cannot read the outbox");
-                return 0;
+                return Sending::default();
             }
         };
         // The letters to try now, in the order queued, skipping those behind a waiting one. A
         // letter another live judge process is sending (`deliver` beside `run`) waits too.
         let me = process_token();
         let mut waiting: HashSet<String> = HashSet::new();
+        // Addresses whose next letter is another live process's to send: the letters behind
+        // it wait for that process, not for a retry.
+        let mut held: HashSet<String> = HashSet::new();
+        let mut behind_others = 0;
         let mut chosen = Vec::new();
         for queued in queue {
             let recipients: Vec<String> =
@@ -41,24 +88,37 @@ impl Daemon {
             let theirs = queued.claimed_by.is_some()
                 && stale.is_none()
                 && queued.claimed_by.as_deref() != Some(me.as_str());
-            if !queued.due
-                || theirs
-                || chosen.len() >= MOST_PER_ROUND
-                || recipients.iter().any(|r| waiting.contains(r))
-            {
+            let behind = recipients.iter().any(|r| waiting.contains(r));
+            if theirs || recipients.iter().any(|r| held.contains(r)) {
+                if !theirs && queued.due {
+                    behind_others += 1;
+                }
+                held.extend(recipients.iter().cloned());
+                waiting.extend(recipients);
+            } else if !queued.due || behind {
+                waiting.extend(recipients);
+            } else if chosen.len() >= MOST_PER_ROUND {
+                // Left for the next round, which comes at once in `send_before_leaving`.
+                behind_others += 1;
                 waiting.extend(recipients);
             } else {
-                chosen.push((queued.id, stale));
+                chosen.push((queued.id, recipients, stale));
             }
         }
         // Each letter is claimed before it is sent (another judge process on the database may be
-        // flushing too), and only the letters this round claimed go.
+        // flushing too), and only the letters this round claimed go. One that another process
+        // claimed since the queue was read holds back the later letters to its addresses.
         let letters = self.store.begin().and_then(|tx| {
             let mut letters = Vec::new();
-            for (id, stale) in &chosen {
-                if tx.claim_outbox(*id, now, &me, stale.as_deref())? {
+            let mut taken: HashSet<String> = HashSet::new();
+            for (id, recipients, stale) in &chosen {
+                if recipients.iter().any(|r| taken.contains(r)) {
+                    behind_others += 1;
+                } else if tx.claim_outbox(*id, now, &me, stale.as_deref())? {
                     letters.push(tx.outbox_letter(*id)?);
+                    continue;
                 }
+                taken.extend(recipients.iter().cloned());
             }
             tx.commit()?;
             Ok(letters)
@@ -67,7 +127,7 @@ impl Daemon {
             Ok(letters) => letters.into_iter().flatten().collect::<Vec<_>>(),
             Err(e) => {
                 warn!(error = %e, "cannot read the outbox");
-                return 0;
+                return Sending::default();
             }
         };
         let mut staged = self.stage_round(&from, &letters);
@@ -136,7 +196,10 @@ impl Daemon {
                 warn!(error = %e, "cannot release the letters not sent; they wait for their lease");
             }
         }
-        sent
+        Sending {
+            sent,
+            behind_others,
+        }
     }
 
     /// For a transport that stages (the sent Maildir): stages the letters `flush` is about to

@@ -66,20 +66,51 @@ impl Store {
     }
 
     fn prepare(mut conn: Connection) -> rusqlite::Result<Store> {
-        conn.pragma_update(None, "journal_mode", "WAL")?;
+        // Waiting for another process comes first: two `strategos deliver` started together on
+        // a database not made yet both switch it to WAL and bring its schema up.
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Store::use_wal(&conn)?;
         conn.pragma_update(None, "foreign_keys", true)?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
         // Every statement the judge runs stays prepared (there are fewer than this).
         conn.set_prepared_statement_cache_capacity(256);
+        // Each migration takes the write lock before it reads the version, so a process that
+        // waited for another's migration sees it done rather than running it again.
         let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-        for (i, migration) in MIGRATIONS.iter().enumerate().skip(version.max(0) as usize) {
-            let tx = conn.transaction()?;
+        let behind = MIGRATIONS.iter().enumerate().skip(version.max(0) as usize);
+        for (i, migration) in behind {
+            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+            if version > i as i64 {
+                continue;
+            }
             tx.execute_batch(migration)?;
             tx.pragma_update(None, "user_version", (i + 1) as i64)?;
             tx.commit()?;
         }
         Ok(Store { conn })
+    }
+
+    /// Puts the database in WAL mode (readers and one writer at once). The switch needs the
+    /// file to itself and SQLite does not wait for it as it waits for a lock, so while other
+    /// processes are opening the same new file it is tried again, for as long as a lock is
+    /// waited for.
+    fn use_wal(conn: &Connection) -> rusqlite::Result<()> {
+        let mut tries = 0;
+        loop {
+            match conn
+                .pragma_update_and_check(None, "journal_mode", "WAL", |r| r.get::<_, String>(0))
+            {
+                Ok(_) => return Ok(()),
+                Err(rusqlite::Error::SqliteFailure(e, _))
+                    if e.code == rusqlite::ErrorCode::DatabaseBusy && tries < 500 =>
+                {
+                    tries += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                }
+                Err(e) => return Err(e),
+            }
+        }
     }
 
     /// Starts a unit of work.
@@ -179,6 +210,43 @@ impl Tx<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Judge processes started together on a database not made yet (two letters piped by the
+    /// mail system at once) all open it: one brings the schema up, the others wait for it
+    /// and find it done.
+    #[test]
+    fn processes_opening_a_new_database_together_all_open_it() {
+        let folder = std::env::temp_dir().join(format!(
+            "strategos-open-together-{}-{:?}",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        for round in 0..8 {
+            let path = folder.join(format!("judge{round}.db"));
+            let start = std::sync::Barrier::new(4);
+            let opened: Vec<Result<i64, String>> = std::thread::scope(|scope| {
+                let openers: Vec<_> = (0..4)
+                    .map(|_| {
+                        scope.spawn(|| {
+                            start.wait();
+                            let store = Store::open(&path).map_err(|e| e.to_string())?;
+                            store
+                                .conn
+                                .pragma_query_value(None, "user_version", |r| r.get(0))
+                                .map_err(|e| e.to_string())
+                        })
+                    })
+                    .collect();
+                openers.into_iter().map(|o| o.join().unwrap()).collect()
+            });
+            for version in opened {
+                assert_eq!(version, Ok(MIGRATIONS.len() as i64), "round {round}");
+            }
+        }
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
 
     /// Every query of the store, as its source writes it, is planned by SQLite without
     /// reading a whole table of what grows with the judge's history (messages, members,

@@ -1289,6 +1289,95 @@ fn a_game_s_letters_share_one_prefix_and_one_thread() {
     );
 }
 
+/// The token of another live judge process, as a claim names it: pid 1 (init, alive as long
+/// as the machine), with its start time.
+fn another_live_process() -> String {
+    let init = std::fs::read_to_string("/proc/1/stat").unwrap();
+    let started = init[init.rfind(')').unwrap() + 1..]
+        .split_whitespace()
+        .nth(19)
+        .unwrap()
+        .to_string();
+    format!("1-{started}")
+}
+
+/// Two letters from one player piped at once are answered by two `strategos deliver`
+/// processes. The later answer waits while the other process sends the earlier one (letters
+/// to one address leave in order); the process that queued it does not exit before it has
+/// gone, for the other may already have exited and no `strategos run` may be there to send
+/// it. A letter still held when the waiting is over stays queued for the next round.
+#[test]
+fn deliver_sends_an_answer_held_behind_another_process_before_it_exits() {
+    let mut judge = Harness::new("held-behind");
+    let now = at("2027-01-05T12:00:00Z");
+    judge.set_time(now);
+    let queue = |judge: &mut Harness, to: &str, subject: &str| {
+        let letter = strategos::letter::OutgoingLetter::fresh(to, subject, "text\n");
+        let tx = judge.daemon.store.begin().unwrap();
+        strategos::daemon::Daemon::queue(&judge.daemon.judge, &tx, &letter, None, now).unwrap();
+        tx.commit().unwrap();
+    };
+    queue(&mut judge, "dora@example.test", "first answer");
+    // The other process claimed the first answer and is sending it.
+    let mut other = strategos::store::Store::open(&judge.dir.0.join("judge.db")).unwrap();
+    let tx = other.begin().unwrap();
+    let first = tx.outbox_queue(now).unwrap()[0].id;
+    assert!(
+        tx.claim_outbox(first, now, &another_live_process(), None)
+            .unwrap()
+    );
+    tx.commit().unwrap();
+    queue(&mut judge, "dora@example.test", "second answer");
+    queue(&mut judge, "emil@example.test", "to someone else");
+    judge.daemon.flush();
+    let sent = judge.take_sent();
+    assert_eq!(
+        sent.iter().map(|l| l.subject.as_str()).collect::<Vec<_>>(),
+        ["to someone else"],
+        "the second answer does not overtake the first"
+    );
+    // The other process sends the first answer while this one pauses.
+    let mut pauses = 0;
+    let went = judge.daemon.send_before_leaving(100, &mut || {
+        pauses += 1;
+        let tx = other.begin().unwrap();
+        tx.mark_sent(first, now).unwrap();
+        tx.commit().unwrap();
+    });
+    assert_eq!((went, pauses), (1, 1));
+    let sent = judge.take_sent();
+    assert_eq!(sent.len(), 1);
+    assert_eq!(sent[0].subject, "second answer");
+
+    // A claim that is not settled in time: the waiting ends, and the letter stays queued.
+    queue(&mut judge, "dora@example.test", "third answer");
+    let third = other.begin().unwrap().outbox_queue(now).unwrap()[0].id;
+    let tx = other.begin().unwrap();
+    assert!(
+        tx.claim_outbox(third, now, &another_live_process(), None)
+            .unwrap()
+    );
+    tx.commit().unwrap();
+    queue(&mut judge, "dora@example.test", "fourth answer");
+    let mut pauses = 0;
+    assert_eq!(judge.daemon.send_before_leaving(3, &mut || pauses += 1), 0);
+    assert_eq!(pauses, 3);
+    assert!(judge.take_sent().is_empty());
+    let tx = other.begin().unwrap();
+    tx.release_outbox(third).unwrap();
+    tx.commit().unwrap();
+    judge.daemon.flush();
+    let sent = judge.take_sent();
+    assert_eq!(
+        sent.iter().map(|l| l.subject.as_str()).collect::<Vec<_>>(),
+        ["third answer", "fourth answer"]
+    );
+    // Nothing held: no pause at all.
+    let mut pauses = 0;
+    assert_eq!(judge.daemon.send_before_leaving(3, &mut || pauses += 1), 0);
+    assert_eq!(pauses, 0);
+}
+
 /// Two judge processes on one database (`strategos deliver` beside `strategos run`) never
 /// send the same letter: a letter is claimed before it is sent, and one a live process claimed
 /// is left to it; a claim of a process that is gone counts for nothing.
@@ -1303,13 +1392,7 @@ fn a_letter_claimed_by_another_process_is_not_sent_twice() {
     strategos::daemon::Daemon::queue(&judge.daemon.judge, &tx, &letter, None, now).unwrap();
     tx.commit().unwrap();
     // Another live process (pid 1, init, started at boot) claims it first.
-    let init = std::fs::read_to_string("/proc/1/stat").unwrap();
-    let started = init[init.rfind(')').unwrap() + 1..]
-        .split_whitespace()
-        .nth(19)
-        .unwrap()
-        .to_string();
-    let other = format!("1-{started}");
+    let other = another_live_process();
     let mut store = strategos::store::Store::open(&judge.dir.0.join("judge.db")).unwrap();
     let tx = store.begin().unwrap();
     let queued: Vec<i64> = tx.outbox_queue(now).unwrap().iter().map(|q| q.id).collect();
