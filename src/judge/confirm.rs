@@ -220,6 +220,12 @@ impl Session<'_> {
                 let handled =
                     super::letter::handle_confirmed(self.judge, tx, &letter, self.now, confirmed)?;
                 self.caused.extend(handled.letters);
+                // This answer speaks as the held letter's does: in the language the account
+                // has now (the held letter may have chosen it), else the one it was written in.
+                match tx.player_language(&self.sender)? {
+                    Some(language) => self.language = language,
+                    None => self.answer_in_letter_language(tx, &letter)?,
+                }
             }
             Some(Waiting::Move { player, from }) => self.move_account(tx, line, player, &from)?,
             None => {}

@@ -156,10 +156,7 @@ impl Session<'_> {
             .chain(&diagnostics)
             .filter(|d| d.severity == Severity::Error)
         {
-            self.fail(
-                first_line + d.line - 1,
-                msg!("letter.text", text = d.message),
-            );
+            self.fail(first_line + d.line - 1, d.said.clone());
             bad.push(d.line);
         }
         // The lines kept: conditions and orders whose words read; the bad ones left out.
@@ -398,7 +395,7 @@ impl Judge {
                         words,
                         "letter.line",
                         line = problem.line,
-                        message = problem.message
+                        message = words.message(&problem.said)
                     ));
                 }
                 lines.extend(submission.errors);
