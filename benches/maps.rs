@@ -64,6 +64,28 @@ fn drawing(c: &mut Criterion) {
             black_box(drawing::png::render_png(&svg, 1.0).unwrap())
         })
     });
+    // What a results letter's picture costs: the same board painted over the map's
+    // unchanging layers, painted once and kept.
+    let layout = board.variant.layout.as_deref().unwrap();
+    let scene = drawing::Scene {
+        map: &board.variant.map,
+        layout,
+        position: &board.position,
+        title: board.id.clone(),
+        orders: drawing::board::drawn_orders(
+            words,
+            &board.variant.map,
+            &board.position,
+            &board.submitted,
+            &board.resolution.outcomes,
+        ),
+        retreats: board.resolution.dislodged.clone(),
+    };
+    black_box(drawing::layers::board_png(&scene, words).unwrap());
+    group.bench_function(
+        "paint a standard phase in layers as PNG (results letters)",
+        |b| b.iter(|| black_box(drawing::layers::board_png(&scene, words).unwrap())),
+    );
     group.finish();
     let mut group = c.benchmark_group("shapes");
     group.sample_size(10);

@@ -134,67 +134,134 @@ impl Spots<'_> {
 
 /// The scene as an SVG document, `layout`'s width wide.
 pub fn draw(scene: &Scene, words: Words) -> String {
-    let (map, layout, position) = (scene.map, scene.layout, scene.position);
-    let is_sea = is_sea_in(map);
-    let sheet = layout.sheet(&is_sea);
-    let spots = Spots { map, layout };
-    let (w, h) = (sheet.width, sheet.height);
-    let legend = if position.credits.is_empty() {
-        LEGEND
-    } else {
-        LEGEND_WITH_CREDIT
-    };
+    let board = Board::new(scene);
     let mut out = String::with_capacity(256 * 1024);
-    let _ = write!(
-        out,
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" font-family="DejaVu Sans" font-weight="bold">"##,
-        num(w),
-        num(h + legend),
-        num(w),
-        num(h + legend)
-    );
-    let _ = write!(out, "<title>{}</title>", escape(&scene.title));
-    arrow_markers(
-        &mut out,
-        &[("head", "#222"), ("failed", FAILED), ("retreat", "#c00")],
-    );
-    let _ = write!(
-        out,
-        r##"<rect width="{}" height="{}" fill="{SEA}"/>"##,
-        num(w),
-        num(h)
-    );
+    board.open(&mut out);
+    board.sea(&mut out);
+    board.seas(&mut out);
+    board.land(&mut out, Lands::All);
+    board.borders(&mut out);
+    board.links(&mut out);
+    board.centres(&mut out, words);
+    board.labels(&mut out);
+    board.on_top(&mut out, words);
+    out.push_str("</svg>");
+    out
+}
 
-    let province_of = |i: usize| map.province_by_id(&sheet.places[i]);
-    out.push_str(r##"<g id="seas">"##);
-    for (i, shape) in sheet.shapes.iter().enumerate() {
-        if !sheet.water[i] {
-            continue;
+/// Which land provinces `Board::land` draws.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Lands {
+    /// Every one, each in its colour (and the land of no province).
+    All,
+    /// Those whose colour never changes (no supply centre, or impassable), and the land of no
+    /// province.
+    Unchanging,
+    /// Only the province of the sheet's shape `i`, in white: its outline as a mask.
+    Shape(usize),
+}
+
+/// A board's picture, group by group of the SVG in the order they are painted (`draw` writes
+/// them all; `layers` paints the unchanging ones once per map).
+pub(super) struct Board<'s, 'a> {
+    pub(super) scene: &'s Scene<'a>,
+    pub(super) sheet: &'a super::partition::Sheet,
+    spots: Spots<'a>,
+    /// The map's size, without the legend beneath.
+    pub(super) w: f64,
+    pub(super) h: f64,
+    /// The legend's height.
+    pub(super) legend: f64,
+}
+
+impl<'s, 'a> Board<'s, 'a> {
+    pub(super) fn new(scene: &'s Scene<'a>) -> Board<'s, 'a> {
+        let (map, layout) = (scene.map, scene.layout);
+        let is_sea = is_sea_in(map);
+        let sheet = layout.sheet(&is_sea);
+        Board {
+            scene,
+            sheet,
+            spots: Spots { map, layout },
+            w: sheet.width,
+            h: sheet.height,
+            legend: if scene.position.credits.is_empty() {
+                LEGEND
+            } else {
+                LEGEND_WITH_CREDIT
+            },
         }
-        let Some(p) = province_of(i) else { continue };
+    }
+
+    /// The document's opening: its size, title, and the arrowheads orders use.
+    pub(super) fn open(&self, out: &mut String) {
+        let (w, h) = (self.w, self.h + self.legend);
         let _ = write!(
             out,
-            r##"<path id="province-{}" class="sea" d="{}" fill="{SEA}"><title>{}</title></path>"##,
-            escape(&map.province(p).id),
-            rings_path(shape),
-            escape(&map.province(p).name)
+            r##"<svg xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" font-family="DejaVu Sans" font-weight="bold">"##,
+            num(w),
+            num(h),
+            num(w),
+            num(h)
+        );
+        let _ = write!(out, "<title>{}</title>", escape(&self.scene.title));
+        arrow_markers(
+            out,
+            &[("head", "#222"), ("failed", FAILED), ("retreat", "#c00")],
         );
     }
-    out.push_str("</g>");
 
-    out.push_str(r##"<g id="land">"##);
-    let _ = write!(
-        out,
-        r##"<path d="{}" fill="{VOID_LAND}"/>"##,
-        rings_path(&sheet.void_land)
-    );
-    for (i, shape) in sheet.shapes.iter().enumerate() {
-        if sheet.water[i] {
-            continue;
+    /// The sea under everything.
+    pub(super) fn sea(&self, out: &mut String) {
+        let _ = write!(
+            out,
+            r##"<rect width="{}" height="{}" fill="{SEA}"/>"##,
+            num(self.w),
+            num(self.h)
+        );
+    }
+
+    fn province_of(&self, i: usize) -> Option<ProvinceId> {
+        self.scene.map.province_by_id(&self.sheet.places[i])
+    }
+
+    pub(super) fn seas(&self, out: &mut String) {
+        let (map, sheet) = (self.scene.map, self.sheet);
+        out.push_str(r##"<g id="seas">"##);
+        for (i, shape) in sheet.shapes.iter().enumerate() {
+            if !sheet.water[i] {
+                continue;
+            }
+            let Some(p) = self.province_of(i) else {
+                continue;
+            };
+            let _ = write!(
+                out,
+                r##"<path id="province-{}" class="sea" d="{}" fill="{SEA}"><title>{}</title></path>"##,
+                escape(&map.province(p).id),
+                rings_path(shape),
+                escape(&map.province(p).name)
+            );
         }
-        let Some(p) = province_of(i) else { continue };
+        out.push_str("</g>");
+    }
+
+    /// Whether the land province of the sheet's shape `i` changes colour with its owner.
+    pub(super) fn changes_colour(&self, i: usize) -> bool {
+        let map = self.scene.map;
+        !self.sheet.water[i]
+            && self.province_of(i).is_some_and(|p| {
+                let province = map.province(p);
+                province.terrain != Terrain::Impassable && province.centre.is_some()
+            })
+    }
+
+    /// The colour of the land province of the sheet's shape `i` on this board.
+    pub(super) fn land_colour(&self, i: usize) -> Option<String> {
+        let (map, layout, position) = (self.scene.map, self.scene.layout, self.scene.position);
+        let p = self.province_of(i)?;
         let province = map.province(p);
-        let fill = if province.terrain == Terrain::Impassable {
+        Some(if province.terrain == Terrain::Impassable {
             IMPASSABLE.to_string()
         } else {
             match position.owners.get(p.index()).copied().flatten() {
@@ -203,193 +270,243 @@ pub fn draw(scene: &Scene, words: Words) -> String {
                 }
                 _ => LAND.to_string(),
             }
-        };
-        let _ = write!(
-            out,
-            r##"<path id="province-{}" class="land" d="{}" fill="{fill}" fill-rule="evenodd"><title>{}</title></path>"##,
-            escape(&province.id),
-            rings_path(shape),
-            escape(&province.name)
-        );
+        })
     }
-    out.push_str("</g>");
 
-    let mut land_borders = Vec::new();
-    let mut sea_borders = Vec::new();
-    for border in &sheet.borders {
-        let list = if border.water {
-            &mut sea_borders
-        } else {
-            &mut land_borders
-        };
-        if border.a != Owner::Void || border.b != Owner::Void {
-            list.extend(border.pieces.iter().map(|(a, b)| [*a, *b]));
+    pub(super) fn land(&self, out: &mut String, which: Lands) {
+        let (map, sheet) = (self.scene.map, self.sheet);
+        out.push_str(r##"<g id="land">"##);
+        if !matches!(which, Lands::Shape(_)) {
+            let _ = write!(
+                out,
+                r##"<path d="{}" fill="{VOID_LAND}"/>"##,
+                rings_path(&sheet.void_land)
+            );
         }
+        for (i, shape) in sheet.shapes.iter().enumerate() {
+            if sheet.water[i] {
+                continue;
+            }
+            let fill = match which {
+                Lands::All => self.land_colour(i),
+                Lands::Unchanging if !self.changes_colour(i) => self.land_colour(i),
+                Lands::Shape(only) if only == i => Some("#fff".to_string()),
+                _ => None,
+            };
+            let (Some(fill), Some(p)) = (fill, self.province_of(i)) else {
+                continue;
+            };
+            let province = map.province(p);
+            let _ = write!(
+                out,
+                r##"<path id="province-{}" class="land" d="{}" fill="{fill}" fill-rule="evenodd"><title>{}</title></path>"##,
+                escape(&province.id),
+                rings_path(shape),
+                escape(&province.name)
+            );
+        }
+        out.push_str("</g>");
     }
-    let _ = write!(
-        out,
-        r##"<g id="borders" fill="none"><path d="{}" stroke="{BORDER}" stroke-width="1.2"/><path d="{}" stroke="#6f9fc0" stroke-width="1"/><path d="{}" stroke="#4a4a4a" stroke-width="1.2"/></g>"##,
-        lines_path(land_borders.iter().map(|s| &s[..])),
-        lines_path(sea_borders.iter().map(|s| &s[..])),
-        lines_path(sheet.coastline.iter().map(|l| &l[..])),
-    );
 
-    out.push_str(r##"<g id="links" fill="none">"##);
-    for link in &layout.links {
-        let (Some(a), Some(b)) = (map.province_by_id(&link.a), map.province_by_id(&link.b)) else {
-            continue;
-        };
-        let dash = match link.kind {
-            LinkKind::Strait => "6 3",
-            LinkKind::Road => "2 3",
-        };
-        let mut line: Vec<Point> = if link.at.len() >= 2 {
-            link.at.iter().map(|p| layout.project(*p)).collect()
-        } else {
-            vec![spots.unit(a), spots.unit(b)]
-        };
-        // A strait a few pixels wide is drawn at least 14 pixels long, to be seen.
-        if let [p, q] = line[..] {
-            let d = p.distance(q);
-            if d < 14.0 {
-                let mid = p.lerp(q, 0.5);
-                let (ux, uy) = if d < 1e-9 {
-                    (1.0, 0.0)
-                } else {
-                    ((q.x - p.x) / d, (q.y - p.y) / d)
-                };
-                line = vec![
-                    Point::new(mid.x - ux * 7.0, mid.y - uy * 7.0),
-                    Point::new(mid.x + ux * 7.0, mid.y + uy * 7.0),
-                ];
+    pub(super) fn borders(&self, out: &mut String) {
+        let mut land_borders = Vec::new();
+        let mut sea_borders = Vec::new();
+        for border in &self.sheet.borders {
+            let list = if border.water {
+                &mut sea_borders
+            } else {
+                &mut land_borders
+            };
+            if border.a != Owner::Void || border.b != Owner::Void {
+                list.extend(border.pieces.iter().map(|(a, b)| [*a, *b]));
             }
         }
         let _ = write!(
             out,
-            r##"<path class="link" d="{}" stroke="#7a3b00" stroke-width="3" stroke-dasharray="{dash}"><title>{}: {} - {}</title></path>"##,
-            lines_path([&line[..]]),
-            link.kind.word(),
-            escape(&map.province(a).name),
-            escape(&map.province(b).name)
+            r##"<g id="borders" fill="none"><path d="{}" stroke="{BORDER}" stroke-width="1.2"/><path d="{}" stroke="#6f9fc0" stroke-width="1"/><path d="{}" stroke="#4a4a4a" stroke-width="1.2"/></g>"##,
+            lines_path(land_borders.iter().map(|s| &s[..])),
+            lines_path(sea_borders.iter().map(|s| &s[..])),
+            lines_path(self.sheet.coastline.iter().map(|l| &l[..])),
         );
     }
-    for province in &map.provinces {
-        let Some(place) = layout.places.get(&province.id) else {
-            continue;
-        };
-        if place.canal.len() < 2 {
-            continue;
-        }
-        let canal: Vec<Point> = place.canal.iter().map(|c| layout.project(*c)).collect();
-        let _ = write!(
-            out,
-            r##"<path class="canal" d="{}" stroke="#2b6cb0" stroke-width="2.5"><title>{}</title></path>"##,
-            lines_path([&canal[..]]),
-            escape(&province.name)
-        );
-    }
-    out.push_str("</g>");
 
-    out.push_str(r##"<g id="centres">"##);
-    for (i, province) in map.provinces.iter().enumerate() {
-        let p = ProvinceId(i as u16);
-        if province.centre.is_none() && !province.build_site {
-            continue;
-        }
-        let at = spots.centre(p);
-        let owner = position.owners.get(i).copied().flatten();
-        let fill = owner.map(|o| colour_of(map, layout, o)).unwrap_or("#fff");
-        if province.centre.is_some() {
-            centre_symbol(&mut out, at, fill);
-        } else {
+    /// Straits, roads and canals.
+    pub(super) fn links(&self, out: &mut String) {
+        let (map, layout, spots) = (self.scene.map, self.scene.layout, &self.spots);
+        out.push_str(r##"<g id="links" fill="none">"##);
+        for link in &layout.links {
+            let (Some(a), Some(b)) = (map.province_by_id(&link.a), map.province_by_id(&link.b))
+            else {
+                continue;
+            };
+            let dash = match link.kind {
+                LinkKind::Strait => "6 3",
+                LinkKind::Road => "2 3",
+            };
+            let mut line: Vec<Point> = if link.at.len() >= 2 {
+                link.at.iter().map(|p| layout.project(*p)).collect()
+            } else {
+                vec![spots.unit(a), spots.unit(b)]
+            };
+            // A strait a few pixels wide is drawn at least 14 pixels long, to be seen.
+            if let [p, q] = line[..] {
+                let d = p.distance(q);
+                if d < 14.0 {
+                    let mid = p.lerp(q, 0.5);
+                    let (ux, uy) = if d < 1e-9 {
+                        (1.0, 0.0)
+                    } else {
+                        ((q.x - p.x) / d, (q.y - p.y) / d)
+                    };
+                    line = vec![
+                        Point::new(mid.x - ux * 7.0, mid.y - uy * 7.0),
+                        Point::new(mid.x + ux * 7.0, mid.y + uy * 7.0),
+                    ];
+                }
+            }
             let _ = write!(
                 out,
-                r##"<rect x="{}" y="{}" width="8" height="8" fill="{fill}" stroke="#222" stroke-width="1.5"/>"##,
-                num(at.x - 4.0),
-                num(at.y - 4.0)
+                r##"<path class="link" d="{}" stroke="#7a3b00" stroke-width="3" stroke-dasharray="{dash}"><title>{}: {} - {}</title></path>"##,
+                lines_path([&line[..]]),
+                link.kind.word(),
+                escape(&map.province(a).name),
+                escape(&map.province(b).name)
             );
         }
-        if position.destroyed.contains(&p) {
+        for province in &map.provinces {
+            let Some(place) = layout.places.get(&province.id) else {
+                continue;
+            };
+            if place.canal.len() < 2 {
+                continue;
+            }
+            let canal: Vec<Point> = place.canal.iter().map(|c| layout.project(*c)).collect();
             let _ = write!(
                 out,
-                r##"<path class="destroyed" d="M{} {}L{} {}M{} {}L{} {}" stroke="#000" stroke-width="2.5"><title>{}</title></path>"##,
-                num(at.x - 7.0),
-                num(at.y - 7.0),
-                num(at.x + 7.0),
-                num(at.y + 7.0),
-                num(at.x + 7.0),
-                num(at.y - 7.0),
-                num(at.x - 7.0),
-                num(at.y + 7.0),
-                escape(&tr!(words, "map.destroyed", province = province.name))
+                r##"<path class="canal" d="{}" stroke="#2b6cb0" stroke-width="2.5"><title>{}</title></path>"##,
+                lines_path([&canal[..]]),
+                escape(&province.name)
             );
         }
-        for r in position.restoring.iter().filter(|r| r.province == p) {
-            let _ = write!(
-                out,
-                r##"<circle class="restoring" cx="{}" cy="{}" r="9" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="3 2"><title>{}</title></circle>"##,
-                num(at.x),
-                num(at.y),
-                colour_of(map, layout, r.power),
-                escape(&tr!(
-                    words,
-                    "map.restoring",
-                    province = province.name,
-                    power = map.power(r.power).name,
-                    turns = r.turns
-                ))
-            );
-        }
-    }
-    out.push_str("</g>");
-
-    out.push_str(r##"<g id="labels">"##);
-    for (i, province) in map.provinces.iter().enumerate() {
-        if !layout.places.contains_key(&province.id) {
-            continue;
-        }
-        let at = spots.label(ProvinceId(i as u16));
-        let short = short_name(&province.id);
-        let fill = if province.terrain == Terrain::Sea {
-            "#1d4f7a"
-        } else {
-            "#2b2118"
-        };
-        label(&mut out, at, &short, 11.0, fill, "");
-    }
-    out.push_str("</g>");
-
-    draw_orders(&mut out, scene, &spots);
-
-    out.push_str(r##"<g id="units">"##);
-    for unit in &position.units {
-        let at = spots.region(unit.region);
-        let province = map.province(map.province_of(unit.region));
-        let _ = write!(
-            out,
-            r##"<g class="unit" id="unit-{}" data-power="{}"><title>{} {} {}</title>"##,
-            escape(&map.region_id(unit.region).replace('/', "-")),
-            escape(&map.power(unit.power).id),
-            escape(&map.power(unit.power).adjective),
-            unit.kind.word(),
-            escape(&map.region_name(unit.region))
-        );
-        let _ = province;
-        unit_symbol(
-            &mut out,
-            at,
-            unit.kind == UnitKind::Fleet,
-            colour_of(map, layout, unit.power),
-            false,
-        );
         out.push_str("</g>");
     }
-    out.push_str("</g>");
 
-    draw_dislodged(&mut out, scene, &spots, words);
-    draw_legend(&mut out, scene, words, w, h);
-    out.push_str("</svg>");
-    out
+    /// Supply centres and build sites in their owners' colours; destroyed and restoring
+    /// centres (Diadochi V).
+    pub(super) fn centres(&self, out: &mut String, words: Words) {
+        let (map, layout, position, spots) = (
+            self.scene.map,
+            self.scene.layout,
+            self.scene.position,
+            &self.spots,
+        );
+        out.push_str(r##"<g id="centres">"##);
+        for (i, province) in map.provinces.iter().enumerate() {
+            let p = ProvinceId(i as u16);
+            if province.centre.is_none() && !province.build_site {
+                continue;
+            }
+            let at = spots.centre(p);
+            let owner = position.owners.get(i).copied().flatten();
+            let fill = owner.map(|o| colour_of(map, layout, o)).unwrap_or("#fff");
+            if province.centre.is_some() {
+                centre_symbol(out, at, fill);
+            } else {
+                let _ = write!(
+                    out,
+                    r##"<rect x="{}" y="{}" width="8" height="8" fill="{fill}" stroke="#222" stroke-width="1.5"/>"##,
+                    num(at.x - 4.0),
+                    num(at.y - 4.0)
+                );
+            }
+            if position.destroyed.contains(&p) {
+                let _ = write!(
+                    out,
+                    r##"<path class="destroyed" d="M{} {}L{} {}M{} {}L{} {}" stroke="#000" stroke-width="2.5"><title>{}</title></path>"##,
+                    num(at.x - 7.0),
+                    num(at.y - 7.0),
+                    num(at.x + 7.0),
+                    num(at.y + 7.0),
+                    num(at.x + 7.0),
+                    num(at.y - 7.0),
+                    num(at.x - 7.0),
+                    num(at.y + 7.0),
+                    escape(&tr!(words, "map.destroyed", province = province.name))
+                );
+            }
+            for r in position.restoring.iter().filter(|r| r.province == p) {
+                let _ = write!(
+                    out,
+                    r##"<circle class="restoring" cx="{}" cy="{}" r="9" fill="none" stroke="{}" stroke-width="2.5" stroke-dasharray="3 2"><title>{}</title></circle>"##,
+                    num(at.x),
+                    num(at.y),
+                    colour_of(map, layout, r.power),
+                    escape(&tr!(
+                        words,
+                        "map.restoring",
+                        province = province.name,
+                        power = map.power(r.power).name,
+                        turns = r.turns
+                    ))
+                );
+            }
+        }
+        out.push_str("</g>");
+    }
+
+    /// Each province's short name.
+    pub(super) fn labels(&self, out: &mut String) {
+        let (map, layout, spots) = (self.scene.map, self.scene.layout, &self.spots);
+        out.push_str(r##"<g id="labels">"##);
+        for (i, province) in map.provinces.iter().enumerate() {
+            if !layout.places.contains_key(&province.id) {
+                continue;
+            }
+            let at = spots.label(ProvinceId(i as u16));
+            let short = short_name(&province.id);
+            let fill = if province.terrain == Terrain::Sea {
+                "#1d4f7a"
+            } else {
+                "#2b2118"
+            };
+            label(out, at, &short, 11.0, fill, "");
+        }
+        out.push_str("</g>");
+    }
+
+    /// What stands on the board: orders, units, the dislodged with their retreats, and the
+    /// legend beneath.
+    pub(super) fn on_top(&self, out: &mut String, words: Words) {
+        let (scene, spots) = (self.scene, &self.spots);
+        let (map, layout, position) = (scene.map, scene.layout, scene.position);
+        draw_orders(out, scene, spots);
+
+        out.push_str(r##"<g id="units">"##);
+        for unit in &position.units {
+            let at = spots.region(unit.region);
+            let _ = write!(
+                out,
+                r##"<g class="unit" id="unit-{}" data-power="{}"><title>{} {} {}</title>"##,
+                escape(&map.region_id(unit.region).replace('/', "-")),
+                escape(&map.power(unit.power).id),
+                escape(&map.power(unit.power).adjective),
+                unit.kind.word(),
+                escape(&map.region_name(unit.region))
+            );
+            unit_symbol(
+                out,
+                at,
+                unit.kind == UnitKind::Fleet,
+                colour_of(map, layout, unit.power),
+                false,
+            );
+            out.push_str("</g>");
+        }
+        out.push_str("</g>");
+
+        draw_dislodged(out, scene, spots, words);
+        draw_legend(out, scene, words, self.w, self.h);
+    }
 }
 
 /// `stp` as `Stp`: the classic boards' abbreviations.

@@ -4,13 +4,15 @@
 //! `geography` is the compiled-in land (Natural Earth); `layout` what a variant file says of
 //! its map; `partition` the shapes its sites make; `check` compares them with the rules;
 //! `board` draws a Diplomacy position with its orders, `his` a Here I Stand board; `png`
-//! renders SVG with resvg and the font shipped in the binary. docs/maps.md says more.
+//! renders SVG with resvg and the font shipped in the binary; `layers` paints a board's PNG
+//! from its unchanging layers, painted once per map. docs/maps.md says more.
 
 pub mod board;
 pub mod check;
 pub mod geography;
 pub mod geometry;
 pub mod his;
+pub mod layers;
 pub mod layout;
 pub mod palette;
 pub mod partition;

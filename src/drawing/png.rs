@@ -6,7 +6,8 @@ use std::sync::{Arc, OnceLock};
 /// The font every picture is written in.
 const FONT: &[u8] = include_bytes!("../../assets/fonts/DejaVuSans-Bold.ttf");
 
-fn options() -> &'static resvg::usvg::Options<'static> {
+/// How SVG is read: in the font compiled in.
+pub(super) fn options() -> &'static resvg::usvg::Options<'static> {
     static OPTIONS: OnceLock<resvg::usvg::Options<'static>> = OnceLock::new();
     OPTIONS.get_or_init(|| {
         let mut fonts = resvg::usvg::fontdb::Database::new();
@@ -22,6 +23,11 @@ fn options() -> &'static resvg::usvg::Options<'static> {
 
 /// The SVG document `svg` as PNG bytes, `scale` times its size; `None` if it is no SVG.
 pub fn render_png(svg: &str, scale: f32) -> Option<Vec<u8>> {
+    encode(&render(svg, scale)?)
+}
+
+/// The SVG document `svg` painted, `scale` times its size; `None` if it is no SVG.
+pub fn render(svg: &str, scale: f32) -> Option<resvg::tiny_skia::Pixmap> {
     let tree = resvg::usvg::Tree::from_str(svg, options()).ok()?;
     let size = tree.size().to_int_size().scale_by(scale)?;
     let mut pixmap = resvg::tiny_skia::Pixmap::new(size.width(), size.height())?;
@@ -30,7 +36,7 @@ pub fn render_png(svg: &str, scale: f32) -> Option<Vec<u8>> {
         resvg::tiny_skia::Transform::from_scale(scale, scale),
         &mut pixmap.as_mut(),
     );
-    encode(&pixmap)
+    Some(pixmap)
 }
 
 /// The most colours a picture keeps: a PNG palette.
@@ -41,30 +47,40 @@ const PALETTE: usize = 256;
 /// keep every flat area exact, and each rarer edge colour takes the nearest of them. Fewer
 /// bytes than an RGBA PNG (190 kB for the standard board), and faster to compress. (The pictures are opaque: each colour
 /// is taken off its premultiplied alpha.)
-fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
-    use std::collections::HashMap;
+pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
+    type HashMap<K, V> = std::collections::HashMap<K, V, BuildColourHasher>;
+    // The picture is mostly long runs of one colour: it is read once into runs of equal
+    // pixels (each pixel's four bytes as one number), and the rest works on the runs.
+    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(64 * 1024);
+    let mut pixels = pixmap
+        .data()
+        .chunks_exact(4)
+        .map(|p| u32::from_ne_bytes([p[0], p[1], p[2], p[3]]));
+    if let Some(first) = pixels.next() {
+        let (mut last, mut length) = (first, 1u32);
+        for pixel in pixels {
+            if pixel == last {
+                length += 1;
+            } else {
+                runs.push((last, length));
+                (last, length) = (pixel, 1);
+            }
+        }
+        runs.push((last, length));
+    }
     // A colour as one number, taken off its premultiplied alpha.
-    let colour = |pixel: &resvg::tiny_skia::PremultipliedColorU8| {
-        let c = pixel.demultiply();
+    let colour = |raw: u32| {
+        let [r, g, b, a] = raw.to_ne_bytes();
+        let c = resvg::tiny_skia::PremultipliedColorU8::from_rgba(r, g, b, a)
+            .map(|c| c.demultiply())
+            .unwrap_or(resvg::tiny_skia::ColorU8::from_rgba(r, g, b, 255));
         u32::from(c.red()) << 16 | u32::from(c.green()) << 8 | u32::from(c.blue())
     };
-    let pixels = pixmap.pixels();
-    // Counted run by run of equal pixels (the picture is mostly long runs of one colour), a
-    // run's colour taken off its alpha once.
-    let mut counts: HashMap<u32, u32> = HashMap::new();
-    let mut run: Option<(&resvg::tiny_skia::PremultipliedColorU8, u32)> = None;
-    for pixel in pixels {
-        run = match run {
-            Some((last, n)) if last == pixel => Some((last, n + 1)),
-            Some((last, n)) => {
-                *counts.entry(colour(last)).or_insert(0) += n;
-                Some((pixel, 1))
-            }
-            None => Some((pixel, 1)),
-        };
-    }
-    if let Some((last, n)) = run {
-        *counts.entry(colour(last)).or_insert(0) += n;
+    let mut colours: HashMap<u32, u32> = HashMap::default();
+    let mut counts: HashMap<u32, u32> = HashMap::default();
+    for (raw, length) in &runs {
+        let c = *colours.entry(*raw).or_insert_with(|| colour(*raw));
+        *counts.entry(c).or_insert(0) += length;
     }
     let mut by_count: Vec<(u32, u32)> = counts.into_iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -87,20 +103,13 @@ fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
             .min_by_key(|i| d(palette[*i]))
             .unwrap_or(0) as u8
     };
-    let mut indexed = Vec::with_capacity(pixels.len());
-    let mut last: Option<(&resvg::tiny_skia::PremultipliedColorU8, u8)> = None;
-    for pixel in pixels {
-        let i = match last {
-            Some((l, i)) if l == pixel => i,
-            _ => {
-                let c = colour(pixel);
-                *index.entry(c).or_insert_with(|| nearest(c))
-            }
-        };
-        last = Some((pixel, i));
-        indexed.push(i);
+    let mut indexed: Vec<u8> = Vec::with_capacity(pixmap.data().len() / 4);
+    for (raw, length) in &runs {
+        let c = colours[raw];
+        let i = *index.entry(c).or_insert_with(|| nearest(c));
+        indexed.resize(indexed.len() + *length as usize, i);
     }
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(256 * 1024);
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
     encoder.set_color(png::ColorType::Indexed);
     encoder.set_depth(png::BitDepth::Eight);
@@ -116,3 +125,28 @@ fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
     writer.finish().ok()?;
     Some(out)
 }
+
+/// Hashes a colour (a 24-bit number) by one multiplication: the tables of `encode` hold a few
+/// hundred colours and are looked up once per run of pixels, where SipHash's cost showed.
+#[derive(Default)]
+struct ColourHasher(u64);
+
+impl std::hash::Hasher for ColourHasher {
+    fn finish(&self) -> u64 {
+        // The high bits, which every bit of the colour reaches, folded into the low ones
+        // that pick the table's slot.
+        self.0 ^ (self.0 >> 29)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.write_u32(u32::from(*b));
+        }
+    }
+
+    fn write_u32(&mut self, colour: u32) {
+        self.0 = (self.0 ^ u64::from(colour)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
+type BuildColourHasher = std::hash::BuildHasherDefault<ColourHasher>;

@@ -16,10 +16,14 @@ use crate::variant::Variant;
 pub const FILE_NAME: &str = "map.png";
 
 fn attachment(svg: &str) -> Option<Attachment> {
+    png_attachment(drawing::png::render_png(svg, 1.0)?)
+}
+
+fn png_attachment(bytes: Vec<u8>) -> Option<Attachment> {
     Some(Attachment {
         name: FILE_NAME.to_string(),
         media_type: "image/png".to_string(),
-        bytes: drawing::png::render_png(svg, 1.0)?,
+        bytes,
     })
 }
 
@@ -44,7 +48,7 @@ pub fn results_picture(
         played = drawing::phase_in(words, variant, before),
         next = drawing::phase_in(words, variant, next)
     );
-    attachment(&drawing::draw(
+    png_attachment(drawing::layers::board_png(
         &Scene {
             map: &variant.map,
             layout,
@@ -54,7 +58,7 @@ pub fn results_picture(
             retreats: resolution.dislodged.clone(),
         },
         words,
-    ))
+    )?)
 }
 
 /// The picture of the board as it stands (no orders: those of the phase being played are
@@ -72,7 +76,7 @@ pub fn board_picture(
         game = game.name,
         phase = drawing::phase_in(words, variant, position)
     );
-    attachment(&drawing::draw(
+    png_attachment(drawing::layers::board_png(
         &Scene {
             map: &variant.map,
             layout,
@@ -82,7 +86,7 @@ pub fn board_picture(
             retreats: Vec::new(),
         },
         words,
-    ))
+    )?)
 }
 
 /// A variant's starting board, for `GET MAP <variant>`.

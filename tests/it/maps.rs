@@ -192,6 +192,89 @@ fn a_png_is_rendered_with_the_font_in_the_binary() {
     assert!(drawing::png::render_png("not svg", 1.0).is_none());
 }
 
+/// A board painted in layers (what never changes on the map painted once and kept, each
+/// picture painting its centres' land, units, orders and legend over a copy) is the picture
+/// of the whole drawing: the same size, no pixel of another colour (only the anti-aliased
+/// edges of the centres' land, painted over the sea rather than beside their neighbours,
+/// and the palette's nearest colours differ, slightly). So is the next board of the same
+/// map with other owners, painted from the same kept layers, and a board of another map.
+#[test]
+fn a_board_painted_in_layers_is_the_board_drawn_whole() {
+    let boards = case_boards(data("maps/cases.json"), variants(), &Options::default());
+    let words = Words::english();
+    let mut compared = 0;
+    for board in boards.iter().flatten() {
+        let map = &board.variant.map;
+        let layout = board.variant.layout.as_deref().unwrap();
+        let orders = drawing::board::drawn_orders(
+            words,
+            map,
+            &board.position,
+            &board.submitted,
+            &board.resolution.outcomes,
+        );
+        // The board, then the same with every owned centre passed to the next power and
+        // every unowned one given to the first.
+        let mut passed = board.position.clone();
+        for owner in passed.owners.iter_mut() {
+            *owner = Some(strategos::diplomacy::power::PowerId(
+                owner.map_or(0, |p| (p.0 + 1) % map.powers.len() as u8),
+            ));
+        }
+        for position in [&board.position, &passed] {
+            let scene = drawing::Scene {
+                map,
+                layout,
+                position,
+                title: board.id.clone(),
+                orders: orders.clone(),
+                retreats: board.resolution.dislodged.clone(),
+            };
+            let whole = drawing::png::render(&drawing::draw(&scene, words), 1.0).unwrap();
+            let layered = drawing::layers::paint_board(&scene, words).unwrap();
+            let w = whole.width();
+            assert_eq!(
+                (layered.width(), layered.height()),
+                (w, whole.height()),
+                "{}",
+                board.id
+            );
+            let mut differ = 0;
+            for (i, (a, b)) in whole.pixels().iter().zip(layered.pixels()).enumerate() {
+                let (a, b) = (a.demultiply(), b.demultiply());
+                let most = [
+                    a.red().abs_diff(b.red()),
+                    a.green().abs_diff(b.green()),
+                    a.blue().abs_diff(b.blue()),
+                    a.alpha().abs_diff(b.alpha()),
+                ]
+                .into_iter()
+                .max()
+                .unwrap();
+                assert!(
+                    most <= 48,
+                    "{}: pixel ({}, {}) is {b:?}, drawn whole {a:?}",
+                    board.id,
+                    i as u32 % w,
+                    i as u32 / w
+                );
+                differ += usize::from(most > 2);
+            }
+            assert!(
+                differ * 100 < whole.pixels().len(),
+                "{}: {differ} of {} pixels differ",
+                board.id,
+                whole.pixels().len()
+            );
+            // The PNG is that picture.
+            let png = drawing::layers::board_png(&scene, words).unwrap();
+            assert_eq!(png, drawing::png::encode(&layered).unwrap());
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 4, "two maps, two boards each");
+}
+
 /// `(recipient, body, attachments as (name, media type, bytes))` of a raw letter.
 type Read = (String, String, Vec<(String, String, Vec<u8>)>);
 

@@ -1,0 +1,284 @@
+//! A board's PNG painted in layers. What never changes on a map (the sea, land without a
+//! supply centre, borders, straits and canals, the provinces' names) is painted once and
+//! kept; each picture starts from a copy of it and paints only what its position and orders
+//! add: the land of each supply centre in its owner's colour (through the province's shape,
+//! kept as a mask), the centres, units, orders and legend. The picture is the one
+//! `png::render_png(&board::draw(..))` paints (the same groups in the same order), a few
+//! times faster: the results letters of a thousand games reaching their deadline together
+//! each carry one.
+
+use std::sync::{Arc, Mutex};
+
+use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
+
+use super::board::{Board, Lands, Scene};
+use super::png;
+use super::svg::rgb;
+use crate::report::messages::Words;
+
+/// The maps whose unchanging layers are kept (a judge plays a few variants; each entry is a
+/// few megabytes).
+const KEPT: usize = 6;
+
+/// The scene as a PNG, `layout`'s width wide; `None` if it cannot be painted.
+pub fn board_png(scene: &Scene, words: Words) -> Option<Vec<u8>> {
+    png::encode(&paint_board(scene, words)?)
+}
+
+/// The scene painted, `layout`'s width wide (what `png::render(&board::draw(..), 1.0)`
+/// paints).
+pub fn paint_board(scene: &Scene, words: Words) -> Option<Pixmap> {
+    let board = Board::new(scene);
+    let plan = Plan::new(&board);
+    let backdrop = backdrop(&plan)?;
+    let mut pixmap = backdrop.under.clone();
+    for (shape, mask) in &backdrop.shapes {
+        if let Some(colour) = board.land_colour(*shape) {
+            mask.fill(&mut pixmap, rgb(&colour));
+        }
+    }
+    backdrop.borders.paint(&mut pixmap);
+    let mut centres = String::with_capacity(32 * 1024);
+    board.open(&mut centres);
+    board.centres(&mut centres, words);
+    centres.push_str("</svg>");
+    paint(&centres, &mut pixmap)?;
+    backdrop.labels.paint(&mut pixmap);
+    let mut top = String::with_capacity(64 * 1024);
+    board.open(&mut top);
+    board.on_top(&mut top, words);
+    top.push_str("</svg>");
+    paint(&top, &mut pixmap)?;
+    Some(pixmap)
+}
+
+/// The unchanging layers of a board as SVG documents, and the land that changes colour.
+struct Plan {
+    /// The sea, and the land whose colour never changes.
+    under: String,
+    /// Borders, straits, roads and canals.
+    borders: String,
+    /// The provinces' names.
+    labels: String,
+    /// Each land province that changes colour: its shape's index on the sheet, and the
+    /// document of its shape alone, in white.
+    shapes: Vec<(usize, String)>,
+    width: f64,
+    height: f64,
+}
+
+impl Plan {
+    fn new(board: &Board) -> Plan {
+        let document = |paint: &dyn Fn(&mut String)| {
+            let mut out = String::with_capacity(64 * 1024);
+            board.open(&mut out);
+            paint(&mut out);
+            out.push_str("</svg>");
+            out
+        };
+        let under = document(&|out| {
+            board.sea(out);
+            board.seas(out);
+            board.land(out, Lands::Unchanging);
+        });
+        let borders = document(&|out| {
+            board.borders(out);
+            board.links(out);
+        });
+        let labels = document(&|out| board.labels(out));
+        let shapes = (0..board.sheet.shapes.len())
+            .filter(|i| board.changes_colour(*i))
+            .map(|i| (i, document(&|out| board.land(out, Lands::Shape(i)))))
+            .collect();
+        Plan {
+            under,
+            borders,
+            labels,
+            shapes,
+            width: board.w,
+            height: board.h + board.legend,
+        }
+    }
+
+    /// Whether `backdrop` was painted from this plan: every document the same, so every
+    /// pixel is.
+    fn painted(&self, backdrop: &Backdrop) -> bool {
+        let plan = &backdrop.plan;
+        plan.width == self.width
+            && plan.height == self.height
+            && plan.under == self.under
+            && plan.borders == self.borders
+            && plan.labels == self.labels
+            && plan.shapes == self.shapes
+    }
+}
+
+/// A map's unchanging layers, painted.
+struct Backdrop {
+    /// What they were painted from.
+    plan: Plan,
+    under: Pixmap,
+    /// The land that changes colour: each shape's index on the sheet and its mask.
+    shapes: Vec<(usize, Mask)>,
+    borders: Sparse,
+    labels: Sparse,
+}
+
+/// The painted layers of `plan`'s map: those kept, else painted now (and kept).
+fn backdrop(plan: &Plan) -> Option<Arc<Backdrop>> {
+    static BACKDROPS: Mutex<Vec<Arc<Backdrop>>> = Mutex::new(Vec::new());
+    let kept = |backdrops: &Vec<Arc<Backdrop>>| backdrops.iter().find(|b| plan.painted(b)).cloned();
+    if let Some(found) = kept(&BACKDROPS.lock().unwrap_or_else(|e| e.into_inner())) {
+        return Some(found);
+    }
+    // Painted without the lock held: pictures of other maps go on meanwhile.
+    let painted = Arc::new(Backdrop::paint(plan)?);
+    let mut backdrops = BACKDROPS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(found) = kept(&backdrops) {
+        return Some(found);
+    }
+    if backdrops.len() >= KEPT {
+        backdrops.remove(0);
+    }
+    backdrops.push(painted.clone());
+    Some(painted)
+}
+
+impl Backdrop {
+    fn paint(plan: &Plan) -> Option<Backdrop> {
+        let layer = |document: &str| -> Option<Pixmap> {
+            let mut pixmap = blank(plan)?;
+            paint(document, &mut pixmap)?;
+            Some(pixmap)
+        };
+        let shapes = plan
+            .shapes
+            .iter()
+            .map(|(i, document)| Some((*i, Mask::of(&layer(document)?))))
+            .collect::<Option<Vec<_>>>()?;
+        Some(Backdrop {
+            under: layer(&plan.under)?,
+            shapes,
+            borders: Sparse::of(&layer(&plan.borders)?),
+            labels: Sparse::of(&layer(&plan.labels)?),
+            plan: Plan {
+                under: plan.under.clone(),
+                borders: plan.borders.clone(),
+                labels: plan.labels.clone(),
+                shapes: plan.shapes.clone(),
+                width: plan.width,
+                height: plan.height,
+            },
+        })
+    }
+}
+
+/// A transparent pixmap the size of the picture.
+fn blank(plan: &Plan) -> Option<Pixmap> {
+    Pixmap::new(plan.width.ceil() as u32, plan.height.ceil() as u32)
+}
+
+/// Paints the SVG document over `pixmap` (at the size it was written for).
+fn paint(document: &str, pixmap: &mut Pixmap) -> Option<()> {
+    let tree = resvg::usvg::Tree::from_str(document, png::options()).ok()?;
+    resvg::render(
+        &tree,
+        resvg::tiny_skia::Transform::identity(),
+        &mut pixmap.as_mut(),
+    );
+    Some(())
+}
+
+/// A layer's painted pixels, the transparent ones left out.
+struct Sparse {
+    pixels: Vec<(u32, PremultipliedColorU8)>,
+}
+
+impl Sparse {
+    fn of(layer: &Pixmap) -> Sparse {
+        let pixels = layer
+            .pixels()
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.alpha() > 0)
+            .map(|(i, p)| (i as u32, *p))
+            .collect();
+        Sparse { pixels }
+    }
+
+    /// Paints the layer over `pixmap` (source over, premultiplied).
+    fn paint(&self, pixmap: &mut Pixmap) {
+        let under = pixmap.pixels_mut();
+        for (i, p) in &self.pixels {
+            let Some(d) = under.get_mut(*i as usize) else {
+                continue;
+            };
+            let keep = 255 - u16::from(p.alpha());
+            let over = |s: u8, d: u8| s.saturating_add(times(d, keep));
+            *d = PremultipliedColorU8::from_rgba(
+                over(p.red(), d.red()),
+                over(p.green(), d.green()),
+                over(p.blue(), d.blue()),
+                over(p.alpha(), d.alpha()),
+            )
+            .unwrap_or(*p);
+        }
+    }
+}
+
+/// `value × share / 255`, rounded.
+fn times(value: u8, share: u16) -> u8 {
+    let product = u32::from(value) * u32::from(share) + 128;
+    ((product + (product >> 8)) >> 8) as u8
+}
+
+/// How much of each pixel a shape covers, in runs of covered pixels.
+struct Mask {
+    runs: Vec<(u32, Vec<u8>)>,
+}
+
+impl Mask {
+    /// The shape painted (in white) on `layer`: its coverage is the alpha.
+    fn of(layer: &Pixmap) -> Mask {
+        let mut runs: Vec<(u32, Vec<u8>)> = Vec::new();
+        let mut last = None;
+        for (i, p) in layer.pixels().iter().enumerate() {
+            if p.alpha() == 0 {
+                continue;
+            }
+            match runs.last_mut() {
+                Some((_, coverage)) if last == Some(i - 1) => coverage.push(p.alpha()),
+                _ => runs.push((i as u32, vec![p.alpha()])),
+            }
+            last = Some(i);
+        }
+        Mask { runs }
+    }
+
+    /// Paints the shape over `pixmap` in an opaque `colour`.
+    fn fill(&self, pixmap: &mut Pixmap, (r, g, b): (u8, u8, u8)) {
+        let under = pixmap.pixels_mut();
+        let solid = PremultipliedColorU8::from_rgba(r, g, b, 255).expect("opaque");
+        for (start, coverage) in &self.runs {
+            let start = *start as usize;
+            let Some(pixels) = under.get_mut(start..start + coverage.len()) else {
+                continue;
+            };
+            for (d, a) in pixels.iter_mut().zip(coverage) {
+                if *a == 255 {
+                    *d = solid;
+                    continue;
+                }
+                let (a, keep) = (u16::from(*a), 255 - u16::from(*a));
+                let mix = |s: u8, d: u8| times(s, a).saturating_add(times(d, keep));
+                *d = PremultipliedColorU8::from_rgba(
+                    mix(r, d.red()),
+                    mix(g, d.green()),
+                    mix(b, d.blue()),
+                    mix(255, d.alpha()),
+                )
+                .unwrap_or(solid);
+            }
+        }
+    }
+}
