@@ -195,6 +195,16 @@ impl<'s, 'a> Board<'s, 'a> {
 
     /// The document's opening: its size, title, and the arrowheads orders use.
     pub(super) fn open(&self, out: &mut String) {
+        self.open_untitled(out);
+        let _ = write!(out, "<title>{}</title>", escape(&self.scene.title));
+        arrow_markers(
+            out,
+            &[("head", "#222"), ("failed", FAILED), ("retreat", "#c00")],
+        );
+    }
+
+    /// The document's opening, its size alone: the same for every board of a map.
+    pub(super) fn open_untitled(&self, out: &mut String) {
         let (w, h) = (self.w, self.h + self.legend);
         let _ = write!(
             out,
@@ -203,11 +213,6 @@ impl<'s, 'a> Board<'s, 'a> {
             num(h),
             num(w),
             num(h)
-        );
-        let _ = write!(out, "<title>{}</title>", escape(&self.scene.title));
-        arrow_markers(
-            out,
-            &[("head", "#222"), ("failed", FAILED), ("retreat", "#c00")],
         );
     }
 

@@ -69,9 +69,11 @@ struct Plan {
 
 impl Plan {
     fn new(board: &Board) -> Plan {
+        // Nothing of the board's own (its title) goes into these documents: they are the
+        // same for every board of the map, and the kept layers are found by them.
         let document = |paint: &dyn Fn(&mut String)| {
             let mut out = String::with_capacity(64 * 1024);
-            board.open(&mut out);
+            board.open_untitled(&mut out);
             paint(&mut out);
             out.push_str("</svg>");
             out
@@ -124,9 +126,19 @@ struct Backdrop {
     labels: Sparse,
 }
 
+/// The unchanging layers of the maps painted last.
+static BACKDROPS: Mutex<Vec<Arc<Backdrop>>> = Mutex::new(Vec::new());
+
+/// Whether the unchanging layers of the scene's map are painted and kept: any board of the
+/// map, whatever its title, owners, units and orders, is then painted over them.
+pub fn kept(scene: &Scene) -> bool {
+    let plan = Plan::new(&Board::new(scene));
+    let backdrops = BACKDROPS.lock().unwrap_or_else(|e| e.into_inner());
+    backdrops.iter().any(|b| plan.painted(b))
+}
+
 /// The painted layers of `plan`'s map: those kept, else painted now (and kept).
 fn backdrop(plan: &Plan) -> Option<Arc<Backdrop>> {
-    static BACKDROPS: Mutex<Vec<Arc<Backdrop>>> = Mutex::new(Vec::new());
     let kept = |backdrops: &Vec<Arc<Backdrop>>| backdrops.iter().find(|b| plan.painted(b)).cloned();
     if let Some(found) = kept(&BACKDROPS.lock().unwrap_or_else(|e| e.into_inner())) {
         return Some(found);

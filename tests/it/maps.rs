@@ -266,6 +266,20 @@ fn a_board_painted_in_layers_is_the_board_drawn_whole() {
                 board.id,
                 whole.pixels().len()
             );
+            // Any other board of the map is painted over the same kept layers.
+            let other = drawing::Scene {
+                title: format!("another game, {}", board.id),
+                orders: Vec::new(),
+                retreats: Vec::new(),
+                ..scene
+            };
+            assert!(drawing::layers::kept(&other), "{}", board.id);
+            let scene = drawing::Scene {
+                title: board.id.clone(),
+                orders: orders.clone(),
+                retreats: board.resolution.dislodged.clone(),
+                ..other
+            };
             // The PNG is that picture.
             let png = drawing::layers::board_png(&scene, words).unwrap();
             assert_eq!(png, drawing::png::encode(&layered).unwrap());
