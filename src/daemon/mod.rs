@@ -14,7 +14,7 @@ use tracing::{error, info, warn};
 use crate::fault::Fault;
 use crate::judge::Judge;
 use crate::letter::{Address, OutgoingLetter};
-use crate::mail::compose::compose;
+use crate::mail::compose::compose_apart;
 use crate::mail::imap::{ImapInbox, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::read::{Unreadable, read_letter};
@@ -596,7 +596,7 @@ impl Daemon {
                 threaded.references.insert(0, root);
                 threaded
             });
-        let raw = compose(
+        let raw = compose_apart(
             in_thread.as_ref().unwrap_or(letter),
             &from,
             &message_id,

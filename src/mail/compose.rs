@@ -53,6 +53,65 @@ pub fn compose(
     message_id: &str,
     date: DateTime<Utc>,
 ) -> Vec<u8> {
+    compose_apart(letter, from, message_id, date).whole()
+}
+
+/// A composed letter with its attachments' encoded bodies kept apart, so that the outbox
+/// stores a game's picture once however many of its members' letters carry it: `raw` holds
+/// a placeholder in place of each body, after all the letter's own text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Composed {
+    pub raw: Vec<u8>,
+    /// Each attachment's placeholder in `raw` and its body as encoded for the letter, in
+    /// the order they stand.
+    pub parts: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+impl Composed {
+    /// The letter as it is sent: each placeholder replaced by its body.
+    pub fn whole(self) -> Vec<u8> {
+        let mut pieces = self.pieces();
+        let mut out = Vec::with_capacity(
+            self.raw.len() + self.parts.iter().map(|(_, b)| b.len()).sum::<usize>(),
+        );
+        let mut at = 0;
+        for (start, end, body) in pieces.drain(..) {
+            out.extend_from_slice(&self.raw[at..start]);
+            out.extend_from_slice(body);
+            at = end;
+        }
+        out.extend_from_slice(&self.raw[at..]);
+        out
+    }
+
+    /// Where each placeholder stands in `raw` (start, end) with its body, in order. Each is
+    /// found from the end, before the one after it: the bodies come after all the letter's
+    /// text, so a player's text that happened to hold the same words is never taken for one.
+    pub fn pieces(&self) -> Vec<(usize, usize, &[u8])> {
+        let mut found = Vec::with_capacity(self.parts.len());
+        let mut before = self.raw.len();
+        for (placeholder, body) in self.parts.iter().rev() {
+            let Some(start) = self.raw[..before]
+                .windows(placeholder.len())
+                .rposition(|w| w == placeholder.as_slice())
+            else {
+                continue;
+            };
+            found.push((start, start + placeholder.len(), body.as_slice()));
+            before = start;
+        }
+        found.reverse();
+        found
+    }
+}
+
+/// `compose`, the attachments' bodies kept apart (`Composed`).
+pub fn compose_apart(
+    letter: &OutgoingLetter,
+    from: &Address,
+    message_id: &str,
+    date: DateTime<Utc>,
+) -> Composed {
     let from_mailbox = sender_mailbox(from);
     let recipients: Vec<Mailbox> = letter.to.iter().filter_map(mailbox).collect();
     let envelope_to: Vec<lettre::Address> = if recipients.is_empty() {
@@ -61,7 +120,10 @@ pub fn compose(
         recipients.iter().map(|r| r.email.clone()).collect()
     };
     let Ok(envelope) = Envelope::new(Some(from_mailbox.email.clone()), envelope_to) else {
-        return Vec::new();
+        return Composed {
+            raw: Vec::new(),
+            parts: Vec::new(),
+        };
     };
 
     let mut builder = lettre::Message::builder()
@@ -92,6 +154,7 @@ pub fn compose(
     let body = SinglePart::builder()
         .header(ContentType::TEXT_PLAIN)
         .body(body(&letter.body));
+    let mut kept = Vec::new();
     let message = if letter.attachments.is_empty() {
         builder.singlepart(body)
     } else {
@@ -108,19 +171,33 @@ pub fn compose(
             .header(ContentType::TEXT_PLAIN)
             .body(self::body(&text));
         let mut parts = MultiPart::mixed().singlepart(body);
-        for attachment in &letter.attachments {
+        for (i, attachment) in letter.attachments.iter().enumerate() {
             let media_type = ContentType::parse(&attachment.media_type)
                 .unwrap_or_else(|_| ContentType::parse("application/octet-stream").expect("valid"));
+            // The body as lettre encodes it, kept apart; the letter holds a placeholder,
+            // written as it stands, which the body later replaces byte for byte.
+            let body = Body::new(attachment.bytes.clone());
+            let encoding = body.encoding();
+            let placeholder = format!("STRATEGOS-ATTACHMENT-{i}-{message_id}").into_bytes();
+            kept.push((placeholder.clone(), body.into_vec()));
             parts = parts.singlepart(
-                lettre::message::Attachment::new(one_line(&attachment.name))
-                    .body(Body::new(attachment.bytes.clone()), media_type),
+                lettre::message::Attachment::new(one_line(&attachment.name)).body(
+                    Body::dangerous_pre_encoded(placeholder, encoding),
+                    media_type,
+                ),
             );
         }
         builder.multipart(parts)
     };
     match message {
-        Ok(message) => message.formatted(),
-        Err(_) => Vec::new(),
+        Ok(message) => Composed {
+            raw: message.formatted(),
+            parts: kept,
+        },
+        Err(_) => Composed {
+            raw: Vec::new(),
+            parts: Vec::new(),
+        },
     }
 }
 
@@ -340,4 +417,66 @@ fn angle(id: &str) -> String {
         "<{}>",
         clean_id(id).unwrap_or_else(|| "no-id@strategos.invalid".to_string())
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::letter::Attachment;
+    use mail_parser::MimeHeaders;
+
+    /// A letter composed with its attachments kept apart is, made whole, the letter: the
+    /// text reads back as written and each file comes back byte for byte. Text of the
+    /// player's that holds a placeholder's very words is left as it stands; the kept letter
+    /// holds no body.
+    #[test]
+    fn a_letter_with_its_attachments_apart_is_whole_again() {
+        let message_id = "20270105120000.7.strategos@example.test";
+        let picture: Vec<u8> = (0..40_000u32).map(|i| (i * 7919 % 251) as u8).collect();
+        let second: Vec<u8> = picture.iter().rev().copied().collect();
+        let trap = format!("STRATEGOS-ATTACHMENT-0-{message_id}");
+        let mut letter = OutgoingLetter::fresh(
+            "ann@example.test",
+            "Re: pictures",
+            format!("Press: {trap}\nand more.\n"),
+        );
+        for (name, bytes) in [("map.png", &picture), ("other.png", &second)] {
+            letter.attachments.push(Attachment {
+                name: name.to_string(),
+                media_type: "image/png".to_string(),
+                bytes: bytes.clone(),
+            });
+        }
+        let from = Address::new("judge@example.test");
+        let now = DateTime::parse_from_rfc3339("2027-01-05T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let apart = compose_apart(&letter, &from, message_id, now);
+        assert_eq!(apart.parts.len(), 2);
+        assert!(apart.raw.len() < 4_000, "{} bytes kept", apart.raw.len());
+        let pieces = apart.pieces();
+        assert_eq!(pieces.len(), 2);
+        assert!(String::from_utf8_lossy(&apart.raw[..pieces[0].0]).contains(&trap));
+        let whole = apart.whole();
+        let message = mail_parser::MessageParser::default()
+            .parse(&whole)
+            .expect("a letter");
+        let files: Vec<(String, Vec<u8>)> = message
+            .attachments()
+            .map(|a| {
+                (
+                    a.attachment_name().unwrap_or_default().to_string(),
+                    a.contents().to_vec(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            files,
+            [
+                ("map.png".to_string(), picture),
+                ("other.png".to_string(), second)
+            ]
+        );
+        assert!(message.body_text(0).unwrap().contains(&trap));
+    }
 }

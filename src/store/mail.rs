@@ -5,6 +5,7 @@ use chrono::{DateTime, Duration, Utc};
 use rusqlite::{OptionalExtension, params};
 
 use super::{Tx, time_text};
+use crate::mail::compose::Composed;
 
 /// What became of a stored message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -329,21 +330,95 @@ impl Tx<'_> {
         rows.collect()
     }
 
-    /// Puts a composed letter in the outbox, to go out as soon as possible.
+    /// Puts a composed letter in the outbox, to go out as soon as possible. Each attachment's
+    /// body is stored once for the letters this transaction queues (a game's picture for
+    /// each of its members), the letter holding a reference to it (migration 7).
     pub fn enqueue(
         &self,
         message_id: &str,
         recipients: &[String],
-        raw: &[u8],
+        letter: &Composed,
         caused_by: Option<i64>,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
+        let pieces = letter.pieces();
+        // A letter holding a NUL byte of its own (which lettre never writes) is kept whole,
+        // and unmarked, so that nothing in it is ever taken for a reference.
+        let parts = !pieces.is_empty() && !letter.raw.contains(&0);
+        let raw = if !parts {
+            letter.clone().whole()
+        } else {
+            let mut raw = Vec::with_capacity(letter.raw.len());
+            let mut at = 0;
+            for (start, end, body) in pieces {
+                raw.extend_from_slice(&letter.raw[at..start]);
+                raw.extend_from_slice(format!("\0part:{}\0", self.part(body)?).as_bytes());
+                at = end;
+            }
+            raw.extend_from_slice(&letter.raw[at..]);
+            raw
+        };
         self.execute_cached(
-            "INSERT INTO outbox (message_id, created_at, recipients, raw, next_attempt_at, caused_by)
-             VALUES (?1, ?2, ?3, ?4, ?2, ?5)",
-            params![message_id, time_text(now), recipients.join(","), raw, caused_by],
+            "INSERT INTO outbox (message_id, created_at, recipients, raw, next_attempt_at, caused_by, parts)
+             VALUES (?1, ?2, ?3, ?4, ?2, ?5, ?6)",
+            params![message_id, time_text(now), recipients.join(","), raw, caused_by, parts],
         )?;
         Ok(())
+    }
+
+    /// The id in `outbox_parts` of an attachment's body: the one this transaction stored
+    /// already for an earlier letter, else a new one.
+    fn part(&self, body: &[u8]) -> rusqlite::Result<i64> {
+        let mut parts = self.parts.borrow_mut();
+        if let Some((_, id)) = parts.iter().find(|(b, _)| b == body) {
+            return Ok(*id);
+        }
+        self.execute_cached("INSERT INTO outbox_parts (bytes) VALUES (?1)", [body])?;
+        let id = self.tx.last_insert_rowid();
+        // A phase's pictures: one per language of the game's members.
+        if parts.len() >= 8 {
+            parts.remove(0);
+        }
+        parts.push((body.to_vec(), id));
+        Ok(id)
+    }
+
+    /// A letter of the outbox made whole: in one marked `parts`, each reference to a stored
+    /// body replaced by it.
+    fn whole_letter(&self, (mut row, parts): (OutboxRow, bool)) -> rusqlite::Result<OutboxRow> {
+        const MARK: &[u8] = b"\0part:";
+        if !parts {
+            return Ok(row);
+        }
+        let mut whole = Vec::with_capacity(row.raw.len() * 2);
+        let mut rest = row.raw.as_slice();
+        while let Some(start) = rest.windows(MARK.len()).position(|w| w == MARK) {
+            let after = &rest[start + MARK.len()..];
+            let Some(end) = after.iter().position(|b| *b == 0) else {
+                break;
+            };
+            let id: Option<i64> = std::str::from_utf8(&after[..end])
+                .ok()
+                .and_then(|t| t.parse().ok());
+            let body: Option<Vec<u8>> = match id {
+                Some(id) => self
+                    .query_row_cached("SELECT bytes FROM outbox_parts WHERE id = ?1", [id], |r| {
+                        r.get(0)
+                    })
+                    .optional()?,
+                None => None,
+            };
+            whole.extend_from_slice(&rest[..start]);
+            match body {
+                Some(body) => whole.extend_from_slice(&body),
+                // Not a reference the judge wrote: left as it stands.
+                None => whole.extend_from_slice(&rest[start..start + MARK.len() + end + 1]),
+            }
+            rest = &after[end + 1..];
+        }
+        whole.extend_from_slice(rest);
+        row.raw = whole;
+        Ok(row)
     }
 
     /// Letters due to be sent now, oldest first.
@@ -353,11 +428,13 @@ impl Tx<'_> {
         limit: usize,
     ) -> rusqlite::Result<Vec<OutboxRow>> {
         let mut stmt = self.tx.prepare_cached(
-            "SELECT id, message_id, recipients, raw, attempts FROM outbox
+            "SELECT id, message_id, recipients, raw, attempts, parts FROM outbox
              WHERE state = 'pending' AND next_attempt_at <= ?1 ORDER BY id LIMIT ?2",
         )?;
         let rows = stmt.query_map(params![time_text(now), limit as i64], outbox_row)?;
-        rows.collect()
+        let rows: Vec<(OutboxRow, bool)> = rows.collect::<rusqlite::Result<_>>()?;
+        drop(stmt);
+        rows.into_iter().map(|row| self.whole_letter(row)).collect()
     }
 
     /// Every letter waiting to be sent, in the order queued, with whether it is due at `now`.
@@ -407,11 +484,13 @@ impl Tx<'_> {
     /// One letter of the outbox, whatever its state.
     pub fn outbox_letter(&self, id: i64) -> rusqlite::Result<Option<OutboxRow>> {
         self.query_row_cached(
-            "SELECT id, message_id, recipients, raw, attempts FROM outbox WHERE id = ?1",
+            "SELECT id, message_id, recipients, raw, attempts, parts FROM outbox WHERE id = ?1",
             [id],
             outbox_row,
         )
-        .optional()
+        .optional()?
+        .map(|row| self.whole_letter(row))
+        .transpose()
     }
 
     pub fn mark_sent(&self, id: i64, now: DateTime<Utc>) -> rusqlite::Result<()> {
@@ -523,13 +602,17 @@ impl Tx<'_> {
 }
 
 /// An outbox row from `SELECT id, message_id, recipients, raw, attempts`.
-fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<OutboxRow> {
+/// An outbox row, and whether its letter holds references to stored bodies (`parts`).
+fn outbox_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(OutboxRow, bool)> {
     let recipients: String = r.get(2)?;
-    Ok(OutboxRow {
-        id: r.get(0)?,
-        message_id: r.get(1)?,
-        recipients: split_recipients(&recipients),
-        raw: r.get(3)?,
-        attempts: r.get(4)?,
-    })
+    Ok((
+        OutboxRow {
+            id: r.get(0)?,
+            message_id: r.get(1)?,
+            recipients: split_recipients(&recipients),
+            raw: r.get(3)?,
+            attempts: r.get(4)?,
+        },
+        r.get(5)?,
+    ))
 }

@@ -29,6 +29,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema4.sql"),
     include_str!("schema5.sql"),
     include_str!("schema6.sql"),
+    include_str!("schema7.sql"),
 ];
 
 /// An open database.
@@ -39,6 +40,9 @@ pub struct Store {
 /// A transaction on the store: every method of the judge's state works inside one.
 pub struct Tx<'a> {
     tx: Transaction<'a>,
+    /// The attachments' bodies this transaction stored in `outbox_parts`, with their ids: the
+    /// letters of one game's phase, queued together, share them.
+    parts: std::cell::RefCell<Vec<(Vec<u8>, i64)>>,
 }
 
 /// Times are stored as fixed-width UTC text, so text order is time order.
@@ -118,7 +122,10 @@ impl Store {
         let tx = self
             .conn
             .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        Ok(Tx { tx })
+        Ok(Tx {
+            tx,
+            parts: Default::default(),
+        })
     }
 
     /// How long a unit of work waits for another writer to finish before it fails with
@@ -273,6 +280,7 @@ mod tests {
             "requests",
             "password_failures",
             "outbox",
+            "outbox_parts",
             "players",
         ];
         let mut checked = 0;

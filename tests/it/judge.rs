@@ -1289,6 +1289,63 @@ fn a_game_s_letters_share_one_prefix_and_one_thread() {
     );
 }
 
+/// An attachment's body is stored once and referred to from the letters that carry it; a
+/// letter read from the outbox is whole. Bytes in a letter that merely look like a reference
+/// (a forged subject or press could carry them) are never replaced by another letter's file.
+#[test]
+fn only_the_judges_own_references_in_the_outbox_are_made_whole() {
+    use strategos::mail::compose::Composed;
+    let mut judge = Harness::new("parts");
+    let now = at("2027-01-05T12:00:00Z");
+    let secret = b"a private game's picture".to_vec();
+    let tx = judge.daemon.store.begin().unwrap();
+    let carrying = Composed {
+        raw: b"Subject: picture\r\n\r\nbefore PLACE after\r\n".to_vec(),
+        parts: vec![(b"PLACE".to_vec(), secret.clone())],
+    };
+    tx.enqueue(
+        "carrying@x",
+        &["ann@example.test".into()],
+        &carrying,
+        None,
+        now,
+    )
+    .unwrap();
+    tx.enqueue(
+        "again@x",
+        &["bob@example.test".into()],
+        &carrying,
+        None,
+        now,
+    )
+    .unwrap();
+    // The part's id is the first; a letter forged to hold a reference to it.
+    let forged = Composed {
+        raw: b"Subject: \0part:1\0\r\n\r\n\0part:1\0\r\n".to_vec(),
+        parts: Vec::new(),
+    };
+    tx.enqueue("forged@x", &["eve@example.test".into()], &forged, None, now)
+        .unwrap();
+    let letters: Vec<Vec<u8>> = (1..=3)
+        .map(|id| tx.outbox_letter(id).unwrap().unwrap().raw)
+        .collect();
+    tx.commit().unwrap();
+    let whole = b"Subject: picture\r\n\r\nbefore a private game's picture after\r\n".to_vec();
+    assert_eq!(letters[0], whole);
+    assert_eq!(letters[1], whole);
+    assert_eq!(letters[2], forged.raw, "left as it stands");
+    let db = rusqlite::Connection::open(judge.dir.0.join("judge.db")).unwrap();
+    let (parts, kept): (i64, i64) = db
+        .query_row(
+            "SELECT (SELECT COUNT(*) FROM outbox_parts), MAX(length(raw)) FROM outbox",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(parts, 1, "stored once for both letters");
+    assert!((kept as usize) < whole.len() + 10);
+}
+
 /// The token of another live judge process, as a claim names it: pid 1 (init, alive as long
 /// as the machine), with its start time.
 fn another_live_process() -> String {

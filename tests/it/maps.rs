@@ -320,6 +320,67 @@ fn letters_to<'a>(letters: &'a [Read], who: &str) -> Vec<&'a Read> {
     letters.iter().filter(|(to, _, _)| to == who).collect()
 }
 
+/// A game's picture goes with each member's results letter, but the outbox stores it once:
+/// each queued letter holds a reference in its place, and is made whole when sent, so every
+/// member gets the same picture, whole.
+#[test]
+fn a_phase_picture_is_stored_once_for_all_the_letters_that_carry_it() {
+    use crate::judge_harness::{Harness, mail};
+    let mut judge = Harness::new("maps-once");
+    judge.set_time("2027-01-05T12:00:00Z".parse().unwrap());
+    let (gina, bob, ann) = ("gina@example.test", "bob@example.test", "ann@example.test");
+    judge.vouch(&[gina, bob, ann]);
+    let mut n = 0;
+    let mut send = |judge: &mut Harness, from: &str, body: &str| {
+        n += 1;
+        judge.deliver(&mail(from, "maps", &format!("o{n}@x"), body));
+        judge
+            .take_sent_raw()
+            .iter()
+            .map(|r| read_raw(r))
+            .collect::<Vec<Read>>()
+    };
+    send(&mut judge, gina, "CREATE ?once gmpw standard MODERATED\n");
+    send(&mut judge, bob, "SIGNON ?once bobpw\nSET PREFERENCE F\n");
+    send(&mut judge, ann, "SIGNON ?once annpw\nSET PREFERENCE G\n");
+    send(&mut judge, gina, "SIGNON ?once gmpw\nFORCE BEGIN\n");
+    let db = rusqlite::Connection::open(judge.dir.0.join("judge.db")).unwrap();
+    let parts_before: i64 = db
+        .query_row("SELECT COUNT(*) FROM outbox_parts", [], |r| r.get(0))
+        .unwrap();
+    let results = send(&mut judge, gina, "SIGNON ?once gmpw\nPROCESS\n");
+    let pictures: Vec<&Vec<u8>> = results
+        .iter()
+        .flat_map(|(_, _, files)| files.iter().map(|(_, _, bytes)| bytes))
+        .collect();
+    assert_eq!(pictures.len(), 3, "the master's, Bob's and Ann's results");
+    assert!(pictures.iter().all(|p| *p == pictures[0]));
+    assert_eq!(&pictures[0][..8], b"\x89PNG\r\n\x1a\n");
+    let (parts, stored): (i64, i64) = db
+        .query_row(
+            "SELECT COUNT(*), COALESCE(SUM(length(bytes)), 0) FROM outbox_parts",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
+        .unwrap();
+    assert_eq!(
+        parts - parts_before,
+        1,
+        "one picture stored for three letters"
+    );
+    assert!(
+        stored as usize > pictures[0].len(),
+        "stored encoded, in base64"
+    );
+    let largest: i64 = db
+        .query_row("SELECT MAX(length(raw)) FROM outbox", [], |r| r.get(0))
+        .unwrap();
+    assert!(
+        (largest as usize) < pictures[0].len(),
+        "a queued letter of {largest} bytes holds no picture"
+    );
+}
+
 #[test]
 fn results_letters_carry_the_picture_unless_turned_off_and_get_map_mails_it() {
     use crate::judge_harness::{Harness, mail};
