@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
 
 use super::board::{Board, Lands, Scene};
+use super::partition::Sheet;
 use super::png;
 use super::svg::rgb;
 use crate::report::messages::Words;
@@ -29,8 +30,14 @@ pub fn board_png(scene: &Scene, words: Words) -> Option<Vec<u8>> {
 /// paints).
 pub fn paint_board(scene: &Scene, words: Words) -> Option<Pixmap> {
     let board = Board::new(scene);
-    let plan = Plan::new(&board);
-    let backdrop = backdrop(&plan)?;
+    let backdrop = match Known::of(scene, &board) {
+        Some(known) => known,
+        None => {
+            let found = backdrop(&Plan::new(&board))?;
+            Known::learn(scene, &board, &found);
+            found
+        }
+    };
     let mut pixmap = backdrop.under.clone();
     for (shape, mask) in &backdrop.shapes {
         if let Some(colour) = board.land_colour(*shape) {
@@ -124,6 +131,62 @@ struct Backdrop {
     shapes: Vec<(usize, Mask)>,
     borders: Sparse,
     labels: Sparse,
+}
+
+/// The kept layers of the boards painted last, found without writing their documents: by the
+/// map's shapes (the very `Sheet`, shared by every equal layout and held alive here, so the
+/// same one means the same layout), a digest of what the layers show of the map's provinces
+/// (ids, names, terrain, centres) and the picture's size. A board not found so is looked up
+/// by its documents, the full text of its layers.
+struct Known;
+
+/// A map's shapes, the digest of its provinces and the picture's size, and its kept layers.
+type KnownEntry = (Arc<Sheet>, u64, Arc<Backdrop>);
+
+impl Known {
+    const KEPT: usize = 16;
+
+    fn index() -> &'static Mutex<Vec<KnownEntry>> {
+        static INDEX: Mutex<Vec<KnownEntry>> = Mutex::new(Vec::new());
+        &INDEX
+    }
+
+    /// What the layers show of the map beyond its shapes, and the picture's size.
+    fn digest(scene: &Scene, board: &Board) -> u64 {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = std::collections::hash_map::DefaultHasher::new();
+        for province in &scene.map.provinces {
+            province.id.hash(&mut hasher);
+            province.name.hash(&mut hasher);
+            std::mem::discriminant(&province.terrain).hash(&mut hasher);
+            province.centre.is_some().hash(&mut hasher);
+        }
+        board.w.to_bits().hash(&mut hasher);
+        (board.h + board.legend).to_bits().hash(&mut hasher);
+        hasher.finish()
+    }
+
+    fn of(scene: &Scene, board: &Board) -> Option<Arc<Backdrop>> {
+        let sheet = scene.layout.sheet.get()?;
+        let digest = Known::digest(scene, board);
+        let index = Known::index().lock().unwrap_or_else(|e| e.into_inner());
+        index
+            .iter()
+            .find(|(s, d, _)| Arc::ptr_eq(s, sheet) && *d == digest)
+            .map(|(_, _, b)| b.clone())
+    }
+
+    fn learn(scene: &Scene, board: &Board, backdrop: &Arc<Backdrop>) {
+        let Some(sheet) = scene.layout.sheet.get() else {
+            return;
+        };
+        let digest = Known::digest(scene, board);
+        let mut index = Known::index().lock().unwrap_or_else(|e| e.into_inner());
+        if index.len() >= Known::KEPT {
+            index.remove(0);
+        }
+        index.push((sheet.clone(), digest, backdrop.clone()));
+    }
 }
 
 /// The unchanging layers of the maps painted last.
