@@ -199,6 +199,10 @@ pub struct LimitsConfig {
     /// Days a quarantined letter (one that could not be read) is kept whole for the keeper;
     /// then its body is removed and its headers kept.
     pub keep_quarantined_days: u32,
+    /// Days the attachments of letters sent (the pictures of the board) are kept in the
+    /// outbox after every letter queued with them is sent; then their bodies are removed and
+    /// the letters' text kept.
+    pub keep_sent_attachments_days: u32,
     /// Attempts at handling one letter, each counted before it begins, after which a letter
     /// whose handling never finished (the judge killed, stopped by the watchdog or panicking
     /// on it each time) is quarantined, its sender told once, and the letters behind it go on.
@@ -316,6 +320,7 @@ impl Default for LimitsConfig {
             answer_bytes: 512 * 1024,
             letters_to_others_per_letter: 200,
             keep_quarantined_days: 30,
+            keep_sent_attachments_days: 30,
             handling_attempts: 3,
             letter_seconds: 300,
         }

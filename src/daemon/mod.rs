@@ -126,6 +126,7 @@ impl Daemon {
         round.letters_in += self.poll_inbox();
         round.phases += self.tick();
         self.purge_quarantine();
+        self.purge_sent_attachments();
         if round.phases > 0 || round.letters_in > 0 {
             self.refresh_archive();
         }
@@ -740,6 +741,33 @@ impl Daemon {
             }
         }
         n
+    }
+
+    /// Removes the bodies of the attachments (pictures) of letters sent more than
+    /// `limits.keep_sent_attachments_days` ago, a hundred a round at most; the letters' text
+    /// stays. A failure is logged and tried again next round. Returns how many.
+    fn purge_sent_attachments(&mut self) -> usize {
+        const MOST_PER_ROUND: usize = 100;
+        let days = i64::from(self.judge.config.limits.keep_sent_attachments_days);
+        let Some(before) = self
+            .clock
+            .now()
+            .checked_sub_signed(chrono::Duration::days(days))
+        else {
+            return 0;
+        };
+        let result = self.store.begin().and_then(|tx| {
+            let removed = tx.purge_sent_parts(before, MOST_PER_ROUND)?;
+            tx.commit()?;
+            Ok(removed)
+        });
+        match result {
+            Ok(removed) => removed,
+            Err(e) => {
+                warn!(error = %e, "cannot remove the attachments of letters sent long ago");
+                0
+            }
+        }
     }
 
     /// Removes the bodies of quarantined letters kept longer than

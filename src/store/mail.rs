@@ -352,7 +352,7 @@ impl Tx<'_> {
             let mut at = 0;
             for (start, end, body) in pieces {
                 raw.extend_from_slice(&letter.raw[at..start]);
-                raw.extend_from_slice(format!("\0part:{}\0", self.part(body)?).as_bytes());
+                raw.extend_from_slice(format!("\0part:{}\0", self.part(body, now)?).as_bytes());
                 at = end;
             }
             raw.extend_from_slice(&letter.raw[at..]);
@@ -368,19 +368,52 @@ impl Tx<'_> {
 
     /// The id in `outbox_parts` of an attachment's body: the one this transaction stored
     /// already for an earlier letter, else a new one.
-    fn part(&self, body: &[u8]) -> rusqlite::Result<i64> {
+    /// Letters queued at another time get a body of their own, so that a body is removed only
+    /// once every letter queued with it is settled (`purge_sent_parts`).
+    fn part(&self, body: &[u8], now: DateTime<Utc>) -> rusqlite::Result<i64> {
+        let queued_at = time_text(now);
         let mut parts = self.parts.borrow_mut();
-        if let Some((_, id)) = parts.iter().find(|(b, _)| b == body) {
+        if let Some((_, _, id)) = parts
+            .iter()
+            .find(|(b, at, _)| *at == queued_at && b == body)
+        {
             return Ok(*id);
         }
-        self.execute_cached("INSERT INTO outbox_parts (bytes) VALUES (?1)", [body])?;
+        self.execute_cached(
+            "INSERT INTO outbox_parts (queued_at, bytes) VALUES (?1, ?2)",
+            params![queued_at, body],
+        )?;
         let id = self.tx.last_insert_rowid();
         // A phase's pictures: one per language of the game's members.
         if parts.len() >= 8 {
             parts.remove(0);
         }
-        parts.push((body.to_vec(), id));
+        parts.push((body.to_vec(), queued_at, id));
         Ok(id)
+    }
+
+    /// Removes the bodies of attachments queued before `before` whose letters are all settled
+    /// (no letter queued by then still waits to be sent), at most `limit` of them; the letters
+    /// keep their text and read with an empty attachment. Returns how many were removed.
+    pub fn purge_sent_parts(&self, before: DateTime<Utc>, limit: usize) -> rusqlite::Result<usize> {
+        let oldest_pending: Option<String> = self
+            .query_row_cached(
+                "SELECT created_at FROM outbox WHERE state = 'pending' ORDER BY id LIMIT 1",
+                [],
+                |r| r.get(0),
+            )
+            .optional()?;
+        let before = time_text(before);
+        let before = match oldest_pending {
+            Some(pending) if pending <= before => pending,
+            _ => before,
+        };
+        self.execute_cached(
+            "UPDATE outbox_parts SET bytes = NULL WHERE id IN (
+                 SELECT id FROM outbox_parts WHERE bytes IS NOT NULL AND queued_at < ?1
+                 ORDER BY queued_at LIMIT ?2)",
+            params![before, limit as i64],
+        )
     }
 
     /// A letter of the outbox made whole: in one marked `parts`, each reference to a stored
@@ -400,12 +433,14 @@ impl Tx<'_> {
             let id: Option<i64> = std::str::from_utf8(&after[..end])
                 .ok()
                 .and_then(|t| t.parse().ok());
+            // A body removed after its letters were sent leaves the attachment empty.
             let body: Option<Vec<u8>> = match id {
                 Some(id) => self
                     .query_row_cached("SELECT bytes FROM outbox_parts WHERE id = ?1", [id], |r| {
-                        r.get(0)
+                        r.get::<_, Option<Vec<u8>>>(0)
                     })
-                    .optional()?,
+                    .optional()?
+                    .map(Option::unwrap_or_default),
                 None => None,
             };
             whole.extend_from_slice(&rest[..start]);

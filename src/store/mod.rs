@@ -40,9 +40,9 @@ pub struct Store {
 /// A transaction on the store: every method of the judge's state works inside one.
 pub struct Tx<'a> {
     tx: Transaction<'a>,
-    /// The attachments' bodies this transaction stored in `outbox_parts`, with their ids: the
-    /// letters of one game's phase, queued together, share them.
-    parts: std::cell::RefCell<Vec<(Vec<u8>, i64)>>,
+    /// The attachments' bodies this transaction stored in `outbox_parts`, with when they were
+    /// queued and their ids: the letters of one game's phase, queued together, share them.
+    parts: std::cell::RefCell<Vec<(Vec<u8>, String, i64)>>,
 }
 
 /// Times are stored as fixed-width UTC text, so text order is time order.

@@ -1344,6 +1344,26 @@ fn only_the_judges_own_references_in_the_outbox_are_made_whole() {
         .unwrap();
     assert_eq!(parts, 1, "stored once for both letters");
     assert!((kept as usize) < whole.len() + 10);
+
+    // Thirty days on, a body is removed only once every letter queued with it is settled;
+    // the letters then read with an empty attachment.
+    let month = now + chrono::Duration::days(31) - chrono::Duration::days(30);
+    let tx = judge.daemon.store.begin().unwrap();
+    tx.mark_sent(1, now).unwrap();
+    tx.mark_sent(2, now).unwrap();
+    assert_eq!(
+        tx.purge_sent_parts(month, 100).unwrap(),
+        0,
+        "a letter queued with it still waits"
+    );
+    tx.mark_sent(3, now).unwrap();
+    assert_eq!(tx.purge_sent_parts(now, 100).unwrap(), 0, "not yet old");
+    assert_eq!(tx.purge_sent_parts(month, 100).unwrap(), 1);
+    assert_eq!(
+        tx.outbox_letter(1).unwrap().unwrap().raw,
+        b"Subject: picture\r\n\r\nbefore  after\r\n"
+    );
+    tx.commit().unwrap();
 }
 
 /// The token of another live judge process, as a claim names it: pid 1 (init, alive as long

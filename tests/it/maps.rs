@@ -379,6 +379,25 @@ fn a_phase_picture_is_stored_once_for_all_the_letters_that_carry_it() {
         (largest as usize) < pictures[0].len(),
         "a queued letter of {largest} bytes holds no picture"
     );
+    // The picture is kept `limits.keep_sent_attachments_days` (30) after its letters went,
+    // then a round removes it.
+    let part: i64 = db
+        .query_row("SELECT MAX(id) FROM outbox_parts", [], |r| r.get(0))
+        .unwrap();
+    let kept = |db: &rusqlite::Connection| -> bool {
+        db.query_row(
+            "SELECT bytes IS NOT NULL FROM outbox_parts WHERE id = ?1",
+            [part],
+            |r| r.get(0),
+        )
+        .unwrap()
+    };
+    judge.set_time("2027-02-03T12:00:00Z".parse().unwrap());
+    judge.daemon.round();
+    assert!(kept(&db), "29 days on");
+    judge.set_time("2027-02-05T12:00:00Z".parse().unwrap());
+    judge.daemon.round();
+    assert!(!kept(&db), "31 days on");
 }
 
 #[test]
