@@ -743,16 +743,20 @@ impl Daemon {
         n
     }
 
+    /// The moment `days` of keeping reach back to from now; `None` when they reach beyond
+    /// the calendar (then nothing is old enough to remove).
+    fn kept_since(&self, days: u32) -> Option<DateTime<Utc>> {
+        self.clock
+            .now()
+            .checked_sub_signed(chrono::Duration::days(i64::from(days)))
+    }
+
     /// Removes the bodies of the attachments (pictures) of letters sent more than
     /// `limits.keep_sent_attachments_days` ago, a hundred a round at most; the letters' text
     /// stays. A failure is logged and tried again next round. Returns how many.
     fn purge_sent_attachments(&mut self) -> usize {
         const MOST_PER_ROUND: usize = 100;
-        let days = i64::from(self.judge.config.limits.keep_sent_attachments_days);
-        let Some(before) = self
-            .clock
-            .now()
-            .checked_sub_signed(chrono::Duration::days(days))
+        let Some(before) = self.kept_since(self.judge.config.limits.keep_sent_attachments_days)
         else {
             return 0;
         };
@@ -775,13 +779,7 @@ impl Daemon {
     /// Returns how many.
     fn purge_quarantine(&mut self) -> usize {
         const MOST_PER_ROUND: usize = 100;
-        let days = i64::from(self.judge.config.limits.keep_quarantined_days);
-        // A retention longer than the calendar reaches purges nothing.
-        let Some(before) = self
-            .clock
-            .now()
-            .checked_sub_signed(chrono::Duration::days(days))
-        else {
+        let Some(before) = self.kept_since(self.judge.config.limits.keep_quarantined_days) else {
             return 0;
         };
         let result = (|| -> rusqlite::Result<usize> {

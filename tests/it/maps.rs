@@ -320,35 +320,57 @@ fn letters_to<'a>(letters: &'a [Read], who: &str) -> Vec<&'a Read> {
     letters.iter().filter(|(to, _, _)| to == who).collect()
 }
 
+/// Gina, Bob and Ann.
+const GINA: &str = "gina@example.test";
+const BOB: &str = "bob@example.test";
+const ANN: &str = "ann@example.test";
+
+/// A moderated standard game begun by its master Gina, with Bob as France and Ann as
+/// Germany, on a judge of its own.
+struct PictureGame {
+    judge: crate::judge_harness::Harness,
+    letters: usize,
+}
+
+impl PictureGame {
+    fn begun(folder: &str, game: &str) -> PictureGame {
+        let mut judge = crate::judge_harness::Harness::new(folder);
+        judge.set_time("2027-01-05T12:00:00Z".parse().unwrap());
+        judge.vouch(&[GINA, BOB, ANN]);
+        let mut begun = PictureGame { judge, letters: 0 };
+        begun.send(GINA, &format!("CREATE ?{game} gmpw standard MODERATED\n"));
+        begun.send(BOB, &format!("SIGNON ?{game} bobpw\nSET PREFERENCE F\n"));
+        begun.send(ANN, &format!("SIGNON ?{game} annpw\nSET PREFERENCE G\n"));
+        begun.send(GINA, &format!("SIGNON ?{game} gmpw\nFORCE BEGIN\n"));
+        begun
+    }
+
+    /// Delivers a letter; the letters it caused, read.
+    fn send(&mut self, from: &str, body: &str) -> Vec<Read> {
+        self.letters += 1;
+        let id = format!("m{}@x", self.letters);
+        self.judge
+            .deliver(&crate::judge_harness::mail(from, "maps", &id, body));
+        self.judge
+            .take_sent_raw()
+            .iter()
+            .map(|r| read_raw(r))
+            .collect()
+    }
+}
+
 /// A game's picture goes with each member's results letter, but the outbox stores it once:
 /// each queued letter holds a reference in its place, and is made whole when sent, so every
 /// member gets the same picture, whole.
 #[test]
 fn a_phase_picture_is_stored_once_for_all_the_letters_that_carry_it() {
-    use crate::judge_harness::{Harness, mail};
-    let mut judge = Harness::new("maps-once");
-    judge.set_time("2027-01-05T12:00:00Z".parse().unwrap());
-    let (gina, bob, ann) = ("gina@example.test", "bob@example.test", "ann@example.test");
-    judge.vouch(&[gina, bob, ann]);
-    let mut n = 0;
-    let mut send = |judge: &mut Harness, from: &str, body: &str| {
-        n += 1;
-        judge.deliver(&mail(from, "maps", &format!("o{n}@x"), body));
-        judge
-            .take_sent_raw()
-            .iter()
-            .map(|r| read_raw(r))
-            .collect::<Vec<Read>>()
-    };
-    send(&mut judge, gina, "CREATE ?once gmpw standard MODERATED\n");
-    send(&mut judge, bob, "SIGNON ?once bobpw\nSET PREFERENCE F\n");
-    send(&mut judge, ann, "SIGNON ?once annpw\nSET PREFERENCE G\n");
-    send(&mut judge, gina, "SIGNON ?once gmpw\nFORCE BEGIN\n");
-    let db = rusqlite::Connection::open(judge.dir.0.join("judge.db")).unwrap();
+    let mut game = PictureGame::begun("maps-once", "once");
+    let gina = GINA;
+    let db = rusqlite::Connection::open(game.judge.dir.0.join("judge.db")).unwrap();
     let parts_before: i64 = db
         .query_row("SELECT COUNT(*) FROM outbox_parts", [], |r| r.get(0))
         .unwrap();
-    let results = send(&mut judge, gina, "SIGNON ?once gmpw\nPROCESS\n");
+    let results = game.send(gina, "SIGNON ?once gmpw\nPROCESS\n");
     let pictures: Vec<&Vec<u8>> = results
         .iter()
         .flat_map(|(_, _, files)| files.iter().map(|(_, _, bytes)| bytes))
@@ -392,43 +414,25 @@ fn a_phase_picture_is_stored_once_for_all_the_letters_that_carry_it() {
         )
         .unwrap()
     };
-    judge.set_time("2027-02-03T12:00:00Z".parse().unwrap());
-    judge.daemon.round();
+    game.judge.set_time("2027-02-03T12:00:00Z".parse().unwrap());
+    game.judge.daemon.round();
     assert!(kept(&db), "29 days on");
-    judge.set_time("2027-02-05T12:00:00Z".parse().unwrap());
-    judge.daemon.round();
+    game.judge.set_time("2027-02-05T12:00:00Z".parse().unwrap());
+    game.judge.daemon.round();
     assert!(!kept(&db), "31 days on");
 }
 
 #[test]
 fn results_letters_carry_the_picture_unless_turned_off_and_get_map_mails_it() {
-    use crate::judge_harness::{Harness, mail};
-    let mut judge = Harness::new("maps");
-    judge.set_time("2027-01-05T12:00:00Z".parse().unwrap());
-    let (gina, bob, ann) = ("gina@example.test", "bob@example.test", "ann@example.test");
-    judge.vouch(&[gina, bob, ann]);
-    let mut n = 0;
-    let mut send = |judge: &mut Harness, from: &str, body: &str| {
-        n += 1;
-        judge.deliver(&mail(from, "maps", &format!("m{n}@x"), body));
-        judge
-            .take_sent_raw()
-            .iter()
-            .map(|r| read_raw(r))
-            .collect::<Vec<Read>>()
-    };
-    send(&mut judge, gina, "CREATE ?pics gmpw standard MODERATED\n");
-    send(&mut judge, bob, "SIGNON ?pics bobpw\nSET PREFERENCE F\n");
-    send(&mut judge, ann, "SIGNON ?pics annpw\nSET PREFERENCE G\n");
-    send(&mut judge, gina, "SIGNON ?pics gmpw\nFORCE BEGIN\n");
-    let answer = send(&mut judge, ann, "SIGNON Gpics annpw\nSET MAP OFF\n");
+    let mut game = PictureGame::begun("maps", "pics");
+    let (gina, bob, ann) = (GINA, BOB, ANN);
+    let answer = game.send(ann, "SIGNON Gpics annpw\nSET MAP OFF\n");
     assert!(answer[0].1.contains("carry no picture"), "{}", answer[0].1);
-    send(
-        &mut judge,
+    game.send(
         bob,
         "SIGNON Fpics bobpw\nA Par - Bur\nA Mar S A Par - Bur\n",
     );
-    let results = send(&mut judge, gina, "SIGNON ?pics gmpw\nPROCESS\n");
+    let results = game.send(gina, "SIGNON ?pics gmpw\nPROCESS\n");
     // Bob and the master get the picture of the new board; Ann, who turned it off, does not.
     for who in [bob, gina] {
         let letter = letters_to(&results, who)
@@ -457,18 +461,18 @@ fn results_letters_carry_the_picture_unless_turned_off_and_get_map_mails_it() {
         ann_body.lines().filter(|l| l.contains("Burgundy")).count()
     );
     // The master turns pictures off for the game.
-    let answer = send(&mut judge, gina, "SIGNON ?pics gmpw\nSET GAME MAP OFF\n");
+    let answer = game.send(gina, "SIGNON ?pics gmpw\nSET GAME MAP OFF\n");
     assert!(
         answer
             .iter()
             .any(|(_, b, _)| b.contains("carry no picture of the board")),
         "{answer:#?}"
     );
-    let results = send(&mut judge, gina, "SIGNON ?pics gmpw\nPROCESS\n");
+    let results = game.send(gina, "SIGNON ?pics gmpw\nPROCESS\n");
     assert!(!results.is_empty());
     assert!(results.iter().all(|(_, _, a)| a.is_empty()));
     // GET MAP mails the board as it stands, to anyone who may see the game.
-    let answer = send(&mut judge, bob, "GET MAP pics\n");
+    let answer = game.send(bob, "GET MAP pics\n");
     assert_eq!(answer.len(), 1);
     assert!(
         answer[0].1.contains("The picture of game 'pics'"),
@@ -477,11 +481,10 @@ fn results_letters_carry_the_picture_unless_turned_off_and_get_map_mails_it() {
     );
     assert_eq!(answer[0].2.len(), 1);
     assert_eq!(answer[0].2[0].0, "map.png");
-    let answer = send(&mut judge, bob, "GET MAP nosuchgame\n");
+    let answer = game.send(bob, "GET MAP nosuchgame\n");
     assert!(answer[0].2.is_empty());
     // A variant's name: its starting board (Here I Stand's too); a letter gets three pictures.
-    let answer = send(
-        &mut judge,
+    let answer = game.send(
         bob,
         "GET MAP standard\nGET MAP here-i-stand\nGET MAP standard\nGET MAP pics\nGET MAP diadochi-v\n",
     );
@@ -505,7 +508,7 @@ fn results_letters_carry_the_picture_unless_turned_off_and_get_map_mails_it() {
     // The archive shows every phase's map: the played ones with their orders, the phase
     // being played without (its orders are secret).
     let site = crate::judge_harness::TempDir::new("maps-site");
-    let tx = judge.daemon.store.begin().unwrap();
+    let tx = game.judge.daemon.store.begin().unwrap();
     strategos::archive::write_site(&tx, &crate::judge_harness::test_variants(), &site.0).unwrap();
     let page = std::fs::read_to_string(site.0.join("pics/index.html")).unwrap();
     assert!(page.contains("<h2>Maps</h2>"), "{page}");
@@ -544,16 +547,16 @@ fn results_letters_carry_the_picture_unless_turned_off_and_get_map_mails_it() {
     drop(tx);
 
     // strategos map --game draws a game's phase from the configured database.
-    let config = judge.dir.0.join("config.toml");
+    let config = game.judge.dir.0.join("config.toml");
     std::fs::write(
         &config,
         format!(
             "[paths]\ndatabase = \"{}\"\n",
-            judge.dir.0.join("judge.db").display()
+            game.judge.dir.0.join("judge.db").display()
         ),
     )
     .unwrap();
-    let out_file = judge.dir.0.join("phase0.svg");
+    let out_file = game.judge.dir.0.join("phase0.svg");
     let run = |args: &[&str]| {
         std::process::Command::new(env!("CARGO_BIN_EXE_strategos"))
             .arg("--config")
