@@ -17,9 +17,10 @@ use super::png;
 use super::svg::rgb;
 use crate::report::messages::Words;
 
-/// The maps whose unchanging layers are kept (a judge plays a few variants; each entry is a
-/// few megabytes).
-const KEPT: usize = 6;
+/// The maps whose unchanging layers are kept, in each of the two indexes below (a judge
+/// plays a few variants, a map's layers are about ten megabytes, and a game of Diadochi V
+/// with credit has a taller legend, so another picture size).
+const KEPT: usize = 4;
 
 /// The scene as a PNG, `layout`'s width wide; `None` if it cannot be painted.
 pub fn board_png(scene: &Scene, words: Words) -> Option<Vec<u8>> {
@@ -144,8 +145,6 @@ struct Known;
 type KnownEntry = (Arc<Sheet>, u64, Arc<Backdrop>);
 
 impl Known {
-    const KEPT: usize = 16;
-
     fn index() -> &'static Mutex<Vec<KnownEntry>> {
         static INDEX: Mutex<Vec<KnownEntry>> = Mutex::new(Vec::new());
         &INDEX
@@ -182,7 +181,7 @@ impl Known {
         };
         let digest = Known::digest(scene, board);
         let mut index = Known::index().lock().unwrap_or_else(|e| e.into_inner());
-        if index.len() >= Known::KEPT {
+        if index.len() >= KEPT {
             index.remove(0);
         }
         index.push((sheet.clone(), digest, backdrop.clone()));
