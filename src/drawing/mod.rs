@@ -32,6 +32,25 @@ use crate::variant::Variant;
 /// The variant's starting board (or, `empty`, its map alone), after checking the picture
 /// against the rules: each mismatch named, if any.
 pub fn draw_variant(variant: &Variant, empty: bool, words: Words) -> Result<String, String> {
+    with_variant_scene(variant, empty, words, |scene| draw(scene, words))
+}
+
+/// `draw_variant` as a PNG, painted over the map's kept layers (`layers`), as letters carry it.
+pub fn variant_png(variant: &Variant, empty: bool, words: Words) -> Result<Vec<u8>, String> {
+    with_variant_scene(variant, empty, words, |scene| {
+        layers::board_png(scene, words)
+    })?
+    .ok_or_else(|| format!("variant '{}': the picture could not be painted", variant.id))
+}
+
+/// What `make` makes of the variant's starting board (or, `empty`, its map alone), after
+/// checking the picture against the rules.
+fn with_variant_scene<T>(
+    variant: &Variant,
+    empty: bool,
+    words: Words,
+    make: impl FnOnce(&Scene) -> T,
+) -> Result<T, String> {
     let layout = variant
         .layout
         .as_ref()
@@ -54,17 +73,14 @@ pub fn draw_variant(variant: &Variant, empty: bool, words: Words) -> Result<Stri
         variant = variant.name,
         phase = phase_in(words, variant, position)
     );
-    Ok(draw(
-        &Scene {
-            map: &variant.map,
-            layout,
-            position,
-            title,
-            orders: Vec::new(),
-            retreats: Vec::new(),
-        },
-        words,
-    ))
+    Ok(make(&Scene {
+        map: &variant.map,
+        layout,
+        position,
+        title,
+        orders: Vec::new(),
+        retreats: Vec::new(),
+    }))
 }
 
 /// A case of `strategos adjudicate` drawn: the board it gives, its orders with their

@@ -91,7 +91,7 @@ pub fn board_picture(
 
 /// A variant's starting board, for `GET MAP <variant>`.
 pub fn variant_picture(words: Words, variant: &Variant) -> Option<Attachment> {
-    attachment(&drawing::draw_variant(variant, false, words).ok()?)
+    png_attachment(drawing::variant_png(variant, false, words).ok()?)
 }
 
 /// A Here I Stand board as a picture (the move under way as an arrow).

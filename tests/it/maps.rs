@@ -287,6 +287,20 @@ fn a_board_painted_in_layers_is_the_board_drawn_whole() {
         }
     }
     assert_eq!(compared, 4, "two maps, two boards each");
+    // A variant's starting board, as `GET MAP standard` mails it, is painted the same way.
+    for v in variants().iter().filter(|v| v.layout.is_some()) {
+        let png = drawing::variant_png(v, false, words).unwrap();
+        let whole =
+            drawing::png::render(&drawing::draw_variant(v, false, words).unwrap(), 1.0).unwrap();
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        let size = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+        assert_eq!(
+            (size(16), size(20)),
+            (whole.width(), whole.height()),
+            "{}",
+            v.id
+        );
+    }
 }
 
 /// `(recipient, body, attachments as (name, media type, bytes))` of a raw letter.
