@@ -59,6 +59,26 @@ pub struct Scene<'a> {
     pub retreats: Vec<RetreatOptions>,
 }
 
+impl<'a> Scene<'a> {
+    /// A board as it stands, with no orders drawn (a variant's start, or a game's phase
+    /// being played, whose orders are secret).
+    pub fn board(
+        map: &'a Map,
+        layout: &'a Layout,
+        position: &'a Position,
+        title: String,
+    ) -> Scene<'a> {
+        Scene {
+            map,
+            layout,
+            position,
+            title,
+            orders: Vec::new(),
+            retreats: Vec::new(),
+        }
+    }
+}
+
 /// The colour of `power`.
 pub fn colour_of<'a>(map: &Map, layout: &'a Layout, power: PowerId) -> &'a str {
     layout
@@ -135,18 +155,16 @@ impl Spots<'_> {
 /// The scene as an SVG document, `layout`'s width wide.
 pub fn draw(scene: &Scene, words: Words) -> String {
     let board = Board::new(scene);
-    let mut out = String::with_capacity(256 * 1024);
-    board.open(&mut out);
-    board.sea(&mut out);
-    board.seas(&mut out);
-    board.land(&mut out, Lands::All);
-    board.borders(&mut out);
-    board.links(&mut out);
-    board.centres(&mut out, words);
-    board.labels(&mut out);
-    board.on_top(&mut out, words);
-    out.push_str("</svg>");
-    out
+    board.document(true, |out| {
+        board.sea(out);
+        board.seas(out);
+        board.land(out, Lands::All);
+        board.borders(out);
+        board.links(out);
+        board.centres(out, words);
+        board.labels(out);
+        board.on_top(out, words);
+    })
 }
 
 /// Which land provinces `Board::land` draws.
@@ -193,8 +211,23 @@ impl<'s, 'a> Board<'s, 'a> {
         }
     }
 
+    /// A whole SVG document of the groups `paint` writes: opened with its size, title and
+    /// the arrowheads orders use, or (not `titled`) with its size alone, the same for every
+    /// board of the map.
+    pub(super) fn document(&self, titled: bool, paint: impl FnOnce(&mut String)) -> String {
+        let mut out = String::with_capacity(256 * 1024);
+        if titled {
+            self.open(&mut out);
+        } else {
+            self.open_untitled(&mut out);
+        }
+        paint(&mut out);
+        out.push_str("</svg>");
+        out
+    }
+
     /// The document's opening: its size, title, and the arrowheads orders use.
-    pub(super) fn open(&self, out: &mut String) {
+    fn open(&self, out: &mut String) {
         self.open_untitled(out);
         let _ = write!(out, "<title>{}</title>", escape(&self.scene.title));
         arrow_markers(
@@ -204,7 +237,7 @@ impl<'s, 'a> Board<'s, 'a> {
     }
 
     /// The document's opening, its size alone: the same for every board of a map.
-    pub(super) fn open_untitled(&self, out: &mut String) {
+    fn open_untitled(&self, out: &mut String) {
         let (w, h) = (self.w, self.h + self.legend);
         let _ = write!(
             out,

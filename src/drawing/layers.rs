@@ -31,11 +31,14 @@ pub fn board_png(scene: &Scene, words: Words) -> Option<Vec<u8>> {
 /// paints).
 pub fn paint_board(scene: &Scene, words: Words) -> Option<Pixmap> {
     let board = Board::new(scene);
-    let backdrop = match Known::of(scene, &board) {
-        Some(known) => known,
+    let known = Known::of(scene, &board);
+    let backdrop = match known.as_ref().and_then(Known::find) {
+        Some(found) => found,
         None => {
-            let found = backdrop(&Plan::new(&board))?;
-            Known::learn(scene, &board, &found);
+            let found = backdrop(Plan::new(&board))?;
+            if let Some(known) = known {
+                known.learn(&found);
+            }
             found
         }
     };
@@ -46,17 +49,15 @@ pub fn paint_board(scene: &Scene, words: Words) -> Option<Pixmap> {
         }
     }
     backdrop.borders.paint(&mut pixmap);
-    let mut centres = String::with_capacity(32 * 1024);
-    board.open(&mut centres);
-    board.centres(&mut centres, words);
-    centres.push_str("</svg>");
-    paint(&centres, &mut pixmap)?;
+    paint(
+        &board.document(true, |out| board.centres(out, words)),
+        &mut pixmap,
+    )?;
     backdrop.labels.paint(&mut pixmap);
-    let mut top = String::with_capacity(64 * 1024);
-    board.open(&mut top);
-    board.on_top(&mut top, words);
-    top.push_str("</svg>");
-    paint(&top, &mut pixmap)?;
+    paint(
+        &board.document(true, |out| board.on_top(out, words)),
+        &mut pixmap,
+    )?;
     Some(pixmap)
 }
 
@@ -79,26 +80,24 @@ impl Plan {
     fn new(board: &Board) -> Plan {
         // Nothing of the board's own (its title) goes into these documents: they are the
         // same for every board of the map, and the kept layers are found by them.
-        let document = |paint: &dyn Fn(&mut String)| {
-            let mut out = String::with_capacity(64 * 1024);
-            board.open_untitled(&mut out);
-            paint(&mut out);
-            out.push_str("</svg>");
-            out
-        };
-        let under = document(&|out| {
+        let under = board.document(false, |out| {
             board.sea(out);
             board.seas(out);
             board.land(out, Lands::Unchanging);
         });
-        let borders = document(&|out| {
+        let borders = board.document(false, |out| {
             board.borders(out);
             board.links(out);
         });
-        let labels = document(&|out| board.labels(out));
+        let labels = board.document(false, |out| board.labels(out));
         let shapes = (0..board.sheet.shapes.len())
             .filter(|i| board.changes_colour(*i))
-            .map(|i| (i, document(&|out| board.land(out, Lands::Shape(i)))))
+            .map(|i| {
+                (
+                    i,
+                    board.document(false, |out| board.land(out, Lands::Shape(i))),
+                )
+            })
             .collect();
         Plan {
             under,
@@ -139,20 +138,22 @@ struct Backdrop {
 /// same one means the same layout), a digest of what the layers show of the map's provinces
 /// (ids, names, terrain, centres) and the picture's size. A board not found so is looked up
 /// by its documents, the full text of its layers.
-struct Known;
-
-/// A map's shapes, the digest of its provinces and the picture's size, and its kept layers.
-type KnownEntry = (Arc<Sheet>, u64, Arc<Backdrop>);
+struct Known {
+    sheet: Arc<Sheet>,
+    digest: u64,
+}
 
 impl Known {
-    fn index() -> &'static Mutex<Vec<KnownEntry>> {
-        static INDEX: Mutex<Vec<KnownEntry>> = Mutex::new(Vec::new());
+    fn index() -> &'static Mutex<Vec<(Known, Arc<Backdrop>)>> {
+        static INDEX: Mutex<Vec<(Known, Arc<Backdrop>)>> = Mutex::new(Vec::new());
         &INDEX
     }
 
-    /// What the layers show of the map beyond its shapes, and the picture's size.
-    fn digest(scene: &Scene, board: &Board) -> u64 {
+    /// The scene's map as the index knows maps: its shapes, and a digest of what the layers
+    /// show of it beyond them and of the picture's size. `None` before its shapes are made.
+    fn of(scene: &Scene, board: &Board) -> Option<Known> {
         use std::hash::{Hash, Hasher};
+        let sheet = scene.layout.sheet.get()?.clone();
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         for province in &scene.map.provinces {
             province.id.hash(&mut hasher);
@@ -162,29 +163,26 @@ impl Known {
         }
         board.w.to_bits().hash(&mut hasher);
         (board.h + board.legend).to_bits().hash(&mut hasher);
-        hasher.finish()
+        Some(Known {
+            sheet,
+            digest: hasher.finish(),
+        })
     }
 
-    fn of(scene: &Scene, board: &Board) -> Option<Arc<Backdrop>> {
-        let sheet = scene.layout.sheet.get()?;
-        let digest = Known::digest(scene, board);
+    fn find(&self) -> Option<Arc<Backdrop>> {
         let index = Known::index().lock().unwrap_or_else(|e| e.into_inner());
         index
             .iter()
-            .find(|(s, d, _)| Arc::ptr_eq(s, sheet) && *d == digest)
-            .map(|(_, _, b)| b.clone())
+            .find(|(k, _)| Arc::ptr_eq(&k.sheet, &self.sheet) && k.digest == self.digest)
+            .map(|(_, b)| b.clone())
     }
 
-    fn learn(scene: &Scene, board: &Board, backdrop: &Arc<Backdrop>) {
-        let Some(sheet) = scene.layout.sheet.get() else {
-            return;
-        };
-        let digest = Known::digest(scene, board);
+    fn learn(self, backdrop: &Arc<Backdrop>) {
         let mut index = Known::index().lock().unwrap_or_else(|e| e.into_inner());
         if index.len() >= KEPT {
             index.remove(0);
         }
-        index.push((sheet.clone(), digest, backdrop.clone()));
+        index.push((self, backdrop.clone()));
     }
 }
 
@@ -200,15 +198,17 @@ pub fn kept(scene: &Scene) -> bool {
 }
 
 /// The painted layers of `plan`'s map: those kept, else painted now (and kept).
-fn backdrop(plan: &Plan) -> Option<Arc<Backdrop>> {
-    let kept = |backdrops: &Vec<Arc<Backdrop>>| backdrops.iter().find(|b| plan.painted(b)).cloned();
-    if let Some(found) = kept(&BACKDROPS.lock().unwrap_or_else(|e| e.into_inner())) {
+fn backdrop(plan: Plan) -> Option<Arc<Backdrop>> {
+    let kept = |plan: &Plan, backdrops: &Vec<Arc<Backdrop>>| {
+        backdrops.iter().find(|b| plan.painted(b)).cloned()
+    };
+    if let Some(found) = kept(&plan, &BACKDROPS.lock().unwrap_or_else(|e| e.into_inner())) {
         return Some(found);
     }
     // Painted without the lock held: pictures of other maps go on meanwhile.
     let painted = Arc::new(Backdrop::paint(plan)?);
     let mut backdrops = BACKDROPS.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(found) = kept(&backdrops) {
+    if let Some(found) = kept(&painted.plan, &backdrops) {
         return Some(found);
     }
     if backdrops.len() >= KEPT {
@@ -219,9 +219,9 @@ fn backdrop(plan: &Plan) -> Option<Arc<Backdrop>> {
 }
 
 impl Backdrop {
-    fn paint(plan: &Plan) -> Option<Backdrop> {
+    fn paint(plan: Plan) -> Option<Backdrop> {
         let layer = |document: &str| -> Option<Pixmap> {
-            let mut pixmap = blank(plan)?;
+            let mut pixmap = blank(&plan)?;
             paint(document, &mut pixmap)?;
             Some(pixmap)
         };
@@ -230,19 +230,15 @@ impl Backdrop {
             .iter()
             .map(|(i, document)| Some((*i, Mask::of(&layer(document)?))))
             .collect::<Option<Vec<_>>>()?;
+        let under = layer(&plan.under)?;
+        let borders = Sparse::of(&layer(&plan.borders)?);
+        let labels = Sparse::of(&layer(&plan.labels)?);
         Some(Backdrop {
-            under: layer(&plan.under)?,
+            under,
             shapes,
-            borders: Sparse::of(&layer(&plan.borders)?),
-            labels: Sparse::of(&layer(&plan.labels)?),
-            plan: Plan {
-                under: plan.under.clone(),
-                borders: plan.borders.clone(),
-                labels: plan.labels.clone(),
-                shapes: plan.shapes.clone(),
-                width: plan.width,
-                height: plan.height,
-            },
+            borders,
+            labels,
+            plan,
         })
     }
 }

@@ -73,14 +73,7 @@ fn with_variant_scene<T>(
         variant = variant.name,
         phase = phase_in(words, variant, position)
     );
-    Ok(make(&Scene {
-        map: &variant.map,
-        layout,
-        position,
-        title,
-        orders: Vec::new(),
-        retreats: Vec::new(),
-    }))
+    Ok(make(&Scene::board(&variant.map, layout, position, title)))
 }
 
 /// A case of `strategos adjudicate` drawn: the board it gives, its orders with their

@@ -77,14 +77,7 @@ pub fn board_picture(
         phase = drawing::phase_in(words, variant, position)
     );
     png_attachment(drawing::layers::board_png(
-        &Scene {
-            map: &variant.map,
-            layout,
-            position,
-            title,
-            orders: Vec::new(),
-            retreats: Vec::new(),
-        },
+        &Scene::board(&variant.map, layout, position, title),
         words,
     )?)
 }
