@@ -1,14 +1,13 @@
 //! A Diplomacy position drawn as SVG: land and sea, supply centres in their owners' colours,
-//! units by power and kind, split coasts, dislodged units with their retreats and, for a
-//! result, every order with its outcome (failed ones dashed and crossed, the reason on hover);
-//! Diadochi V's destroyed and restoring centres and credit; a legend beneath.
+//! units by power and kind, split coasts; Diadochi V's destroyed and restoring centres and
+//! credit; a legend beneath. The orders of a result and the dislodged units over it are
+//! `orders.rs`.
 
 use std::fmt::Write;
 
-use crate::diplomacy::adjudicate::Outcome;
 use crate::diplomacy::adjudicate::outcome::RetreatOptions;
 use crate::diplomacy::map::{Map, ProvinceId, RegionId, Terrain};
-use crate::diplomacy::order::{Action, Location, Order};
+use crate::diplomacy::order::Location;
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::unit::UnitKind;
@@ -18,10 +17,10 @@ use crate::tr;
 use super::check::is_sea_in;
 use super::geometry::Point;
 use super::layout::{Layout, LinkKind};
+pub use super::orders::{DrawnOrder, drawn_orders};
 use super::partition::Owner;
 use super::svg::{
-    arrow_markers, centre_symbol, escape, label, lines_path, num, rings_path, tint, toward,
-    unit_symbol,
+    arrow_markers, centre_symbol, escape, label, lines_path, num, rings_path, tint, unit_symbol,
 };
 
 /// Colours of the map itself (the powers' are the variant's).
@@ -30,23 +29,13 @@ const LAND: &str = "#f2ead3";
 const VOID_LAND: &str = "#dcd6c8";
 const IMPASSABLE: &str = "#a9a9a9";
 const BORDER: &str = "#6b5a45";
-const FAILED: &str = "#c00";
+pub(super) const FAILED: &str = "#c00";
 /// The colour of a power the variant gives none.
 const NO_COLOUR: &str = "#999999";
 /// Height of the legend strip under the map.
 const LEGEND: f64 = 64.0;
 /// Its height with a line of credits (Diadochi V).
 const LEGEND_WITH_CREDIT: f64 = 80.0;
-
-/// An order drawn with what came of it, and the text shown on hover.
-#[derive(Clone, Debug)]
-pub struct DrawnOrder {
-    pub power: PowerId,
-    pub order: Order,
-    pub outcome: Option<Outcome>,
-    /// The order as players read it, with its outcome: `A Par - Bur: bounced with A Mun`.
-    pub text: String,
-}
 
 /// What to draw: a board, with the orders of a phase and the retreats they left, if any.
 pub struct Scene<'a> {
@@ -89,13 +78,13 @@ pub fn colour_of<'a>(map: &Map, layout: &'a Layout, power: PowerId) -> &'a str {
 }
 
 /// Where things of a province go, in pixels.
-struct Spots<'a> {
+pub(super) struct Spots<'a> {
     map: &'a Map,
     layout: &'a Layout,
 }
 
 impl Spots<'_> {
-    fn unit(&self, province: ProvinceId) -> Point {
+    pub(super) fn unit(&self, province: ProvinceId) -> Point {
         self.layout
             .places
             .get(&self.map.province(province).id)
@@ -103,7 +92,7 @@ impl Spots<'_> {
             .unwrap_or(Point::new(-50.0, -50.0))
     }
 
-    fn label(&self, province: ProvinceId) -> Point {
+    pub(super) fn label(&self, province: ProvinceId) -> Point {
         let Some(place) = self.layout.places.get(&self.map.province(province).id) else {
             return Point::new(-50.0, -50.0);
         };
@@ -115,7 +104,7 @@ impl Spots<'_> {
         }
     }
 
-    fn region(&self, region: RegionId) -> Point {
+    pub(super) fn region(&self, region: RegionId) -> Point {
         let r = self.map.region(region);
         let place = self.layout.places.get(&self.map.province(r.province).id);
         match (place, &r.coast) {
@@ -128,7 +117,7 @@ impl Spots<'_> {
         }
     }
 
-    fn location(&self, at: &Location) -> Point {
+    pub(super) fn location(&self, at: &Location) -> Point {
         match at.coast {
             Some(region) => self.region(region),
             None => self.unit(at.province),
@@ -137,7 +126,7 @@ impl Spots<'_> {
 
     /// A supply centre's marker: beside the unit's place, below and to the right, so a unit
     /// standing there never hides it; below the label when the label has a place of its own.
-    fn centre(&self, province: ProvinceId) -> Point {
+    pub(super) fn centre(&self, province: ProvinceId) -> Point {
         let place = self.layout.places.get(&self.map.province(province).id);
         match place {
             Some(place) if place.label == place.unit => {
@@ -517,7 +506,7 @@ impl<'s, 'a> Board<'s, 'a> {
     pub(super) fn on_top(&self, out: &mut String, words: Words) {
         let (scene, spots) = (self.scene, &self.spots);
         let (map, layout, position) = (scene.map, scene.layout, scene.position);
-        draw_orders(out, scene, spots);
+        super::orders::draw_orders(out, scene, spots);
 
         out.push_str(r##"<g id="units">"##);
         for unit in &position.units {
@@ -542,7 +531,7 @@ impl<'s, 'a> Board<'s, 'a> {
         }
         out.push_str("</g>");
 
-        draw_dislodged(out, scene, spots, words);
+        super::orders::draw_dislodged(out, scene, spots, words);
         draw_legend(out, scene, words, self.w, self.h);
     }
 }
@@ -554,233 +543,6 @@ fn short_name(id: &str) -> String {
         Some(c) => c.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
-}
-
-fn failed(outcome: &Option<Outcome>) -> bool {
-    outcome
-        .as_ref()
-        .is_some_and(|o| o.result_word() != "succeeds")
-}
-
-fn draw_orders(out: &mut String, scene: &Scene, spots: &Spots) {
-    out.push_str(r##"<g id="orders" fill="none">"##);
-    for drawn in &scene.orders {
-        let Order::Unit(order) = &drawn.order else {
-            continue;
-        };
-        let bad = failed(&drawn.outcome);
-        let result = drawn
-            .outcome
-            .as_ref()
-            .map(|o| o.result_word())
-            .unwrap_or("ordered");
-        let (stroke, head) = if bad {
-            (FAILED, "failed")
-        } else {
-            ("#222", "head")
-        };
-        let dash = if bad {
-            r##" stroke-dasharray="7 4""##
-        } else {
-            ""
-        };
-        let from = spots.location(&order.at);
-        let _ = write!(
-            out,
-            r##"<g class="order {}" data-result="{result}"><title>{}</title>"##,
-            action_word(&order.action),
-            escape(&drawn.text)
-        );
-        let mut cross_at = None;
-        match &order.action {
-            Action::Move { to, .. } | Action::Retreat { to } => {
-                let to = spots.location(to);
-                let (a, b) = (toward(from, to, 10.0), toward(to, from, 10.0));
-                let _ = write!(
-                    out,
-                    r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{stroke}" stroke-width="3"{dash} marker-end="url(#{head})"/>"##,
-                    num(a.x),
-                    num(a.y),
-                    num(b.x),
-                    num(b.y)
-                );
-                cross_at = Some(a.lerp(b, 0.5));
-            }
-            Action::SupportHold { at, .. } => {
-                let to = spots.location(at);
-                let (a, b) = (toward(from, to, 10.0), toward(to, from, 13.0));
-                let _ = write!(
-                    out,
-                    r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{stroke}" stroke-width="2" stroke-dasharray="{}"/><circle cx="{}" cy="{}" r="13" stroke="{stroke}" stroke-width="2"/>"##,
-                    num(a.x),
-                    num(a.y),
-                    num(b.x),
-                    num(b.y),
-                    if bad { "2 3" } else { "5 3" },
-                    num(to.x),
-                    num(to.y)
-                );
-                cross_at = Some(a.lerp(b, 0.5));
-            }
-            Action::SupportMove {
-                from: mover, to, ..
-            } => {
-                let (m, t) = (spots.location(mover), spots.location(to));
-                let aim = m.lerp(t, 0.6);
-                let a = toward(from, aim, 10.0);
-                let _ = write!(
-                    out,
-                    r##"<path d="M{} {}Q{} {} {} {}" stroke="{stroke}" stroke-width="2" stroke-dasharray="{}"/><circle cx="{}" cy="{}" r="3" fill="{stroke}"/>"##,
-                    num(a.x),
-                    num(a.y),
-                    num((a.x + aim.x) / 2.0 + (aim.y - a.y) * 0.15),
-                    num((a.y + aim.y) / 2.0 - (aim.x - a.x) * 0.15),
-                    num(aim.x),
-                    num(aim.y),
-                    if bad { "2 3" } else { "5 3" },
-                    num(aim.x),
-                    num(aim.y)
-                );
-                cross_at = Some(a.lerp(aim, 0.5));
-            }
-            Action::Convoy { from: army, to } => {
-                let (a, t) = (spots.location(army), spots.location(to));
-                let _ = write!(
-                    out,
-                    r##"<path d="M{} {}L{} {}L{} {}" stroke="{stroke}" stroke-width="2" stroke-dasharray="1 4" stroke-linecap="round"/>"##,
-                    num(a.x),
-                    num(a.y),
-                    num(from.x),
-                    num(from.y),
-                    num(t.x),
-                    num(t.y)
-                );
-                cross_at = Some(from);
-            }
-            Action::Hold | Action::Destroy | Action::Restore => {
-                let _ = write!(
-                    out,
-                    r##"<circle cx="{}" cy="{}" r="14" stroke="{stroke}" stroke-width="2"{dash}/>"##,
-                    num(from.x),
-                    num(from.y)
-                );
-                if bad {
-                    cross_at = Some(Point::new(from.x + 12.0, from.y - 12.0));
-                }
-            }
-            Action::Disband => {
-                let _ = write!(
-                    out,
-                    r##"<path d="M{} {}L{} {}M{} {}L{} {}" stroke="{FAILED}" stroke-width="3"/>"##,
-                    num(from.x - 11.0),
-                    num(from.y - 11.0),
-                    num(from.x + 11.0),
-                    num(from.y + 11.0),
-                    num(from.x + 11.0),
-                    num(from.y - 11.0),
-                    num(from.x - 11.0),
-                    num(from.y + 11.0)
-                );
-            }
-            Action::Build => {
-                let _ = write!(
-                    out,
-                    r##"<circle cx="{}" cy="{}" r="15" stroke="{}" stroke-width="3"{dash}/>"##,
-                    num(from.x),
-                    num(from.y),
-                    if bad { FAILED } else { "#1a7f37" }
-                );
-            }
-        }
-        if bad && let Some(c) = cross_at {
-            let _ = write!(
-                out,
-                r##"<path class="cross" d="M{} {}L{} {}M{} {}L{} {}" stroke="{FAILED}" stroke-width="3"/>"##,
-                num(c.x - 5.0),
-                num(c.y - 5.0),
-                num(c.x + 5.0),
-                num(c.y + 5.0),
-                num(c.x + 5.0),
-                num(c.y - 5.0),
-                num(c.x - 5.0),
-                num(c.y + 5.0)
-            );
-        }
-        out.push_str("</g>");
-    }
-    out.push_str("</g>");
-}
-
-fn action_word(action: &Action) -> &'static str {
-    match action {
-        Action::Hold => "hold",
-        Action::Move { .. } => "move",
-        Action::SupportHold { .. } | Action::SupportMove { .. } => "support",
-        Action::Convoy { .. } => "convoy",
-        Action::Retreat { .. } => "retreat",
-        Action::Disband => "disband",
-        Action::Build => "build",
-        Action::Destroy => "destroy",
-        Action::Restore => "restore",
-    }
-}
-
-fn draw_dislodged(out: &mut String, scene: &Scene, spots: &Spots, words: Words) {
-    let map = scene.map;
-    out.push_str(r##"<g id="dislodged">"##);
-    let mut shown: Vec<(&crate::diplomacy::unit::Unit, Vec<RegionId>)> = scene
-        .retreats
-        .iter()
-        .map(|r| (&r.dislodgement.unit, r.retreats.clone()))
-        .collect();
-    for d in &scene.position.dislodged {
-        if !shown.iter().any(|(u, _)| **u == d.unit) {
-            shown.push((&d.unit, Vec::new()));
-        }
-    }
-    for (unit, retreats) in shown {
-        let base = spots.region(unit.region);
-        let at = Point::new(base.x + 13.0, base.y - 13.0);
-        let options: Vec<String> = retreats.iter().map(|r| map.region_name(*r)).collect();
-        let text = tr!(
-            words,
-            "map.dislodged",
-            unit = format!("{} {}", map.power(unit.power).adjective, unit.kind.word()),
-            province = map.region_name(unit.region),
-            options = if options.is_empty() {
-                tr!(words, "map.no_retreat")
-            } else {
-                options.join(", ")
-            }
-        );
-        let _ = write!(
-            out,
-            r##"<g class="dislodged" id="dislodged-{}"><title>{}</title>"##,
-            escape(&map.region_id(unit.region).replace('/', "-")),
-            escape(&text)
-        );
-        for r in &retreats {
-            let to = spots.region(*r);
-            let (a, b) = (toward(at, to, 10.0), toward(to, at, 10.0));
-            let _ = write!(
-                out,
-                r##"<line class="retreat-option" x1="{}" y1="{}" x2="{}" y2="{}" stroke="#c00" stroke-width="1.5" stroke-dasharray="2 3" marker-end="url(#retreat)"/>"##,
-                num(a.x),
-                num(a.y),
-                num(b.x),
-                num(b.y)
-            );
-        }
-        unit_symbol(
-            out,
-            at,
-            unit.kind == UnitKind::Fleet,
-            colour_of(map, scene.layout, unit.power),
-            true,
-        );
-        out.push_str("</g>");
-    }
-    out.push_str("</g>");
 }
 
 fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
@@ -864,36 +626,4 @@ fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
         );
     }
     out.push_str("</g>");
-}
-
-/// The orders of a phase as drawn: each with its outcome and its text as the report writes
-/// it (`before` is the board they were given on).
-pub fn drawn_orders(
-    words: Words,
-    map: &Map,
-    before: &Position,
-    submitted: &[crate::diplomacy::adjudicate::Submitted],
-    outcomes: &[Outcome],
-) -> Vec<DrawnOrder> {
-    submitted
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let outcome = outcomes.get(i).cloned();
-            let mut text =
-                crate::report::describe::describe_order_in(words, map, before, s.power, &s.order);
-            if let Some(o) = &outcome {
-                let note = crate::report::describe::note_in(words, map, o);
-                if !note.is_empty() {
-                    text = format!("{text} ({note})");
-                }
-            }
-            DrawnOrder {
-                power: s.power,
-                order: s.order.clone(),
-                outcome,
-                text,
-            }
-        })
-        .collect()
 }

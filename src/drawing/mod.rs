@@ -14,6 +14,7 @@ pub mod geometry;
 pub mod his;
 pub mod layers;
 pub mod layout;
+pub mod orders;
 pub mod palette;
 pub mod partition;
 pub mod png;

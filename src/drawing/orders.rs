@@ -1,0 +1,288 @@
+//! A phase's orders drawn over a board: moves, supports, convoys and holds from where they
+//! were given, the failed ones dashed red and crossed with the reason on hover; the units
+//! dislodged with the retreats open to them; and the orders as drawn, each with its outcome
+//! and its text as the report writes it.
+
+use std::fmt::Write;
+
+use crate::diplomacy::adjudicate::Outcome;
+use crate::diplomacy::map::{Map, RegionId};
+use crate::diplomacy::order::{Action, Order};
+use crate::diplomacy::position::Position;
+use crate::diplomacy::power::PowerId;
+use crate::diplomacy::unit::UnitKind;
+use crate::report::messages::Words;
+use crate::tr;
+
+use super::board::{FAILED, Scene, Spots, colour_of};
+use super::geometry::Point;
+use super::svg::{escape, num, toward, unit_symbol};
+
+/// An order drawn with what came of it, and the text shown on hover.
+#[derive(Clone, Debug)]
+pub struct DrawnOrder {
+    pub power: PowerId,
+    pub order: Order,
+    pub outcome: Option<Outcome>,
+    /// The order as players read it, with its outcome: `A Par - Bur: bounced with A Mun`.
+    pub text: String,
+}
+
+fn failed(outcome: &Option<Outcome>) -> bool {
+    outcome
+        .as_ref()
+        .is_some_and(|o| o.result_word() != "succeeds")
+}
+
+pub(super) fn draw_orders(out: &mut String, scene: &Scene, spots: &Spots) {
+    out.push_str(r##"<g id="orders" fill="none">"##);
+    for drawn in &scene.orders {
+        let Order::Unit(order) = &drawn.order else {
+            continue;
+        };
+        let bad = failed(&drawn.outcome);
+        let result = drawn
+            .outcome
+            .as_ref()
+            .map(|o| o.result_word())
+            .unwrap_or("ordered");
+        let (stroke, head) = if bad {
+            (FAILED, "failed")
+        } else {
+            ("#222", "head")
+        };
+        let dash = if bad {
+            r##" stroke-dasharray="7 4""##
+        } else {
+            ""
+        };
+        let from = spots.location(&order.at);
+        let _ = write!(
+            out,
+            r##"<g class="order {}" data-result="{result}"><title>{}</title>"##,
+            action_word(&order.action),
+            escape(&drawn.text)
+        );
+        let mut cross_at = None;
+        match &order.action {
+            Action::Move { to, .. } | Action::Retreat { to } => {
+                let to = spots.location(to);
+                let (a, b) = (toward(from, to, 10.0), toward(to, from, 10.0));
+                let _ = write!(
+                    out,
+                    r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{stroke}" stroke-width="3"{dash} marker-end="url(#{head})"/>"##,
+                    num(a.x),
+                    num(a.y),
+                    num(b.x),
+                    num(b.y)
+                );
+                cross_at = Some(a.lerp(b, 0.5));
+            }
+            Action::SupportHold { at, .. } => {
+                let to = spots.location(at);
+                let (a, b) = (toward(from, to, 10.0), toward(to, from, 13.0));
+                let _ = write!(
+                    out,
+                    r##"<line x1="{}" y1="{}" x2="{}" y2="{}" stroke="{stroke}" stroke-width="2" stroke-dasharray="{}"/><circle cx="{}" cy="{}" r="13" stroke="{stroke}" stroke-width="2"/>"##,
+                    num(a.x),
+                    num(a.y),
+                    num(b.x),
+                    num(b.y),
+                    if bad { "2 3" } else { "5 3" },
+                    num(to.x),
+                    num(to.y)
+                );
+                cross_at = Some(a.lerp(b, 0.5));
+            }
+            Action::SupportMove {
+                from: mover, to, ..
+            } => {
+                let (m, t) = (spots.location(mover), spots.location(to));
+                let aim = m.lerp(t, 0.6);
+                let a = toward(from, aim, 10.0);
+                let _ = write!(
+                    out,
+                    r##"<path d="M{} {}Q{} {} {} {}" stroke="{stroke}" stroke-width="2" stroke-dasharray="{}"/><circle cx="{}" cy="{}" r="3" fill="{stroke}"/>"##,
+                    num(a.x),
+                    num(a.y),
+                    num((a.x + aim.x) / 2.0 + (aim.y - a.y) * 0.15),
+                    num((a.y + aim.y) / 2.0 - (aim.x - a.x) * 0.15),
+                    num(aim.x),
+                    num(aim.y),
+                    if bad { "2 3" } else { "5 3" },
+                    num(aim.x),
+                    num(aim.y)
+                );
+                cross_at = Some(a.lerp(aim, 0.5));
+            }
+            Action::Convoy { from: army, to } => {
+                let (a, t) = (spots.location(army), spots.location(to));
+                let _ = write!(
+                    out,
+                    r##"<path d="M{} {}L{} {}L{} {}" stroke="{stroke}" stroke-width="2" stroke-dasharray="1 4" stroke-linecap="round"/>"##,
+                    num(a.x),
+                    num(a.y),
+                    num(from.x),
+                    num(from.y),
+                    num(t.x),
+                    num(t.y)
+                );
+                cross_at = Some(from);
+            }
+            Action::Hold | Action::Destroy | Action::Restore => {
+                let _ = write!(
+                    out,
+                    r##"<circle cx="{}" cy="{}" r="14" stroke="{stroke}" stroke-width="2"{dash}/>"##,
+                    num(from.x),
+                    num(from.y)
+                );
+                if bad {
+                    cross_at = Some(Point::new(from.x + 12.0, from.y - 12.0));
+                }
+            }
+            Action::Disband => {
+                let _ = write!(
+                    out,
+                    r##"<path d="M{} {}L{} {}M{} {}L{} {}" stroke="{FAILED}" stroke-width="3"/>"##,
+                    num(from.x - 11.0),
+                    num(from.y - 11.0),
+                    num(from.x + 11.0),
+                    num(from.y + 11.0),
+                    num(from.x + 11.0),
+                    num(from.y - 11.0),
+                    num(from.x - 11.0),
+                    num(from.y + 11.0)
+                );
+            }
+            Action::Build => {
+                let _ = write!(
+                    out,
+                    r##"<circle cx="{}" cy="{}" r="15" stroke="{}" stroke-width="3"{dash}/>"##,
+                    num(from.x),
+                    num(from.y),
+                    if bad { FAILED } else { "#1a7f37" }
+                );
+            }
+        }
+        if bad && let Some(c) = cross_at {
+            let _ = write!(
+                out,
+                r##"<path class="cross" d="M{} {}L{} {}M{} {}L{} {}" stroke="{FAILED}" stroke-width="3"/>"##,
+                num(c.x - 5.0),
+                num(c.y - 5.0),
+                num(c.x + 5.0),
+                num(c.y + 5.0),
+                num(c.x + 5.0),
+                num(c.y - 5.0),
+                num(c.x - 5.0),
+                num(c.y + 5.0)
+            );
+        }
+        out.push_str("</g>");
+    }
+    out.push_str("</g>");
+}
+
+fn action_word(action: &Action) -> &'static str {
+    match action {
+        Action::Hold => "hold",
+        Action::Move { .. } => "move",
+        Action::SupportHold { .. } | Action::SupportMove { .. } => "support",
+        Action::Convoy { .. } => "convoy",
+        Action::Retreat { .. } => "retreat",
+        Action::Disband => "disband",
+        Action::Build => "build",
+        Action::Destroy => "destroy",
+        Action::Restore => "restore",
+    }
+}
+
+pub(super) fn draw_dislodged(out: &mut String, scene: &Scene, spots: &Spots, words: Words) {
+    let map = scene.map;
+    out.push_str(r##"<g id="dislodged">"##);
+    let mut shown: Vec<(&crate::diplomacy::unit::Unit, Vec<RegionId>)> = scene
+        .retreats
+        .iter()
+        .map(|r| (&r.dislodgement.unit, r.retreats.clone()))
+        .collect();
+    for d in &scene.position.dislodged {
+        if !shown.iter().any(|(u, _)| **u == d.unit) {
+            shown.push((&d.unit, Vec::new()));
+        }
+    }
+    for (unit, retreats) in shown {
+        let base = spots.region(unit.region);
+        let at = Point::new(base.x + 13.0, base.y - 13.0);
+        let options: Vec<String> = retreats.iter().map(|r| map.region_name(*r)).collect();
+        let text = tr!(
+            words,
+            "map.dislodged",
+            unit = format!("{} {}", map.power(unit.power).adjective, unit.kind.word()),
+            province = map.region_name(unit.region),
+            options = if options.is_empty() {
+                tr!(words, "map.no_retreat")
+            } else {
+                options.join(", ")
+            }
+        );
+        let _ = write!(
+            out,
+            r##"<g class="dislodged" id="dislodged-{}"><title>{}</title>"##,
+            escape(&map.region_id(unit.region).replace('/', "-")),
+            escape(&text)
+        );
+        for r in &retreats {
+            let to = spots.region(*r);
+            let (a, b) = (toward(at, to, 10.0), toward(to, at, 10.0));
+            let _ = write!(
+                out,
+                r##"<line class="retreat-option" x1="{}" y1="{}" x2="{}" y2="{}" stroke="#c00" stroke-width="1.5" stroke-dasharray="2 3" marker-end="url(#retreat)"/>"##,
+                num(a.x),
+                num(a.y),
+                num(b.x),
+                num(b.y)
+            );
+        }
+        unit_symbol(
+            out,
+            at,
+            unit.kind == UnitKind::Fleet,
+            colour_of(map, scene.layout, unit.power),
+            true,
+        );
+        out.push_str("</g>");
+    }
+    out.push_str("</g>");
+}
+
+/// The orders of a phase as drawn: each with its outcome and its text as the report writes
+/// it (`before` is the board they were given on).
+pub fn drawn_orders(
+    words: Words,
+    map: &Map,
+    before: &Position,
+    submitted: &[crate::diplomacy::adjudicate::Submitted],
+    outcomes: &[Outcome],
+) -> Vec<DrawnOrder> {
+    submitted
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            let outcome = outcomes.get(i).cloned();
+            let mut text =
+                crate::report::describe::describe_order_in(words, map, before, s.power, &s.order);
+            if let Some(o) = &outcome {
+                let note = crate::report::describe::note_in(words, map, o);
+                if !note.is_empty() {
+                    text = format!("{text} ({note})");
+                }
+            }
+            DrawnOrder {
+                power: s.power,
+                order: s.order.clone(),
+                outcome,
+                text,
+            }
+        })
+        .collect()
+}
