@@ -53,6 +53,7 @@ mod future;
 mod line;
 mod master;
 mod phrases;
+mod reply;
 mod set;
 mod unsupported;
 
@@ -60,6 +61,7 @@ use super::Diagnostic;
 use super::date::WrittenDate;
 use args::Args;
 pub use future::{DiaryAction, PhaseName};
+pub use reply::own_text;
 use line::Word;
 use master::Master;
 pub use set::{ObserverPress, PhaseSetting, PressMode, Setting, render as render_setting};
@@ -393,19 +395,19 @@ fn keyword(words: &[Word]) -> Option<(Keyword, usize)> {
 /// Read the commands in the body of a letter. Never fails; see the module documentation for
 /// what is read. The diagnostics are in line order.
 pub fn parse_commands(body: &str) -> (Vec<Command>, Vec<Diagnostic>) {
-    let lines: Vec<&str> = body.lines().collect();
-    let skipped = line::quoting(&lines);
+    let all: Vec<&str> = body.lines().collect();
+    // Only the sender's own words are read: not quotes, nor a reproduced original below them.
+    let own = reply::own_part(&all);
+    let lines = &all[..own.end];
+    let skipped = own.skipped;
     let mut reader = Reader {
-        lines: &lines,
+        lines,
         commands: Vec::new(),
         diagnostics: Vec::new(),
         run: None,
     };
     let mut index = 0;
     while let Some(&text) = lines.get(index) {
-        if line::ends_letter(text) {
-            break;
-        }
         index += 1;
         if text.trim().is_empty() {
             continue;
@@ -463,17 +465,17 @@ pub fn parse_commands(body: &str) -> (Vec<Command>, Vec<Diagnostic>) {
                 Some(CommandKind::Unsupported { phrase, what })
             }
             Keyword::Diary => {
-                let (kind, next) = future::diary(&mut args, rest, &lines, index);
+                let (kind, next) = future::diary(&mut args, rest, lines, index);
                 index = next;
                 kind
             }
             Keyword::Register => {
-                let (kind, next) = block::register(&mut args, rest, &lines, index);
+                let (kind, next) = block::register(&mut args, rest, lines, index);
                 index = next;
                 kind
             }
             Keyword::Press(kind) => {
-                let (text, next) = block::press(&lines, index);
+                let (text, next) = block::press(lines, index);
                 index = next;
                 let options = rest.iter().map(|w| w.text).collect::<Vec<_>>().join(" ");
                 Some(CommandKind::Press {

@@ -20,6 +20,7 @@ use strategos::letter::IncomingLetter;
 use strategos::mail::read::{READER_FAILED, read_letter};
 
 mod compose;
+mod replies;
 
 const OWN: &str = "judge@example.test";
 

@@ -1,5 +1,9 @@
 //! HTML made plain text, for letters that come only as HTML: scripts, styles, titles and
 //! comments dropped, `<br>` and block elements made line breaks, tags stripped, entities decoded.
+//! What a reply reproduces stays marked as quoted: the lines of a `<blockquote>` begin with
+//! `>` (one a level), and so does everything from the first of the mail clients' own
+//! containers of a reproduced original on (`QUOTED_CONTAINERS`), so that the letter's reader
+//! takes none of it as the sender's words (`text/command/reply.rs`).
 //!
 //! A single linear pass with no nesting kept beyond a `<pre>` depth: it needs no valid HTML and
 //! cannot be made slow or deep by hostile input.
@@ -37,6 +41,33 @@ const BLOCKS: [&str; 27] = [
     "footer",
     "address",
 ];
+
+/// Marks in the `class` or `id` of the element (a `<div>`, or Outlook's `<hr>`) with which a
+/// mail client begins the original it reproduces below a reply or forward, lower-case:
+/// Gmail (`gmail_quote`), Yahoo (`yahoo_quoted`), Outlook on the web and the new Outlook
+/// (`divRplyFwdMsg`, `appendonsend`, `stopSpelling`, the reference-message containers),
+/// Outlook desktop (`OutlookMessageHeader`), Thunderbird (`moz-cite-prefix`,
+/// `moz-forward-container`), Proton Mail (`protonmail_quote`), Zoho (`zmail_extra`).
+const QUOTED_CONTAINERS: [&str; 11] = [
+    "gmail_quote",
+    "yahoo_quoted",
+    "divrplyfwdmsg",
+    "appendonsend",
+    "stopspelling",
+    "reference-message",
+    "outlookmessageheader",
+    "moz-cite-prefix",
+    "moz-forward-container",
+    "protonmail_quote",
+    "zmail_extra",
+];
+
+/// Whether the tag `tag` (its whole text, lower-case) opens a client's container of a
+/// reproduced original.
+fn opens_quoted_container(name: &str, tag: &str) -> bool {
+    matches!(name, "div" | "hr" | "blockquote" | "table" | "span")
+        && QUOTED_CONTAINERS.iter().any(|mark| tag.contains(mark))
+}
 
 /// The plain text of an HTML document or fragment.
 pub fn html_to_text(html: &str) -> String {
@@ -88,9 +119,14 @@ pub fn html_to_text(html: &str) -> String {
             continue;
         }
         let name = &lower[name_start..name_start + name_len];
+        let tag_start = pos;
         pos = tag_end(bytes, pos);
         if is_declaration {
             continue;
+        }
+        if !closing && opens_quoted_container(name, &lower[tag_start..pos]) {
+            out.line_break();
+            out.rest_quoted = true;
         }
         if !closing && DROPPED.contains(&name) {
             pos = match lower[pos..].find(&format!("</{name}")) {
@@ -100,6 +136,14 @@ pub fn html_to_text(html: &str) -> String {
         } else if name == "br" {
             out.hard("\n");
         } else if BLOCKS.contains(&name) {
+            out.line_break();
+            if name == "blockquote" {
+                out.quote = if closing {
+                    out.quote.saturating_sub(1)
+                } else {
+                    out.quote.saturating_add(1)
+                };
+            }
             if name == "pre" {
                 out.pre = if closing {
                     out.pre.saturating_sub(1)
@@ -107,7 +151,6 @@ pub fn html_to_text(html: &str) -> String {
                     out.pre + 1
                 };
             }
-            out.line_break();
         } else if matches!(name, "td" | "th") {
             out.text(" ");
         }
@@ -234,27 +277,36 @@ fn named(name: &str) -> Option<&'static str> {
     })
 }
 
+/// Quote levels marked at most (`>` a level): deeper blockquotes are marked as this deep.
+const MOST_QUOTE_LEVELS: usize = 8;
+
 /// The text being written: whitespace collapsed outside `<pre>`.
 #[derive(Default)]
 struct Text {
     out: String,
     /// How many `<pre>` elements are open.
     pre: usize,
+    /// How many `<blockquote>` elements are open.
+    quote: usize,
+    /// A client's container of a reproduced original was opened: all that follows is quoted.
+    rest_quoted: bool,
 }
 
 impl Text {
     /// Source text: outside `<pre>`, runs of whitespace become one space, none at a line start.
     fn text(&mut self, text: &str) {
-        if self.pre > 0 {
-            self.out.push_str(text);
-            return;
-        }
         for c in text.chars() {
-            if matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c') {
+            if self.pre > 0 {
+                if c != '\n' {
+                    self.mark_line();
+                }
+                self.out.push(c);
+            } else if matches!(c, ' ' | '\t' | '\n' | '\r' | '\x0c') {
                 if !self.out.is_empty() && !self.out.ends_with([' ', '\n']) {
                     self.out.push(' ');
                 }
             } else {
+                self.mark_line();
                 self.out.push(c);
             }
         }
@@ -264,8 +316,20 @@ impl Text {
     fn hard(&mut self, text: &str) {
         if text == "\n" {
             self.trim_spaces();
+        } else {
+            self.mark_line();
         }
         self.out.push_str(text);
+    }
+
+    /// At the start of a line inside a quote, the quote's marks (`> `, `> > `...).
+    fn mark_line(&mut self) {
+        let levels = (self.quote + usize::from(self.rest_quoted)).min(MOST_QUOTE_LEVELS);
+        if levels > 0 && (self.out.is_empty() || self.out.ends_with('\n')) {
+            for _ in 0..levels {
+                self.out.push_str("> ");
+            }
+        }
     }
 
     /// A line break unless at the start of a line already.

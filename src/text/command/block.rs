@@ -4,6 +4,7 @@ use super::super::Severity;
 use super::CommandKind;
 use super::args::Args;
 use super::line::{self, Word};
+use super::reply;
 
 /// `REGISTER [password [name...]]`, then the form lines from `lines[next]` on: `Field: value`
 /// lines up to `END` (consumed), a blank line (consumed), or a line that is not a field (read
@@ -24,7 +25,7 @@ pub(super) fn register(
             next += 1;
             break;
         }
-        if line::ends_letter(text) || line::is_quoted(text) {
+        if reply::is_quoted(text) {
             break;
         }
         let Some((field, value)) = form_field(text) else {
@@ -96,10 +97,6 @@ pub(super) fn press(lines: &[&str], next: usize) -> (String, usize) {
     let mut end = next;
     let mut after = lines.len();
     while let Some(&text) = lines.get(end) {
-        if line::ends_letter(text) {
-            after = end;
-            break;
-        }
         let words = line::words(text);
         let only = |phrase: &[&str]| line::spells(&words, phrase) == Some(words.len());
         if only(&["END", "PRESS"]) || only(&["END", "BROADCAST"]) {
