@@ -154,8 +154,15 @@ impl Session<'_> {
     }
 
     /// CONFIRM token: carries out what waited for it, if it comes back from the address it
-    /// was mailed to.
+    /// was mailed to, in the sender's own words (not in a copy of the judge's letter).
     pub(super) fn confirm(&mut self, tx: &Tx, line: usize, token: &str) -> rusqlite::Result<()> {
+        // The letter's reader has already left out what a reply reproduces in the forms the
+        // mail clients write; a copy it could not tell (indented, say) still shows the
+        // judge's own words around the token, and then confirms nothing.
+        if copies_a_request(self.judge.templates.messages(), &self.own_words) {
+            self.fail(line, msg!("confirm.in_a_copy"));
+            return Ok(());
+        }
         if self.failures >= self.judge.config.limits.password_failures_per_letter {
             self.refused(
                 line,
@@ -267,6 +274,63 @@ impl Session<'_> {
     }
 }
 
+/// The catalog messages that show a token to send back (in every language).
+const REQUESTS: [&str; 3] = [
+    "confirm.send_back",
+    "wishes.address_confirm",
+    "lockout.held",
+];
+
+/// Words at least this long of a request's fixed text show that it was copied.
+const FRAGMENT_CHARS: usize = 24;
+
+/// Whether the sender's own words `own` hold a copy of the judge's own words in one of the
+/// letters that show a token (a fixed run of at least `FRAGMENT_CHARS` of them, compared
+/// without case, punctuation or line breaks, so a rewrapped or indented copy is found too).
+fn copies_a_request(messages: &crate::report::Messages, own: &str) -> bool {
+    if own.trim().is_empty() {
+        return false;
+    }
+    let own = comparable(own);
+    messages.languages().any(|language| {
+        REQUESTS
+            .iter()
+            .filter_map(|key| messages.get(language, key))
+            .any(|text| {
+                fixed_runs(text)
+                    .map(|run| comparable(&run))
+                    .filter(|run| run.chars().count() >= FRAGMENT_CHARS)
+                    .any(|run| own.contains(&run))
+            })
+    })
+}
+
+/// The runs of a catalog text between its placeholders (`{address}`, `{token}`...).
+fn fixed_runs(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split('{').enumerate().map(|(i, piece)| {
+        if i == 0 {
+            piece.to_string()
+        } else {
+            piece
+                .split_once('}')
+                .map_or(String::new(), |(_, rest)| rest.to_string())
+        }
+    })
+}
+
+/// Text as compared for copies: lower-case letters and digits, every other run one space.
+fn comparable(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if c.is_alphanumeric() {
+            out.extend(c.to_lowercase());
+        } else if !out.ends_with(' ') {
+            out.push(' ');
+        }
+    }
+    out.trim().to_string()
+}
+
 /// The token of request `id` for `address` under `key`.
 fn token(key: &[u8], id: i64, address: &str) -> String {
     let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(key).expect("HMAC takes any key");
@@ -288,6 +352,20 @@ fn token(key: &[u8], id: i64, address: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_copy_of_a_request_is_found_however_it_is_wrapped_or_indented() {
+        let messages = crate::report::Messages::built_in();
+        let copy = "No!\n\n    Before the judge writes regularly to bob@x.test, or changes its\n    account, it must know the address asked for it.\n\n    CONFIRM abc";
+        assert!(copies_a_request(messages, copy));
+        let russian = "Прежде чем регулярно писать на bob@x.test или менять его\nучётную запись, судья должен знать";
+        assert!(copies_a_request(messages, russian));
+        assert!(!copies_a_request(
+            messages,
+            "CONFIRM abc\nYes, that was me."
+        ));
+        assert!(!copies_a_request(messages, ""));
+    }
 
     #[test]
     fn tokens_differ_by_request_address_and_key() {

@@ -87,6 +87,9 @@ pub(super) struct Session<'j> {
     pub(super) orders_read: bool,
     /// Games the letter asked about by name (for the log).
     pub(super) named_games: Vec<String>,
+    /// The sender's own words (`text::command::own_text`), when the letter sends a token
+    /// back: a token inside a copy of the judge's letter confirms nothing.
+    pub(super) own_words: String,
 }
 
 /// A power a master acted for with BECOME, and the paragraphs of the answer written for it.
@@ -222,6 +225,12 @@ fn handle_inner(
     session.answer_in_letter_language(tx, letter)?;
     session.unread = unread;
     session.unread_orders = unread_orders;
+    if commands
+        .iter()
+        .any(|c| matches!(c.kind, CommandKind::Confirm { .. }))
+    {
+        session.own_words = crate::text::command::own_text(&letter.body);
+    }
     if session.stopped_by_lock(tx, &commands, letter)? {
         // Nothing of the letter was done (whether it was held is not told).
         let mut handled = session.answer(tx, letter, &commands)?;
@@ -309,6 +318,7 @@ impl<'j> Session<'j> {
             phase_for: None,
             orders_read: false,
             named_games: Vec::new(),
+            own_words: String::new(),
         })
     }
 

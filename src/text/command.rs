@@ -61,9 +61,9 @@ use super::Diagnostic;
 use super::date::WrittenDate;
 use args::Args;
 pub use future::{DiaryAction, PhaseName};
-pub use reply::own_text;
 use line::Word;
 use master::Master;
+pub use reply::own_text;
 pub use set::{ObserverPress, PhaseSetting, PressMode, Setting, render as render_setting};
 pub use unsupported::Unsupported;
 

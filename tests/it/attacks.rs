@@ -20,6 +20,11 @@
 //! - `tick <RFC 3339 time>`: the judge wakes at that time.
 //! - `confirm <address>`: the last letter sent to the address holding a line
 //!   `CONFIRM <token>` is answered from that address with that line.
+//! - In the body of a `letter` (and the text of a `raw`), the last letter sent to its sender
+//!   (the `From:` of a raw) that holds a line `CONFIRM <token>` may be reproduced, as a
+//!   reply does: `{letter}` is its body as it is, `{quoted}` its lines quoted with `> `,
+//!   `{html}` its lines HTML-escaped each with a `<br>`, `{subject}` its subject and `{token}`
+//!   the token.
 //! - `expect ...`: a check on the letters sent by the last step (letter, raw, repeat, tick
 //!   or confirm); `expect ever ...` checks every letter sent so far in the attack:
 //!   `none to <address>`, `letter to <address>` (at least one), `count <n> to <address>`,
@@ -400,6 +405,62 @@ impl Play {
         self.clock
     }
 
+    /// `text` with `{letter}`, `{quoted}`, `{html}`, `{subject}` and `{token}` taken from the
+    /// last letter to `address` holding a `CONFIRM` line.
+    fn reproduce(&self, address: &str, text: &str) -> Result<String, String> {
+        if !["{letter}", "{quoted}", "{html}", "{subject}", "{token}"]
+            .iter()
+            .any(|p| text.contains(p))
+        {
+            return Ok(text.to_string());
+        }
+        let request = self
+            .ever
+            .iter()
+            .rev()
+            .filter(|l| sent_to(l, address))
+            .find_map(|l| {
+                let token = l
+                    .body
+                    .lines()
+                    .map(str::trim)
+                    .find_map(|line| line.strip_prefix("CONFIRM "))?;
+                Some((l, token.to_string()))
+            });
+        let Some((request, token)) = request else {
+            return Err(format!(
+                "no letter sent to {address} holds a line `CONFIRM <token>`"
+            ));
+        };
+        let body = request.body.trim_end();
+        let quoted: Vec<String> = body
+            .lines()
+            .map(|l| {
+                if l.is_empty() {
+                    ">".into()
+                } else {
+                    format!("> {l}")
+                }
+            })
+            .collect();
+        let html: Vec<String> = body
+            .lines()
+            .map(|l| {
+                let escaped = l
+                    .replace('&', "&amp;")
+                    .replace('<', "&lt;")
+                    .replace('>', "&gt;");
+                format!("{escaped}<br>")
+            })
+            .collect();
+        Ok(text
+            .replace("{letter}", body)
+            .replace("{quoted}", &quoted.join("\n"))
+            .replace("{html}", &html.join("\n"))
+            .replace("{subject}", &request.subject)
+            .replace("{token}", &token))
+    }
+
     fn deliver(&mut self, raw: &[u8]) {
         self.judge.set_time(self.clock);
         self.judge.deliver(raw);
@@ -442,11 +503,36 @@ fn run(file: &str, text: &str) -> Vec<String> {
                 subject,
                 body,
             } => {
+                let body = match play.reproduce(&from, &body) {
+                    Ok(body) => body,
+                    Err(why) => {
+                        failures.push(format!("{file}:{line}: {why}"));
+                        continue;
+                    }
+                };
                 let now = play.next_letter_time();
                 let id = id.unwrap_or_else(|| play.fresh_id());
                 play.deliver(&letter(&from, &id, &subject, &body, now));
             }
             Step::Raw(text) => {
+                let from = text
+                    .lines()
+                    .take_while(|l| !l.trim().is_empty())
+                    .find_map(|l| l.strip_prefix("From:"))
+                    .map(|f| {
+                        let f = f.trim();
+                        f.rsplit_once('<')
+                            .map_or(f, |(_, a)| a.trim_end_matches('>'))
+                            .to_string()
+                    })
+                    .unwrap_or_default();
+                let text = match play.reproduce(&from, &text) {
+                    Ok(text) => text,
+                    Err(why) => {
+                        failures.push(format!("{file}:{line}: {why}"));
+                        continue;
+                    }
+                };
                 play.next_letter_time();
                 let mut raw = text.replace('\n', "\r\n");
                 raw.push_str("\r\n");

@@ -28,7 +28,11 @@ fn read(body: &str) -> Vec<String> {
         .iter()
         .map(|c| match &c.kind {
             CommandKind::Orders { text } => {
-                let lines: Vec<&str> = text.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+                let lines: Vec<&str> = text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .collect();
                 format!("orders {}", lines.join(" / "))
             }
             _ => render(c),
@@ -48,7 +52,10 @@ fn expected(path: &Path) -> Vec<String> {
         match line.split_once(':') {
             Some(("command", value)) => commands.push(value.trim().to_string()),
             Some(("commands", value)) if value.trim() == "none" => none = true,
-            _ => panic!("{}: a line this test does not know: {line:?}", path.display()),
+            _ => panic!(
+                "{}: a line this test does not know: {line:?}",
+                path.display()
+            ),
         }
     }
     assert!(
