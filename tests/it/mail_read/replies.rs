@@ -59,7 +59,7 @@ fn expected(path: &Path) -> Vec<String> {
         }
     }
     assert!(
-        none != !commands.is_empty(),
+        none == commands.is_empty(),
         "{}: give `commands: none` or `command:` lines",
         path.display()
     );
