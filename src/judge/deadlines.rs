@@ -79,25 +79,22 @@ impl Judge {
         let Some((variant, position)) = self.game_position(game) else {
             return Ok(Vec::new());
         };
-        // A letter held for a locked seat of this game waits for its player's confirmation;
-        // the phase waits for it too, but no longer than the held letter lives
-        // (`limits.held_wait_hours`).
-        if !tx
-            .held_for_game(game.id, DateTime::<Utc>::MIN_UTC, now)?
-            .is_empty()
-        {
-            return Ok(Vec::new());
-        }
+        // A letter held for a locked power's seat waits for its player's confirmation; the
+        // phase is not processed meanwhile, once a phase and for a bounded time
+        // (`held.rs`), while late powers are told as ever.
+        let held = self.waits_for_held(tx, game, &mut settings, now)?;
         let missing = self.missing_powers(tx, game)?;
         let grace_end = settings.grace_end(game.phase_serial, position.turn.kind, deadline);
         let grace_over = now >= grace_end;
         // With SET MANUAL PROCESS only the master's PROCESS processes a phase; late powers
         // are still told.
-        let manual = settings.manual_process;
+        let manual = settings.manual_process || held;
         if !manual && (missing.is_empty() || (grace_over && settings.civil_disorder)) {
             return self.process_phase(tx, game, now);
         }
         if missing.is_empty() {
+            game.settings = settings.to_json();
+            tx.save_game(game)?;
             return Ok(Vec::new());
         }
         let map = &variant.map;

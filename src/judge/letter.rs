@@ -90,6 +90,9 @@ pub(super) struct Session<'j> {
     /// The sender's own words (`text::command::own_text`), when the letter sends a token
     /// back: a token inside a copy of the judge's letter confirms nothing.
     pub(super) own_words: String,
+    /// When a held letter was written (it waited for its token): its orders are for the
+    /// phase then being played (`held.rs`).
+    pub(super) written_at: Option<DateTime<Utc>>,
 }
 
 /// A power a master acted for with BECOME, and the paragraphs of the answer written for it.
@@ -171,7 +174,7 @@ pub(super) fn handle_as(
     now: DateTime<Utc>,
     master_of: Option<GameRow>,
 ) -> rusqlite::Result<Handled> {
-    handle_inner(judge, tx, letter, now, master_of, Confirmed::No)
+    handle_inner(judge, tx, letter, now, master_of, Confirmed::No, None)
 }
 
 /// How a letter was confirmed, when it was held and its token came back.
@@ -186,15 +189,16 @@ pub(super) enum Confirmed {
     ForSeats(Vec<String>),
 }
 
-/// Handles a held letter whose token came back.
+/// Handles a held letter, written at `written_at`, whose token came back.
 pub(super) fn handle_confirmed(
     judge: &Judge,
     tx: &Tx,
     letter: &IncomingLetter,
     now: DateTime<Utc>,
     confirmed: Confirmed,
+    written_at: DateTime<Utc>,
 ) -> rusqlite::Result<Handled> {
-    handle_inner(judge, tx, letter, now, None, confirmed)
+    handle_inner(judge, tx, letter, now, None, confirmed, Some(written_at))
 }
 
 fn handle_inner(
@@ -204,6 +208,7 @@ fn handle_inner(
     now: DateTime<Utc>,
     master_of: Option<GameRow>,
     confirmed: Confirmed,
+    written_at: Option<DateTime<Utc>>,
 ) -> rusqlite::Result<Handled> {
     let Some(from) = &letter.from else {
         return Ok(Handled::default());
@@ -225,6 +230,7 @@ fn handle_inner(
     session.answer_in_letter_language(tx, letter)?;
     session.unread = unread;
     session.unread_orders = unread_orders;
+    session.written_at = written_at;
     if commands
         .iter()
         .any(|c| matches!(c.kind, CommandKind::Confirm { .. }))
@@ -319,6 +325,7 @@ impl<'j> Session<'j> {
             orders_read: false,
             named_games: Vec::new(),
             own_words: String::new(),
+            written_at: None,
         })
     }
 

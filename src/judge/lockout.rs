@@ -212,9 +212,11 @@ impl Session<'_> {
             let Some(until) = self.lock_of(tx, &seat)? else {
                 continue;
             };
-            // The same answer whether the password is right: a locked seat tells nothing.
+            // The same answer whether the password is right, and whether the letter could be
+            // kept (at most `held::MOST_HELD` wait): a locked seat tells nothing.
             if password_matches(password, &hash)
                 && let Some((_, email)) = &seat.owner
+                && self.may_hold(tx, &seat, email)?
             {
                 self.hold_letter(tx, &seat, email, letter)?;
             }

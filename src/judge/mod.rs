@@ -31,6 +31,7 @@ mod deadlines;
 mod diary;
 mod forming;
 mod future;
+mod held;
 mod help;
 pub mod his;
 mod his_letters;

@@ -66,6 +66,11 @@ impl Session<'_> {
         };
         self.orders_read = true;
         let map = &variant.map;
+        // A held letter's orders are for the phase it was written in.
+        let phase = super::phase::phase_name_in(self.words(), variant, &position);
+        if self.outlived_phase(tx, &row, &phase, line)? {
+            return Ok(());
+        }
         let power = map
             .power_by_id(&power_id)
             .expect("members hold the variant's powers");

@@ -138,6 +138,10 @@ pub struct GameSettings {
     pub grace_until: Option<(i64, DateTime<Utc>)>,
     /// Phase `.0` is not processed before `.1` (SET START date).
     pub start_at: Option<(i64, DateTime<Utc>)>,
+    /// Phase `.0` waited past its deadline for a letter held for a locked seat, until `.1`
+    /// at most (`judge::held`: once a phase, `limits.held_wait_hours`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub held_wait: Option<(i64, DateTime<Utc>)>,
 }
 
 impl Default for GameSettings {
@@ -164,6 +168,7 @@ impl Default for GameSettings {
             map: true,
             late_noticed: None,
             late_noticed_at: None,
+            held_wait: None,
             offered: None,
             manual_start: false,
             manual_process: false,

@@ -169,7 +169,8 @@ impl Session<'_> {
 
 impl Judge {
     /// Whether the game is paused, or, before its deadline, a member asked not to process
-    /// early (SET WAIT; once the deadline has passed nothing is early any more).
+    /// early (SET WAIT) or a power's letter is held for its token (once the deadline has
+    /// passed nothing is early any more).
     pub(super) fn someone_waits(
         &self,
         tx: &Tx,
@@ -187,7 +188,8 @@ impl Judge {
                 return Ok(true);
             }
         }
-        Ok(false)
+        // A power's letter held for its token waits as a WAIT does (`held.rs`).
+        self.held_for_a_power(tx, row, now)
     }
 
     /// When a game whose orders are all in as of `now` is to be processed: after the phase's

@@ -484,6 +484,22 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// When phase `phase_serial` of a game began (its position was kept), if it did.
+    pub fn phase_began(
+        &self,
+        game_id: i64,
+        phase_serial: i64,
+    ) -> rusqlite::Result<Option<DateTime<Utc>>> {
+        let text: Option<String> = self
+            .query_row_cached(
+                "SELECT created_at FROM positions WHERE game_id = ?1 AND phase_serial = ?2",
+                params![game_id, phase_serial],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(text.and_then(|t| parse_time(&t)))
+    }
+
     /// The positions a game has been in, oldest first.
     pub fn phases(&self, game_id: i64) -> rusqlite::Result<Vec<PhaseRow>> {
         let mut stmt = self.tx.prepare_cached(

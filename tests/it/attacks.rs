@@ -27,8 +27,8 @@
 //!   the token.
 //! - `expect ...`: a check on the letters sent by the last step (letter, raw, repeat, tick
 //!   or confirm); `expect ever ...` checks every letter sent so far in the attack:
-//!   `none to <address>`, `letter to <address>` (at least one), `count <n> to <address>`,
-//!   `count <n>` (all letters), `letter to <address> containing "<text>"`,
+//!   `none to <address>`, `letter to <address>` (at least one), `count <n> to <address>`
+//!   (or `count <n> to <address> containing "<text>"`), `count <n>` (all letters), `letter to <address> containing "<text>"`,
 //!   `none to <address> containing "<text>"`, `no letter containing "<text>"` (to anyone).
 //!   "containing" looks in the subject and the body.
 //!
@@ -81,8 +81,12 @@ enum Check {
         to: String,
         containing: Option<String>,
     },
-    /// Exactly n letters (to the address, when given).
-    Count { n: usize, to: Option<String> },
+    /// Exactly n letters (to the address, when given; containing the text, when given).
+    Count {
+        n: usize,
+        to: Option<String>,
+        containing: Option<String>,
+    },
     /// No letter to anyone containing the text.
     NoLetterContaining(String),
 }
@@ -136,10 +140,12 @@ fn parse_check(rest: &str) -> Result<Check, String> {
         (["count", n], None) => Ok(Check::Count {
             n: n.parse().map_err(|_| format!("not a count: {n:?}"))?,
             to: None,
+            containing: None,
         }),
-        (["count", n, "to", ..], None) => Ok(Check::Count {
+        (["count", n, "to", ..], containing) => Ok(Check::Count {
             n: n.parse().map_err(|_| format!("not a count: {n:?}"))?,
             to: Some(address(3)?),
+            containing,
         }),
         _ => Err(format!(
             "an expectation this runner does not know: {rest:?}"
@@ -340,9 +346,9 @@ fn judge_check(check: &Check, letters: &[IncomingLetter]) -> Option<String> {
                 summary(letters)
             )
         }),
-        Check::Count { n, to } => {
+        Check::Count { n, to, containing } => {
             let found = match to {
-                Some(to) => matching(to, &None).len(),
+                Some(to) => matching(to, containing).len(),
                 None => letters.len(),
             };
             (found != *n).then(|| {
