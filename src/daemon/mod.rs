@@ -485,12 +485,18 @@ impl Daemon {
                 Some("larger than the size limit"),
             ));
         }
-        if over && !judge.carries_seat_password(tx, letter)? {
-            return Ok(settled(
-                MessageState::Ignored,
-                Some(&sender),
-                Some("rate limit"),
-            ));
+        if over {
+            let proof = judge.proof_past_limit(tx, letter, now)?;
+            for out in &proof.letters {
+                Self::queue(judge, tx, out, Some(id), now)?;
+            }
+            if !proof.read {
+                return Ok(settled(
+                    MessageState::Ignored,
+                    Some(&sender),
+                    Some("rate limit"),
+                ));
+            }
         }
         let handled = judge.handle_letter(tx, letter, now)?;
         // An injected fault strikes once the letter's work is done but not committed.

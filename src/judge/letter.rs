@@ -277,7 +277,7 @@ fn handle_inner(
 }
 
 impl<'j> Session<'j> {
-    fn new(
+    pub(super) fn new(
         judge: &'j Judge,
         tx: &Tx,
         now: DateTime<Utc>,

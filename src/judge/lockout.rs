@@ -240,7 +240,7 @@ impl Session<'_> {
     }
 
     /// The seat a SIGNON names, with its password hash, if it has one.
-    fn seat_signed_on(
+    pub(super) fn seat_signed_on(
         &self,
         tx: &Tx,
         power: Option<char>,

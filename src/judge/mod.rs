@@ -20,7 +20,7 @@
 //! - `password.rs`: argon2id hashes.
 //! - `lockout.rs`: wrong passwords counted per seat and account, seats locked, letters held.
 //! - `confirm.rs`: what waits for a token mailed to an address (CONFIRM), and carrying it out.
-//! - `proof.rs`: whether a letter carries a seat's password (read past the hourly limit).
+//! - `proof.rs`: whether a letter past the hourly limit is read (one password check, counted; a token; a locked seat).
 //! - `pictures.rs`: the picture of the board letters carry (map.png): results and GET MAP.
 //! - `settings.rs`: game settings, members' wishes, deadlines from clock, days and zone.
 //! - `secrecy.rs`: who may see a game, and how a member is named to each reader.

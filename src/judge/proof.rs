@@ -1,94 +1,102 @@
-//! Whether a letter proves who sent it: a SIGNON in it carries the right password for a seat,
-//! or a CONFIRM in it carries a token waiting for the sender's address. The daemon asks this
-//! of letters past a sender's hourly limit, so that a forger who floods the judge in a
-//! player's name cannot silence the player, whose letters sign on or confirm.
+//! Whether a letter past its sender's hourly limit is read: a CONFIRM in it carries a token
+//! waiting for the sender's address, or its first SIGNON carries the right password of a seat,
+//! so that a forger who floods the judge in a player's name cannot silence the player, whose
+//! letters sign on or confirm.
+//!
+//! The check is a password check like any other (`lockout.rs`): one a letter, a wrong
+//! password counted toward the seat's lock (and its owner told when it locks), and a locked
+//! seat not checked at all; the letter is then read as any letter for a locked seat is (held
+//! if its password is right, answered the same either way), so past the limit as under it a
+//! password is never guessed for free.
+
+use chrono::{DateTime, Utc};
 
 use super::Judge;
-use super::password::password_matches;
-use crate::letter::IncomingLetter;
-use crate::store::{GameRow, MemberRow, Tx};
+use super::letter::{Confirmed, Session};
+use super::lockout::Checked;
+use crate::letter::{IncomingLetter, OutgoingLetter};
+use crate::store::Tx;
 use crate::text::command::{CommandKind, parse_commands};
 
-/// At most this many SIGNON commands of a letter are checked: each check may cost an argon2
-/// verification, and a letter needs one.
-const MOST_CHECKED: usize = 3;
+/// What the check of a letter past the limit came to.
+#[derive(Debug, Default)]
+pub struct Proof {
+    /// The letter is read: it proved its sender, or it signs on to a locked seat.
+    pub read: bool,
+    /// Letters the check caused: the owner's notice when a wrong password locked a seat.
+    pub letters: Vec<OutgoingLetter>,
+}
 
 impl Judge {
-    /// Whether one of the first three SIGNON commands of the letter carries the password of
-    /// a seat: `SIGNON Xgame pw` the password of the player holding power X in the game,
-    /// `SIGNON ?game pw` that of the sender's own seat as the game's master or observer.
-    /// Nothing is changed and nothing is answered.
-    pub fn carries_seat_password(
+    /// Whether a letter past its sender's hourly limit is read (see the module): its first
+    /// CONFIRM carries a token waiting for the sender's address, or its first SIGNON that
+    /// names a seat carries the seat's right password (`SIGNON Xgame pw` the password of the
+    /// player holding power X, `SIGNON ?game pw` the sender's own seat in the game), or names
+    /// a locked seat. Only the failure it may count is written.
+    pub fn proof_past_limit(
         &self,
         tx: &Tx,
         letter: &IncomingLetter,
-    ) -> rusqlite::Result<bool> {
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Proof> {
         let Some(from) = &letter.from else {
-            return Ok(false);
+            return Ok(Proof::default());
         };
         let sender = from.email.to_lowercase();
         let (commands, _) = parse_commands(&letter.body);
-        // A token mailed to this address and not yet used is proof of the address.
-        for token in commands
-            .iter()
-            .filter_map(|c| match &c.kind {
-                CommandKind::Confirm { token } => Some(token),
-                _ => None,
-            })
-            .take(MOST_CHECKED)
-        {
-            if tx
+        let token = commands.iter().find_map(|c| match &c.kind {
+            CommandKind::Confirm { token } => Some(token),
+            _ => None,
+        });
+        if let Some(token) = token
+            && tx
                 .request_by_token(token)?
                 .is_some_and(|r| r.address == sender && r.state == "pending")
-            {
-                return Ok(true);
-            }
+        {
+            return Ok(Proof {
+                read: true,
+                letters: Vec::new(),
+            });
         }
+        let mut session = Session::new(self, tx, now, sender, None, Confirmed::No)?;
         let signons = commands.iter().filter_map(|c| match &c.kind {
             CommandKind::Signon {
                 power,
                 game,
                 password,
-            } => Some((*power, game, password)),
+            } => Some((*power, game.as_str(), password.as_str())),
             _ => None,
         });
-        for (power, game, password) in signons.take(MOST_CHECKED) {
-            let Some(row) = tx.game_by_name(game)? else {
+        for (power, game, password) in signons {
+            // `SIGNON ?game` proves only a master's or an observer's own seat (a player's
+            // joining line is no seat of its own).
+            if power.is_none() && !self.watches_or_masters(tx, &session.sender, game)? {
+                continue;
+            }
+            let Some((seat, hash)) = session.seat_signed_on(tx, power, game)? else {
                 continue;
             };
-            let members = tx.members(row.id)?;
-            let seat = match power {
-                Some(letter) => self.power_seat(&row, &members, letter),
-                None => match tx.player_by_email(&sender)? {
-                    Some(account) => members.into_iter().find(|m| {
-                        m.player_id == account.id && (m.role == "master" || m.role == "observer")
-                    }),
-                    None => None,
-                },
+            // One check a letter, counted as any other.
+            let read = match session.check_password(tx, &seat, password, &hash)? {
+                Checked::Right | Checked::Locked(_) => true,
+                Checked::Wrong | Checked::Exhausted => false,
             };
-            if seat.is_some_and(|m| password_matches(password, &m.password_hash)) {
-                return Ok(true);
-            }
+            return Ok(Proof {
+                read,
+                letters: std::mem::take(&mut session.caused),
+            });
         }
-        Ok(false)
+        Ok(Proof::default())
     }
 
-    /// The player holding the power with this letter in the game, if any.
-    fn power_seat(&self, game: &GameRow, members: &[MemberRow], letter: char) -> Option<MemberRow> {
-        let power = if game.variant == super::his::VARIANT {
-            super::his::power_by_letter(letter).map(|p| p.id().to_string())
-        } else {
-            self.variant(&game.variant).and_then(|v| {
-                v.map
-                    .powers
-                    .iter()
-                    .find(|p| p.letter.eq_ignore_ascii_case(&letter))
-                    .map(|p| p.id.clone())
-            })
-        }?;
-        members
-            .iter()
-            .find(|m| m.role == "player" && m.power.as_deref() == Some(power.as_str()))
-            .cloned()
+    /// Whether `sender` is a master or an observer of `game`.
+    fn watches_or_masters(&self, tx: &Tx, sender: &str, game: &str) -> rusqlite::Result<bool> {
+        let (Some(row), Some(account)) = (tx.game_by_name(game)?, tx.player_by_email(sender)?)
+        else {
+            return Ok(false);
+        };
+        Ok(tx.members(row.id)?.iter().any(|m| {
+            m.player_id == account.id && (m.role == "master" || m.role == "observer")
+        }))
     }
 }
