@@ -93,6 +93,8 @@ pub(super) struct Session<'j> {
     /// When a held letter was written (it waited for its token): its orders are for the
     /// phase then being played (`held.rs`).
     pub(super) written_at: Option<DateTime<Utc>>,
+    /// Address moves asked in this letter (one a letter).
+    pub(super) moves_asked: u32,
 }
 
 /// A power a master acted for with BECOME, and the paragraphs of the answer written for it.
@@ -326,6 +328,7 @@ impl<'j> Session<'j> {
             named_games: Vec::new(),
             own_words: String::new(),
             written_at: None,
+            moves_asked: 0,
         })
     }
 

@@ -223,12 +223,29 @@ impl Session<'_> {
             self.fail(line, msg!("wishes.address_taken", address = new));
             return Ok(());
         }
+        // One letter, one account, one address: a day's bound on what a letter may have the
+        // judge mail to other people's addresses.
+        let day_ago = self.now - chrono::Duration::days(1);
+        if self.moves_asked > 0 {
+            self.fail(line, msg!("wishes.one_move_a_letter"));
+            return Ok(());
+        }
+        if tx.moves_asked(account.id, day_ago)? > 0 {
+            self.fail(line, msg!("wishes.one_move_a_day", address = account.email));
+            return Ok(());
+        }
+        if tx.requests_mailed(&new, "address", day_ago)? > 0 {
+            self.fail(line, msg!("wishes.asked_today", address = new));
+            return Ok(());
+        }
+        self.moves_asked += 1;
         let waiting = Waiting::Move {
             player: account.id,
             from: account.email.clone(),
         };
         let hours = self.judge.config.limits.confirm_hours;
         let request = self.request(tx, &new, "address", &waiting, None, hours)?;
+        tx.set_request_account(request.id, account.id)?;
         let words = self.words();
         self.caused.push(OutgoingLetter::fresh(
             &new,

@@ -30,6 +30,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema5.sql"),
     include_str!("schema6.sql"),
     include_str!("schema7.sql"),
+    include_str!("schema8.sql"),
 ];
 
 /// An open database.

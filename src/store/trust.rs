@@ -127,6 +127,38 @@ impl Tx<'_> {
         self.request(id)
     }
 
+    /// Marks request `id` as a move of `account` (`moves_asked`).
+    pub fn set_request_account(&self, id: i64, account: i64) -> rusqlite::Result<()> {
+        self.execute_cached(
+            "UPDATE requests SET account = ?2 WHERE id = ?1",
+            params![id, account],
+        )?;
+        Ok(())
+    }
+
+    /// How many moves of `account` to another address were asked since `since`.
+    pub fn moves_asked(&self, account: i64, since: DateTime<Utc>) -> rusqlite::Result<usize> {
+        self.query_row_cached(
+            "SELECT COUNT(*) FROM requests WHERE account = ?1 AND kind = 'address' AND created_at >= ?2",
+            params![account, time_text(since)],
+            |r| r.get::<_, i64>(0).map(|n| n as usize),
+        )
+    }
+
+    /// How many requests of `kind` were mailed to `address` since `since`.
+    pub fn requests_mailed(
+        &self,
+        address: &str,
+        kind: &str,
+        since: DateTime<Utc>,
+    ) -> rusqlite::Result<usize> {
+        self.query_row_cached(
+            "SELECT COUNT(*) FROM requests WHERE address = ?1 AND kind = ?2 AND created_at >= ?3",
+            params![address.to_lowercase(), kind, time_text(since)],
+            |r| r.get::<_, i64>(0).map(|n| n as usize),
+        )
+    }
+
     pub fn request(&self, id: i64) -> rusqlite::Result<RequestRow> {
         self.query_row_cached(
             &format!("SELECT {REQUEST_COLUMNS} FROM requests WHERE id = ?1"),
