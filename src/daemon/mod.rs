@@ -585,8 +585,13 @@ impl Daemon {
     ) -> rusqlite::Result<()> {
         let judge = &judge.config.judge;
         let domain = judge.address.rsplit('@').next().unwrap_or("localhost");
-        let serial = tx.outbox_count()? + 1;
-        let message_id = format!("{}.{serial}.strategos@{domain}", now.format("%Y%m%d%H%M%S"));
+        // Drawn at random: a counter would tell players who compare their letters how many
+        // went out between them, and so the order copies of one letter were sent in.
+        let message_id = format!(
+            "{}.{}.strategos@{domain}",
+            now.format("%Y%m%d%H%M%S"),
+            random_part()
+        );
         let from = Address {
             email: judge.address.clone(),
             name: Some(judge.name.clone()),
@@ -796,4 +801,19 @@ fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     })
+}
+
+/// 16 hex digits from the system's randomness, for a Message-ID (the clock and a process
+/// counter when it has none: unique still, if guessable).
+fn random_part() -> String {
+    let mut bytes = [0u8; 8];
+    if getrandom::fill(&mut bytes).is_err() {
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        bytes = (nanos ^ n.rotate_left(32) ^ u64::from(std::process::id())).to_be_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -224,15 +224,14 @@ impl Session<'_> {
                 } else {
                     Confirmed::BySender
                 };
-                let handled =
-                    super::letter::handle_confirmed(
-                        self.judge,
-                        tx,
-                        &letter,
-                        self.now,
-                        confirmed,
-                        request.created_at,
-                    )?;
+                let handled = super::letter::handle_confirmed(
+                    self.judge,
+                    tx,
+                    &letter,
+                    self.now,
+                    confirmed,
+                    request.created_at,
+                )?;
                 self.caused.extend(handled.letters);
                 // This answer speaks as the held letter's does: in the language the account
                 // has now (the held letter may have chosen it), else the one it was written in.

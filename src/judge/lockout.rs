@@ -29,6 +29,10 @@ pub(super) struct Seat {
     pub name: String,
     /// The game it belongs to, if any.
     pub game: Option<i64>,
+    /// A power's seat in a game that hides who plays it: nothing about the seat may depend
+    /// on its player, so the owner's account is neither locked by the seat's failures nor
+    /// locks it (`lock_of`, `wrong_password`).
+    pub anonymous: bool,
 }
 
 impl Seat {
@@ -43,6 +47,7 @@ impl Seat {
             owner,
             name: format!("{power_name} in game '{}'", game.name),
             game: Some(game.id),
+            anonymous: super::secrecy::identities_hidden(game),
         }
     }
 
@@ -52,6 +57,7 @@ impl Seat {
             owner: Some((player, email.to_string())),
             name: format!("the {role} of game '{}'", game.name),
             game: Some(game.id),
+            anonymous: false,
         }
     }
 
@@ -61,6 +67,7 @@ impl Seat {
             owner: Some((player, email.to_string())),
             name: format!("the account {email}"),
             game: None,
+            anonymous: false,
         }
     }
 }
@@ -86,7 +93,7 @@ impl Session<'_> {
             return Ok(None);
         }
         let mut until = tx.locked_until(&seat.key, self.now)?;
-        if let Some((account, _)) = &seat.owner {
+        if let Some((account, _)) = seat.owner.as_ref().filter(|_| !seat.anonymous) {
             let whole = tx.locked_until(&format!("account:{account}"), self.now)?;
             until = until.max(whole);
         }
@@ -125,7 +132,11 @@ impl Session<'_> {
         let most = limits.password_failures_per_hour as usize;
         let lock_for = Duration::minutes(i64::from(limits.lock_minutes.max(1)));
         let hour_ago = self.now - Duration::hours(1);
-        let account = seat.owner.as_ref().map(|(id, _)| *id);
+        let account = seat
+            .owner
+            .as_ref()
+            .filter(|_| !seat.anonymous)
+            .map(|(id, _)| *id);
         tx.add_password_failure(&seat.key, account, &self.sender, self.now)?;
         tx.forget_failures(self.now - Duration::days(1))?;
         let on_seat = tx.seat_failures(&seat.key, hour_ago)?;

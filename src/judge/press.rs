@@ -98,6 +98,10 @@ impl Session<'_> {
             }
             to
         };
+        // Copies go out in an order that tells nothing of who joined when, nor where the
+        // sender stands among the others (with Message-IDs drawn at random).
+        let mut recipients = recipients;
+        recipients.sort_by(|a, b| a.email.cmp(&b.email));
         // The letter in one language: subject and body.
         let letter = |words: Words| -> (String, String) {
             let signature = match (&from, anonymous) {

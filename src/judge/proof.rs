@@ -95,8 +95,9 @@ impl Judge {
         else {
             return Ok(false);
         };
-        Ok(tx.members(row.id)?.iter().any(|m| {
-            m.player_id == account.id && (m.role == "master" || m.role == "observer")
-        }))
+        Ok(tx
+            .members(row.id)?
+            .iter()
+            .any(|m| m.player_id == account.id && (m.role == "master" || m.role == "observer")))
     }
 }

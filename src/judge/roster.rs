@@ -97,7 +97,9 @@ impl Session<'_> {
     }
 
     /// The members of `game` as this letter may name them: `(power or role, name)`; the
-    /// observers too with `full`. A game hiding identities names no one to a non-master.
+    /// observers too with `full`. A game hiding identities names no one to a non-master. In a
+    /// fixed order that tells nothing of who joined when: the powers in the variant's order,
+    /// then masters, then observers, each by name.
     fn members_named(
         &self,
         tx: &Tx,
@@ -109,7 +111,26 @@ impl Session<'_> {
         let variant = self.judge.variant(&game.variant);
         let words = self.words();
         let mut out = Vec::new();
+        let rank = |member: &crate::store::MemberRow| -> (usize, usize) {
+            let power = member
+                .power
+                .as_deref()
+                .and_then(|id| variant.and_then(|v| v.map.powers.iter().position(|p| p.id == id)));
+            match (member.role.as_str(), power) {
+                ("player", Some(index)) => (0, index),
+                ("player", None) => (1, 0),
+                ("master", _) => (2, 0),
+                _ => (3, 0),
+            }
+        };
+        let mut members = Vec::new();
         for member in tx.members(game.id)? {
+            let identity = Identity::of_player(tx, member.player_id)?;
+            let key = (rank(&member), identity.name.clone().unwrap_or_default());
+            members.push((key, member, identity));
+        }
+        members.sort_by(|a, b| a.0.cmp(&b.0));
+        for (_, member, identity) in members {
             if member.role == "observer" && !full {
                 continue;
             }
@@ -122,7 +143,6 @@ impl Session<'_> {
             };
             // Masters and observers are never hidden behind the game's anonymity.
             let hides = hidden && member.role == "player";
-            let identity = Identity::of_player(tx, member.player_id)?;
             out.push((what, secrecy::name_for(&identity, hides, reader)));
         }
         Ok(out)

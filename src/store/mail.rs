@@ -621,9 +621,15 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Letters ever put in the outbox (to number new Message-IDs).
-    pub fn outbox_count(&self) -> rusqlite::Result<i64> {
-        self.query_row_cached("SELECT COUNT(*) FROM outbox", [], |r| r.get(0))
+    /// Where the letter with `message_id` stands in the outbox's queue (its row, by which
+    /// letters are sent in the order they were written), if it is there.
+    pub fn outbox_place(&self, message_id: &str) -> rusqlite::Result<Option<i64>> {
+        self.query_row_cached(
+            "SELECT id FROM outbox WHERE message_id = ?1",
+            [message_id],
+            |r| r.get(0),
+        )
+        .optional()
     }
 
     /// Letters in the outbox by state: `(pending, sent, failed)`.

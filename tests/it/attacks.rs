@@ -28,8 +28,10 @@
 //! - `expect ...`: a check on the letters sent by the last step (letter, raw, repeat, tick
 //!   or confirm); `expect ever ...` checks every letter sent so far in the attack:
 //!   `none to <address>`, `letter to <address>` (at least one), `count <n> to <address>`
-//!   (or `count <n> to <address> containing "<text>"`), `count <n>` (all letters), `letter to <address> containing "<text>"`,
-//!   `none to <address> containing "<text>"`, `no letter containing "<text>"` (to anyone).
+//!   (or `count <n> to <address> containing "<text>"`), `count <n>` (all letters),
+//!   `letter to <address> containing "<text>"`, `letter to <address> containing "<text>"
+//!   before "<text>"` (both in one letter's body, in that order), `none to <address>
+//!   containing "<text>"`, `no letter containing "<text>"` (to anyone).
 //!   "containing" looks in the subject and the body.
 //!
 //! Every failing expectation is reported with its file and line, all at once.
@@ -89,6 +91,12 @@ enum Check {
     },
     /// No letter to anyone containing the text.
     NoLetterContaining(String),
+    /// A letter to the address containing the first text, and the second after it.
+    InOrder {
+        to: String,
+        first: String,
+        then: String,
+    },
 }
 
 /// An attack read from its file.
@@ -117,6 +125,24 @@ fn containing(rest: &str) -> Result<(&str, Option<String>), String> {
 }
 
 fn parse_check(rest: &str) -> Result<Check, String> {
+    if let Some((head, then)) = rest.trim_end().rsplit_once("\" before \"") {
+        let head = format!("{head}\"");
+        let (head, first) = containing(&head)?;
+        let then = then
+            .strip_suffix('"')
+            .ok_or_else(|| format!("the text after `before` must be in quotes: {then:?}"))?;
+        let words: Vec<&str> = head.split_whitespace().collect();
+        return match (words.as_slice(), first) {
+            (["letter", "to", address], Some(first)) => Ok(Check::InOrder {
+                to: address.to_string(),
+                first,
+                then: then.to_string(),
+            }),
+            _ => Err(format!(
+                "write `letter to <address> containing \"<text>\" before \"<text>\"`: {rest:?}"
+            )),
+        };
+    }
     let (head, text) = containing(rest)?;
     let words: Vec<&str> = head.split_whitespace().collect();
     let address = |from: usize| -> Result<String, String> {
@@ -355,6 +381,23 @@ fn judge_check(check: &Check, letters: &[IncomingLetter]) -> Option<String> {
                 format!(
                     "expected {n} letter(s){}, found {found}: {}",
                     to.as_ref().map(|t| format!(" to {t}")).unwrap_or_default(),
+                    summary(letters)
+                )
+            })
+        }
+        Check::InOrder { to, first, then } => {
+            let in_order = |l: &&IncomingLetter| {
+                l.body
+                    .find(first.as_str())
+                    .is_some_and(|at| l.body[at + first.len()..].contains(then.as_str()))
+            };
+            (!letters
+                .iter()
+                .filter(|l| sent_to(l, to))
+                .any(|l| in_order(&l)))
+            .then(|| {
+                format!(
+                    "expected a letter to {to} with {first:?} before {then:?}; sent: {}",
                     summary(letters)
                 )
             })

@@ -165,19 +165,21 @@ impl Harness {
         self.daemon.round();
     }
 
+    /// Where a letter the judge sent stands in its outbox's queue (its Message-ID is drawn
+    /// at random, so only the outbox knows the order the letters were written in).
+    fn place_of(&mut self, message_id: &str) -> i64 {
+        let tx = self.daemon.store.begin().unwrap();
+        tx.outbox_place(message_id).unwrap().unwrap_or(i64::MAX)
+    }
+
     /// Letters sent since the last call, in the order the judge wrote them.
     pub fn take_sent(&mut self) -> Vec<IncomingLetter> {
-        let mut letters: Vec<(u64, IncomingLetter)> = Vec::new();
+        let mut letters: Vec<(i64, IncomingLetter)> = Vec::new();
         for message in self.sent.pending().unwrap() {
             let raw = self.sent.read(&message).unwrap();
             self.sent.mark_handled(&message).unwrap();
             let letter = read_letter(&raw, &[]).unwrap();
-            let serial = letter
-                .message_id
-                .split('.')
-                .nth(1)
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(0);
+            let serial = self.place_of(&letter.message_id);
             letters.push((serial, letter));
         }
         letters.sort_by_key(|(serial, _)| *serial);
@@ -188,17 +190,12 @@ impl Harness {
 
     /// Letters sent since the last call as raw messages, in the order the judge wrote them.
     pub fn take_sent_raw(&mut self) -> Vec<Vec<u8>> {
-        let mut letters: Vec<(u64, Vec<u8>)> = Vec::new();
+        let mut letters: Vec<(i64, Vec<u8>)> = Vec::new();
         for message in self.sent.pending().unwrap() {
             let raw = self.sent.read(&message).unwrap();
             self.sent.mark_handled(&message).unwrap();
             let letter = read_letter(&raw, &[]).unwrap();
-            let serial = letter
-                .message_id
-                .split('.')
-                .nth(1)
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(0);
+            let serial = self.place_of(&letter.message_id);
             self.taken.push(letter);
             letters.push((serial, raw));
         }
@@ -218,17 +215,12 @@ impl Harness {
     }
 
     /// Letters sent and not yet taken, without taking them, in the order written.
-    pub fn peek_sent(&self) -> Vec<IncomingLetter> {
-        let mut letters: Vec<(u64, IncomingLetter)> = Vec::new();
+    pub fn peek_sent(&mut self) -> Vec<IncomingLetter> {
+        let mut letters: Vec<(i64, IncomingLetter)> = Vec::new();
         for message in self.sent.pending().unwrap() {
             let raw = self.sent.read(&message).unwrap();
             let letter = read_letter(&raw, &[]).unwrap();
-            let serial = letter
-                .message_id
-                .split('.')
-                .nth(1)
-                .and_then(|s| s.parse().ok())
-                .unwrap_or(0);
+            let serial = self.place_of(&letter.message_id);
             letters.push((serial, letter));
         }
         letters.sort_by_key(|(serial, _)| *serial);
@@ -236,7 +228,7 @@ impl Harness {
     }
 
     /// The token of the last `CONFIRM <token>` line mailed to `address`, if any.
-    pub fn token_for(&self, address: &str) -> Option<String> {
+    pub fn token_for(&mut self, address: &str) -> Option<String> {
         let address = bare(address);
         let pending = self.peek_sent();
         self.taken

@@ -772,3 +772,43 @@ fn a_stranger_cannot_see_a_private_here_i_stand_game() {
     );
     assert!(held.iter().all(|s| s.to == EVE), "{held:#?}");
 }
+
+#[test]
+fn message_ids_and_the_order_of_copies_tell_nothing() {
+    let mut judge = judge_named("secrecy-order");
+    anonymous_game(&mut judge);
+    let mut ids = Vec::new();
+    for (sender, password, power) in [(ALICE, "alicepw", "N"), (DAVE, "davepw", "S")] {
+        let body = format!("SIGNON {power}ghost {password}\nBROADCAST\nhello\nENDBROADCAST");
+        let sent = send(&mut judge, sender, &body);
+        // The copies, in the order the judge wrote them: by address, wherever the sender
+        // stands among the others and whenever each joined.
+        let copies: Vec<&str> = sent
+            .iter()
+            .filter(|s| s.letter.subject.contains("Broadcast"))
+            .map(|s| s.to.as_str())
+            .collect();
+        assert!(copies.len() >= 2, "{sent:#?}");
+        let mut sorted = copies.clone();
+        sorted.sort();
+        assert_eq!(copies, sorted, "copies of {sender}'s broadcast");
+        ids.extend(sent.iter().map(|s| s.letter.message_id.clone()));
+    }
+    // Message-IDs carry no counter: 16 random hex digits between the time and the domain.
+    let drawn: Vec<u64> = ids
+        .iter()
+        .map(|id| {
+            let part = id.split('.').nth(1).unwrap_or_default();
+            assert_eq!(part.len(), 16, "{id}");
+            u64::from_str_radix(part, 16).unwrap_or_else(|_| panic!("{id}"))
+        })
+        .collect();
+    let mut unique = drawn.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), drawn.len(), "{ids:?}");
+    assert!(
+        !unique.windows(2).any(|w| w[1] - w[0] == 1),
+        "Message-IDs that count: {ids:?}"
+    );
+}
