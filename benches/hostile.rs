@@ -109,6 +109,7 @@ fn daemon(dir: &Path) -> Daemon {
         clock: Clock::Fixed(now()),
         watchdog: None,
         fault: None,
+        archive_due: false,
     }
 }
 

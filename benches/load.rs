@@ -131,6 +131,7 @@ fn daemon(dir: &Path, now: DateTime<Utc>) -> Daemon {
         clock: Clock::Fixed(now),
         watchdog: None,
         fault: None,
+        archive_due: false,
     }
 }
 

@@ -127,6 +127,7 @@ pub fn daemon(
         clock,
         watchdog,
         fault: Fault::from_environment(),
+        archive_due: false,
     })
 }
 

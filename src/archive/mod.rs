@@ -36,7 +36,8 @@ use crate::store::{GameRow, Tx};
 use crate::variant::Variant;
 
 /// Writes the site into `out` (created if missing) and returns the number of game pages
-/// written. A private game gets no page, and a page left from when it was public is removed.
+/// written. A private game, or an anonymous one still running, gets no page, and every file
+/// left of it from when it was public is removed with its folder (`on_public_site`).
 pub fn write_site(tx: &Tx, variants: &[Variant], out: &Path) -> Result<usize, String> {
     write_site_as(tx, variants, out, "STRA")
 }
@@ -53,8 +54,8 @@ pub fn write_site_as(
     let mut rows = Vec::new();
     for game in tx.games().map_err(db)? {
         let folder = out.join(page_folder(&game.name));
-        if !is_public(tx, &game).map_err(db)? {
-            remove_page(&folder)?;
+        if !on_public_site(tx, &game).map_err(db)? {
+            remove_game_files(&folder)?;
             continue;
         }
         let variant = variants.iter().find(|v| v.id == game.variant);
@@ -193,6 +194,17 @@ pub fn is_public(tx: &Tx, game: &GameRow) -> rusqlite::Result<bool> {
         .unwrap_or(true))
 }
 
+/// Whether a game's files are on the public site: while it is public (`is_public`) and not
+/// an anonymous game still running (its pictures and reports would show who does what).
+pub fn on_public_site(tx: &Tx, game: &GameRow) -> rusqlite::Result<bool> {
+    let anonymous = game.state != "finished"
+        && serde_json::from_str::<serde_json::Value>(&tx.game_settings(game.id)?)
+            .ok()
+            .and_then(|v| v.get("anonymous").and_then(serde_json::Value::as_bool))
+            .unwrap_or(false);
+    Ok(!anonymous && is_public(tx, game)?)
+}
+
 /// The folder of a game's page: its name with letters, digits, `-` and `_` kept and every
 /// other byte written `~xx`, so no name can reach outside the site or clash with another.
 pub fn page_folder(name: &str) -> String {
@@ -288,19 +300,29 @@ fn write_pictures(
     Ok(written)
 }
 
-/// Removes `folder/index.html` if it is there (and the folder, if that leaves it empty).
-fn remove_page(folder: &Path) -> Result<(), String> {
-    for name in ["deadlines.ics", "results.atom"] {
-        let _ = std::fs::remove_file(folder.join(name));
+/// Removes every file of a game's folder (its page, pictures, feed, calendar and any work
+/// file a crash left; a link is removed, never followed) and the folder itself, if it is
+/// there: a game no longer on the public site leaves nothing of it there.
+fn remove_game_files(folder: &Path) -> Result<(), String> {
+    let entries = match std::fs::read_dir(folder) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => return Err(format!("cannot read {}: {e}", folder.display())),
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let is_dir = entry.file_type().is_ok_and(|t| t.is_dir());
+        let removed = if is_dir {
+            std::fs::remove_dir_all(&path)
+        } else {
+            std::fs::remove_file(&path)
+        };
+        removed.map_err(|e| format!("cannot remove {}: {e}", path.display()))?;
     }
-    let file = folder.join("index.html");
-    match std::fs::remove_file(&file) {
-        Ok(()) => {
-            let _ = std::fs::remove_dir(folder);
-            Ok(())
-        }
+    match std::fs::remove_dir(folder) {
+        Ok(()) => Ok(()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Err(e) => Err(format!("cannot remove {}: {e}", file.display())),
+        Err(e) => Err(format!("cannot remove {}: {e}", folder.display())),
     }
 }
 

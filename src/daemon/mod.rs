@@ -87,6 +87,9 @@ pub struct Daemon {
     pub watchdog: Option<Watchdog>,
     /// A failure injected on purpose (`fault`): tests and benchmarks only.
     pub fault: Option<Fault>,
+    /// A letter was handled since the archive was last written (`accept`, as `deliver`
+    /// does): the next round writes it again.
+    pub archive_due: bool,
 }
 
 /// The text of a panic's payload.
@@ -128,7 +131,8 @@ impl Daemon {
         round.phases += self.tick();
         self.purge_quarantine();
         self.purge_sent_attachments();
-        if round.phases > 0 || round.letters_in > 0 {
+        if round.phases > 0 || round.letters_in > 0 || self.archive_due {
+            self.archive_due = false;
             self.refresh_archive();
         }
         round.letters_out += self.flush();
@@ -228,6 +232,7 @@ impl Daemon {
         match recorded {
             Ok(Some(id)) => {
                 self.attempt(id, stored, raw.len(), read, now);
+                self.archive_due = true;
                 Ok(true)
             }
             Ok(None) => Ok(false),

@@ -31,7 +31,9 @@
 //!   (or `count <n> to <address> containing "<text>"`), `count <n>` (all letters),
 //!   `letter to <address> containing "<text>"`, `letter to <address> containing "<text>"
 //!   before "<text>"` (both in one letter's body, in that order), `none to <address>
-//!   containing "<text>"`, `no letter containing "<text>"` (to anyone).
+//!   containing "<text>"`, `no letter containing "<text>"` (to anyone); `site has "<text>"`,
+//!   `site lacks "<text>"`: the web archive, written after each round when an attack checks
+//!   it, has (or has not) a file whose path or content holds the text.
 //!   "containing" looks in the subject and the body.
 //!
 //! Every failing expectation is reported with its file and line, all at once.
@@ -91,6 +93,9 @@ enum Check {
     },
     /// No letter to anyone containing the text.
     NoLetterContaining(String),
+    /// The web archive (written after each round when an attack checks it) has a file whose
+    /// path or content holds the text (`present`), or none (`!present`).
+    Site { present: bool, text: String },
     /// A letter to the address containing the first text, and the second after it.
     InOrder {
         to: String,
@@ -125,6 +130,18 @@ fn containing(rest: &str) -> Result<(&str, Option<String>), String> {
 }
 
 fn parse_check(rest: &str) -> Result<Check, String> {
+    for (head, present) in [("site has ", true), ("site lacks ", false)] {
+        if let Some(text) = rest.trim().strip_prefix(head) {
+            let text = text
+                .strip_prefix('"')
+                .and_then(|t| t.strip_suffix('"'))
+                .ok_or_else(|| format!("the text after `{head}` must be in quotes: {text:?}"))?;
+            return Ok(Check::Site {
+                present,
+                text: text.to_string(),
+            });
+        }
+    }
     if let Some((head, then)) = rest.trim_end().rsplit_once("\" before \"") {
         let head = format!("{head}\"");
         let (head, first) = containing(&head)?;
@@ -385,6 +402,8 @@ fn judge_check(check: &Check, letters: &[IncomingLetter]) -> Option<String> {
                 )
             })
         }
+        // Checked against the site by `run`.
+        Check::Site { .. } => None,
         Check::InOrder { to, first, then } => {
             let in_order = |l: &&IncomingLetter| {
                 l.body
@@ -535,6 +554,19 @@ fn run(file: &str, text: &str) -> Vec<String> {
         ever: Vec::new(),
         last: Vec::new(),
     };
+    let checks_site = attack.steps.iter().any(|(_, step)| {
+        matches!(
+            step,
+            Step::Expect {
+                check: Check::Site { .. },
+                ..
+            }
+        )
+    });
+    if checks_site {
+        let site = play.judge.dir.0.join("site");
+        play.judge.daemon.judge.config.paths.archive = Some(site);
+    }
     let mut failures = Vec::new();
     for (line, step) in attack.steps {
         let step_starts = !matches!(step, Step::Expect { .. } | Step::At(_));
@@ -631,6 +663,22 @@ fn run(file: &str, text: &str) -> Vec<String> {
                     )),
                 }
             }
+            Step::Expect {
+                check: Check::Site { present, text },
+                ..
+            } => {
+                let site = play.judge.dir.0.join("site");
+                let found = site_files(&site)
+                    .into_iter()
+                    .filter(|(path, content)| path.contains(&text) || content.contains(&text))
+                    .map(|(path, _)| path)
+                    .collect::<Vec<_>>();
+                if present && found.is_empty() {
+                    failures.push(format!("{file}:{line}: no file of the site holds {text:?}"));
+                } else if !present && !found.is_empty() {
+                    failures.push(format!("{file}:{line}: the site holds {text:?} in {found:?}"));
+                }
+            }
             Step::Expect { ever, check } => {
                 let letters = if ever { &play.ever } else { &play.last };
                 if let Some(why) = judge_check(&check, letters) {
@@ -644,6 +692,31 @@ fn run(file: &str, text: &str) -> Vec<String> {
         other => failures.push(format!("{file}: the database is not intact: {other:?}")),
     }
     failures
+}
+
+/// Every file under `dir`, as its path below `dir` and its content (lossy UTF-8).
+fn site_files(dir: &Path) -> Vec<(String, String)> {
+    let mut files = Vec::new();
+    let mut folders = vec![dir.to_path_buf()];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                folders.push(path);
+            } else {
+                let content = std::fs::read(&path).unwrap_or_default();
+                let shown = path.strip_prefix(dir).unwrap_or(&path);
+                files.push((
+                    shown.to_string_lossy().into_owned(),
+                    String::from_utf8_lossy(&content).into_owned(),
+                ));
+            }
+        }
+    }
+    files
 }
 
 fn attack_files() -> Vec<PathBuf> {

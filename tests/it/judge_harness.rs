@@ -122,6 +122,7 @@ impl Harness {
             clock: Clock::System,
             watchdog: None,
             fault: None,
+            archive_due: false,
         }
     }
 

@@ -297,6 +297,7 @@ fn a_standard_game_through_real_mail_servers() {
         clock: Clock::Fixed(at("2027-01-04T09:00:00Z")),
         watchdog: None,
         fault: None,
+        archive_due: false,
     };
     let sender = SmtpTransport::new(&servers.smtp(Security::StartTls)).unwrap();
     let players = (1..=7)
