@@ -45,9 +45,15 @@ pub struct Identity {
 impl Identity {
     fn from_row(row: IdentityRow) -> Identity {
         Identity {
+            // Names are refused with invisible characters; one kept from before that rule
+            // is shown without them.
             name: row
                 .name
-                .map(|n| n.trim().to_string())
+                .map(|n| {
+                    crate::text::invisible::without_invisible(n.trim())
+                        .trim()
+                        .to_string()
+                })
                 .filter(|n| !n.is_empty()),
             address: row.email,
             shows_address: row.show_address,

@@ -3,6 +3,7 @@
 //! - `command`: the body of a letter read into judge commands (`parse_commands`), echoed (`render`).
 //! - `date`: dates in the classic judges' forms (`15 Jun 23:30`, `Tue`), resolved against a
 //!   given today.
+//! - `invisible`: characters that change how a name reads without being seen (refused in names).
 //! - `conditional`: IF/ELSE/ENDIF blocks of orders for a later phase, selected on a board.
 //! - `lexicon`: a map's names prepared once for every reader (`Lexicon::of`).
 //! - `names`: place names normalised, looked up, and "did you mean" suggestions.
@@ -15,6 +16,7 @@ use std::fmt;
 pub mod command;
 pub mod conditional;
 pub mod date;
+pub mod invisible;
 mod lexer;
 pub mod lexicon;
 pub mod names;

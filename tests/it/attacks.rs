@@ -676,7 +676,9 @@ fn run(file: &str, text: &str) -> Vec<String> {
                 if present && found.is_empty() {
                     failures.push(format!("{file}:{line}: no file of the site holds {text:?}"));
                 } else if !present && !found.is_empty() {
-                    failures.push(format!("{file}:{line}: the site holds {text:?} in {found:?}"));
+                    failures.push(format!(
+                        "{file}:{line}: the site holds {text:?} in {found:?}"
+                    ));
                 }
             }
             Step::Expect { ever, check } => {

@@ -397,13 +397,20 @@ impl Args<'_> {
         };
         let name = words.iter().map(|w| w.text).collect::<Vec<_>>().join(" ");
         let problem = if name.chars().count() > 100 {
-            "a name is at most 100 characters long"
+            "a name is at most 100 characters long".to_string()
         } else if name.chars().any(char::is_control) {
-            "a name cannot hold control characters"
+            "a name cannot hold control characters".to_string()
+        } else if let Some(c) = crate::text::invisible::first_invisible(&name) {
+            format!(
+                "a name cannot hold invisible characters or characters that change the \
+                 direction of the text ({} here): write it with letters, digits, spaces and \
+                 punctuation others can see",
+                crate::text::invisible::code_point(c)
+            )
         } else {
             return Some(Some(name));
         };
-        self.report(Severity::Error, first.column, problem);
+        self.report(Severity::Error, first.column, &problem);
         None
     }
 
