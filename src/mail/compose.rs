@@ -128,20 +128,18 @@ pub fn compose_apart(
 
     let mut builder = lettre::Message::builder()
         .from(from_mailbox)
-        .subject(one_line(&letter.subject))
+        .subject(bounded_subject(&letter.subject))
         .date(SystemTime::from(date))
         .message_id(Some(angle(message_id)))
         .envelope(envelope);
     for recipient in recipients {
         builder = builder.to(recipient);
     }
-    if let Some(id) = letter.in_reply_to.as_deref().and_then(clean_id) {
+    if let Some(id) = letter.in_reply_to.as_deref().and_then(thread_id) {
         builder = builder.in_reply_to(format!("<{id}>"));
     }
-    let references: Vec<String> = letter
-        .references
-        .iter()
-        .filter_map(|id| clean_id(id))
+    let references: Vec<String> = thread(&letter.references)
+        .into_iter()
         .map(|id| format!("<{id}>"))
         .collect();
     if !references.is_empty() {
@@ -191,7 +189,7 @@ pub fn compose_apart(
     };
     match message {
         Ok(message) => Composed {
-            raw: message.formatted(),
+            raw: folded(message.formatted()),
             parts: kept,
         },
         Err(_) => Composed {
@@ -199,6 +197,57 @@ pub fn compose_apart(
             parts: Vec::new(),
         },
     }
+}
+
+/// The widest header line written where a space allows a fold (RFC 5322 2.1.1's 78).
+const HEADER_WIDTH: usize = 78;
+
+/// `raw` with every line of its header block longer than `HEADER_WIDTH` folded at the last
+/// space (or tab) that keeps it within, else at the first after: unfolding gives the very
+/// same header. A header holding no space after its width stays as it is; the ids and the
+/// subject it is written from are bounded so that no such line reaches 998 octets.
+fn folded(raw: Vec<u8>) -> Vec<u8> {
+    let head_end = raw
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map_or(raw.len(), |at| at + 2);
+    let (head, rest) = raw.split_at(head_end);
+    if head
+        .split(|&b| b == b'\n')
+        .all(|l| l.len() <= HEADER_WIDTH + 1)
+    {
+        return raw;
+    }
+    let mut out = Vec::with_capacity(raw.len() + 64);
+    for line in head.split_inclusive(|&b| b == b'\n') {
+        let line = line.strip_suffix(b"\r\n").unwrap_or(line);
+        let mut line = line;
+        while line.len() > HEADER_WIDTH {
+            // A fold never makes a line of white space only: the break is after some text.
+            let first_text = line.iter().position(|b| !b" \t".contains(b)).unwrap_or(0);
+            let is_space = |b: &u8| *b == b' ' || *b == b'\t';
+            let within = line[..=HEADER_WIDTH]
+                .iter()
+                .rposition(is_space)
+                .filter(|&at| at > first_text);
+            let after = || {
+                line[HEADER_WIDTH..]
+                    .iter()
+                    .position(is_space)
+                    .map(|at| at + HEADER_WIDTH)
+            };
+            let Some(at) = within.or_else(after) else {
+                break;
+            };
+            out.extend_from_slice(&line[..at]);
+            out.extend_from_slice(b"\r\n");
+            line = &line[at..];
+        }
+        out.extend_from_slice(line);
+        out.extend_from_slice(b"\r\n");
+    }
+    out.extend_from_slice(rest);
+    out
 }
 
 /// The body text encoded for the letter, as lettre's builder would encode it (the same
@@ -391,8 +440,12 @@ fn display_name(address: &Address) -> Option<String> {
         .name
         .as_deref()
         .map(one_line)
+        .map(|name| name.chars().take(MOST_NAME_CHARS).collect::<String>())
         .filter(|name| !name.is_empty())
 }
+
+/// The longest display name written beside an address, in characters.
+const MOST_NAME_CHARS: usize = 100;
 
 /// Control characters (CR and LF among them) become spaces; ends trimmed.
 pub fn one_line(text: &str) -> String {
@@ -410,6 +463,44 @@ fn clean_id(id: &str) -> Option<String> {
         .filter(|c| c.is_ascii_graphic() && !matches!(c, '<' | '>'))
         .collect();
     (!id.is_empty()).then_some(id)
+}
+
+/// The longest subject written, in characters: an answer's subject repeats the letter's, and
+/// a word of thousands of characters would make a header line no server takes.
+const MOST_SUBJECT_CHARS: usize = 200;
+
+/// The subject on one line, cut to `MOST_SUBJECT_CHARS` (ending with `...` when cut).
+fn bounded_subject(subject: &str) -> String {
+    let subject = one_line(subject);
+    if subject.chars().count() <= MOST_SUBJECT_CHARS {
+        return subject;
+    }
+    let cut: String = subject.chars().take(MOST_SUBJECT_CHARS - 3).collect();
+    format!("{}...", cut.trim_end())
+}
+
+/// A message id longer than this is not carried into a thread's headers: no mail system
+/// writes one, and it would make a header line no server takes (RFC 5322 allows 998 octets).
+const MOST_ID_OCTETS: usize = 250;
+
+/// Message ids a thread's `References` keeps: its root and the last ones, the letter answered
+/// last (RFC 5322 3.6.4 allows trimming; mail readers need the root and the parent).
+const MOST_REFERENCES: usize = 10;
+
+/// A message id fit for `In-Reply-To` or `References`.
+fn thread_id(id: &str) -> Option<String> {
+    clean_id(id).filter(|id| id.len() <= MOST_ID_OCTETS)
+}
+
+/// The `References` of a letter: its usable ids, the root and the last few.
+fn thread(references: &[String]) -> Vec<String> {
+    let ids: Vec<String> = references.iter().filter_map(|id| thread_id(id)).collect();
+    if ids.len() <= MOST_REFERENCES {
+        return ids;
+    }
+    let mut kept = vec![ids[0].clone()];
+    kept.extend_from_slice(&ids[ids.len() - (MOST_REFERENCES - 1)..]);
+    kept
 }
 
 fn angle(id: &str) -> String {

@@ -24,14 +24,16 @@
 //!   (the `From:` of a raw) that holds a line `CONFIRM <token>` may be reproduced, as a
 //!   reply does: `{letter}` is its body as it is, `{quoted}` its lines quoted with `> `,
 //!   `{html}` its lines HTML-escaped each with a `<br>`, `{subject}` its subject and `{token}`
-//!   the token.
+//!   the token. `{repeat <n> <text>}` is the text n times, `{i}` in it the repetition's
+//!   number (from 1), for letters too long to write out (thousands of `References`).
 //! - `expect ...`: a check on the letters sent by the last step (letter, raw, repeat, tick
 //!   or confirm); `expect ever ...` checks every letter sent so far in the attack:
 //!   `none to <address>`, `letter to <address>` (at least one), `count <n> to <address>`
 //!   (or `count <n> to <address> containing "<text>"`), `count <n>` (all letters),
 //!   `letter to <address> containing "<text>"`, `letter to <address> containing "<text>"
 //!   before "<text>"` (both in one letter's body, in that order), `none to <address>
-//!   containing "<text>"`, `no letter containing "<text>"` (to anyone); `site has "<text>"`,
+//!   containing "<text>"`, `no letter containing "<text>"` (to anyone); `references at most
+//!   <n> to <address>` (and no id over 250 characters); `site has "<text>"`,
 //!   `site lacks "<text>"`: the web archive, written after each round when an attack checks
 //!   it, has (or has not) a file whose path or content holds the text.
 //!   "containing" looks in the subject and the body.
@@ -93,6 +95,9 @@ enum Check {
     },
     /// No letter to anyone containing the text.
     NoLetterContaining(String),
+    /// Every letter to the address refers to at most n letters (`References`), none of
+    /// them by an id over 250 characters.
+    References { n: usize, to: String },
     /// The web archive (written after each round when an attack checks it) has a file whose
     /// path or content holds the text (`present`), or none (`!present`).
     Site { present: bool, text: String },
@@ -130,6 +135,15 @@ fn containing(rest: &str) -> Result<(&str, Option<String>), String> {
 }
 
 fn parse_check(rest: &str) -> Result<Check, String> {
+    if let Some(tail) = rest.trim().strip_prefix("references at most ") {
+        return match tail.split_whitespace().collect::<Vec<_>>().as_slice() {
+            [n, "to", address] => Ok(Check::References {
+                n: n.parse().map_err(|_| format!("not a count: {n:?}"))?,
+                to: address.to_string(),
+            }),
+            _ => Err("write `references at most <n> to <address>`".into()),
+        };
+    }
     for (head, present) in [("site has ", true), ("site lacks ", false)] {
         if let Some(text) = rest.trim().strip_prefix(head) {
             let text = text
@@ -402,6 +416,20 @@ fn judge_check(check: &Check, letters: &[IncomingLetter]) -> Option<String> {
                 )
             })
         }
+        Check::References { n, to } => {
+            let long = |id: &String| id.len() > 250;
+            letters
+                .iter()
+                .filter(|l| sent_to(l, to))
+                .find(|l| l.references.len() > *n || l.references.iter().any(long))
+                .map(|l| {
+                    format!(
+                        "a letter to {to} refers to {} letters (at most {n}), the longest id {} characters",
+                        l.references.len(),
+                        l.references.iter().map(String::len).max().unwrap_or(0)
+                    )
+                })
+        }
         // Checked against the site by `run`.
         Check::Site { .. } => None,
         Check::InOrder { to, first, then } => {
@@ -476,6 +504,7 @@ impl Play {
     /// `text` with `{letter}`, `{quoted}`, `{html}`, `{subject}` and `{token}` taken from the
     /// last letter to `address` holding a `CONFIRM` line.
     fn reproduce(&self, address: &str, text: &str) -> Result<String, String> {
+        let text = &repeated(text)?;
         if !["{letter}", "{quoted}", "{html}", "{subject}", "{token}"]
             .iter()
             .any(|p| text.contains(p))
@@ -694,6 +723,45 @@ fn run(file: &str, text: &str) -> Vec<String> {
         other => failures.push(format!("{file}: the database is not intact: {other:?}")),
     }
     failures
+}
+
+/// `text` with each `{repeat <n> <text>}` written out: the text n times, `{i}` in it the
+/// repetition's number from 1.
+fn repeated(text: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find("{repeat ") {
+        out.push_str(&rest[..at]);
+        let inside = &rest[at + "{repeat ".len()..];
+        // The `}` that closes it, past those of `{i}` inside.
+        let mut depth = 0usize;
+        let end = inside
+            .char_indices()
+            .find(|&(_, c)| match c {
+                '{' => {
+                    depth += 1;
+                    false
+                }
+                '}' if depth > 0 => {
+                    depth -= 1;
+                    false
+                }
+                '}' => true,
+                _ => false,
+            })
+            .map(|(at, _)| at)
+            .ok_or("`{repeat` is not closed by `}`")?;
+        let (n, what) = inside[..end]
+            .split_once(' ')
+            .ok_or("write `{repeat <n> <text>}`")?;
+        let n: usize = n.parse().map_err(|_| format!("not a count: {n:?}"))?;
+        for i in 1..=n {
+            out.push_str(&what.replace("{i}", &i.to_string()));
+        }
+        rest = &inside[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
 }
 
 /// Every file under `dir`, as its path below `dir` and its content (lossy UTF-8).

@@ -366,3 +366,78 @@ fn a_letter_with_a_picture_is_multipart_with_its_text_part_unchanged() {
         "{long:?}"
     );
 }
+
+/// The header block's physical lines (folded lines apart).
+fn header_lines(raw: &[u8]) -> Vec<String> {
+    let (head, _) = head_and_body(raw);
+    head.split("\r\n").map(str::to_string).collect()
+}
+
+#[test]
+fn every_header_line_of_an_answer_is_deliverable_whatever_the_letter_it_answers() {
+    let long_id = format!("{}@flood.example.test", "x".repeat(5_000));
+    let many: Vec<String> = (0..3_000)
+        .map(|i| format!("ref{i}.{}@thread.example.test", "r".repeat(20)))
+        .collect();
+    let cases = [
+        OutgoingLetter {
+            in_reply_to: Some(long_id.clone()),
+            references: [many.clone(), vec![long_id.clone()]].concat(),
+            ..letter()
+        },
+        OutgoingLetter {
+            subject: format!("Re: {}", "y".repeat(3_000)),
+            ..letter()
+        },
+        OutgoingLetter {
+            subject: format!("Re: {}", "word ".repeat(600)),
+            ..letter()
+        },
+        OutgoingLetter {
+            subject: format!("Re: {}", "Приказ ".repeat(600)),
+            ..letter()
+        },
+        OutgoingLetter {
+            to: vec![Address {
+                email: "player1@example.test".into(),
+                name: Some("N".repeat(2_000)),
+            }],
+            ..letter()
+        },
+    ];
+    for (i, case) in cases.iter().enumerate() {
+        let raw = composed(case, &judge());
+        let lines = header_lines(&raw);
+        let head_bytes: usize = lines.iter().map(|l| l.len() + 2).sum();
+        assert!(
+            head_bytes < 8_000,
+            "case {i}: a header of {head_bytes} octets"
+        );
+        for line in &lines {
+            assert!(
+                line.len() <= 998,
+                "case {i}: a line of {} octets",
+                line.len()
+            );
+        }
+        // Folded where it may be: 78 octets at most, but for one word that cannot be broken.
+        for line in &lines {
+            if line.len() > 78 {
+                let words = line.split_whitespace().count();
+                assert!(
+                    words <= 2,
+                    "case {i}: {} octets unfolded: {line:.120}",
+                    line.len()
+                );
+            }
+        }
+        let back = read_letter(&raw, &own()).expect("it reads back");
+        // The thread: its root and the last few, the last the letter answered.
+        if i == 0 {
+            assert!(back.references.len() <= 10, "{:?}", back.references.len());
+            assert_eq!(back.references.first(), Some(&many[0]));
+            assert_eq!(back.references.last(), Some(&many[2_999]));
+            assert!(back.references.iter().all(|r| r.len() < 300));
+        }
+    }
+}
