@@ -195,23 +195,6 @@ pub fn dedup_key(message_id: &str, sender: &str, body: &str) -> String {
     format!("{message_id}#{hex}")
 }
 
-/// A subject without its leading reply and forward prefixes (`Re:`, `Fwd:`, `Fw:`, in any
-/// case, any number of them), trimmed.
-pub fn bare_subject(subject: &str) -> &str {
-    let mut rest = subject.trim();
-    loop {
-        let stripped = ["re:", "fwd:", "fw:"].iter().find_map(|prefix| {
-            rest.get(..prefix.len())
-                .filter(|start| start.eq_ignore_ascii_case(prefix))
-                .map(|_| rest[prefix.len()..].trim_start())
-        });
-        match stripped {
-            Some(shorter) => rest = shorter,
-            None => return rest,
-        }
-    }
-}
-
 /// A file sent with a letter: the picture of a board (`map.png`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Attachment {
@@ -239,16 +222,14 @@ pub struct OutgoingLetter {
 
 impl OutgoingLetter {
     /// The digest identical answers share: 32 hex digits of a SHA-256 over the recipients
-    /// (lower-cased), the subject without its leading `Re:`/`Fwd:`/`Fw:` prefixes (a robot
-    /// answering answers piles them up) and the body.
+    /// (lower-cased) and what the answer says (its body and files), not its subject: a robot
+    /// answering answers changes the subject every round (`Out of office: Re: ...`).
     pub fn answer_digest(&self) -> String {
         let mut hasher = Sha256::new();
         for recipient in &self.to {
             hasher.update(recipient.email.to_lowercase().as_bytes());
             hasher.update([0u8]);
         }
-        hasher.update([0u8]);
-        hasher.update(bare_subject(&self.subject).as_bytes());
         hasher.update([0u8]);
         hasher.update(self.body.as_bytes());
         for attachment in &self.attachments {
@@ -277,21 +258,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn identical_answers_share_a_digest_whatever_their_prefixes() {
-        assert_eq!(
-            bare_subject(" Re: RE: fwd:Fw: Out of office "),
-            "Out of office"
-        );
-        assert_eq!(bare_subject("Reply"), "Reply");
-        assert_eq!(bare_subject("Re:"), "");
+    fn identical_answers_share_a_digest_whatever_their_subjects() {
         let answer = OutgoingLetter::fresh("Ann@Example.test", "Re: Out of office", "No.\n");
         let again = OutgoingLetter::fresh("ann@example.test", "Re: Re: Out of office", "No.\n");
+        let grown = OutgoingLetter::fresh("ann@example.test", "Out of office: Re: Away", "No.\n");
         assert_eq!(answer.answer_digest(), again.answer_digest());
+        assert_eq!(answer.answer_digest(), grown.answer_digest());
         assert_eq!(answer.answer_digest().len(), 32);
         let other_body = OutgoingLetter::fresh("ann@example.test", "Re: Out of office", "Yes.\n");
-        let other_subject = OutgoingLetter::fresh("ann@example.test", "Re: Away", "No.\n");
         let other_person = OutgoingLetter::fresh("bo@example.test", "Re: Out of office", "No.\n");
-        for other in [other_body, other_subject, other_person] {
+        for other in [other_body, other_person] {
             assert_ne!(answer.answer_digest(), other.answer_digest());
         }
     }

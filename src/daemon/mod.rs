@@ -447,6 +447,13 @@ impl Daemon {
                 Some(reason),
             ));
         }
+        if let Some(reason) = judge.answers_the_judge_automatically(letter) {
+            return Ok(settled(
+                MessageState::Ignored,
+                sender.as_deref(),
+                Some(&reason),
+            ));
+        }
         let Some(sender) = sender else {
             let reason = if letter.refused_from.is_some() {
                 "the sender's address cannot be used"

@@ -48,6 +48,7 @@ mod play;
 mod press;
 mod proof;
 pub(crate) mod results;
+mod robots;
 mod roster;
 mod seats;
 pub mod secrecy;
