@@ -304,6 +304,11 @@ fn write_pictures(
 /// file a crash left; a link is removed, never followed) and the folder itself, if it is
 /// there: a game no longer on the public site leaves nothing of it there.
 fn remove_game_files(folder: &Path) -> Result<(), String> {
+    // A link where the folder should be is removed itself: what it points to is not ours.
+    if std::fs::symlink_metadata(folder).is_ok_and(|m| m.file_type().is_symlink()) {
+        return std::fs::remove_file(folder)
+            .map_err(|e| format!("cannot remove {}: {e}", folder.display()));
+    }
     let entries = match std::fs::read_dir(folder) {
         Ok(entries) => entries,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
@@ -338,5 +343,37 @@ mod tests {
         assert_eq!(page_folder("a/b"), "a~2fb");
         assert_eq!(page_folder("Ä"), "~c3~84");
         assert_eq!(page_folder(""), "~");
+    }
+
+    #[test]
+    fn a_game_leaving_the_site_removes_its_files_and_never_what_a_link_points_to() {
+        let base = std::env::temp_dir().join(format!("strategos-remove-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&base);
+        let site = base.join("site");
+        let outside = base.join("outside");
+        std::fs::create_dir_all(site.join("game")).unwrap();
+        std::fs::create_dir_all(&outside).unwrap();
+        std::fs::write(outside.join("keep.txt"), "mine").unwrap();
+        for name in [
+            "index.html",
+            "phase-0-1.svg",
+            ".phase-1-2.svg.part",
+            "results.atom",
+        ] {
+            std::fs::write(site.join("game").join(name), "x").unwrap();
+        }
+        std::os::unix::fs::symlink(outside.join("keep.txt"), site.join("game/link")).unwrap();
+        remove_game_files(&site.join("game")).unwrap();
+        assert!(!site.join("game").exists());
+        // A link planted where a game's folder would be: the link goes, the target stays.
+        std::os::unix::fs::symlink(&outside, site.join("other")).unwrap();
+        remove_game_files(&site.join("other")).unwrap();
+        assert!(std::fs::symlink_metadata(site.join("other")).is_err());
+        assert_eq!(
+            std::fs::read_to_string(outside.join("keep.txt")).unwrap(),
+            "mine"
+        );
+        remove_game_files(&site.join("never-there")).unwrap();
+        std::fs::remove_dir_all(&base).unwrap();
     }
 }
