@@ -587,50 +587,6 @@ impl Daemon {
         }
     }
 
-    /// Composes a letter and puts it in the outbox.
-    pub fn queue(
-        judge: &Judge,
-        tx: &Tx,
-        letter: &OutgoingLetter,
-        caused_by: Option<i64>,
-        now: DateTime<Utc>,
-    ) -> rusqlite::Result<()> {
-        let judge = &judge.config.judge;
-        let domain = judge.address.rsplit('@').next().unwrap_or("localhost");
-        // Drawn at random: a counter would tell players who compare their letters how many
-        // went out between them, and so the order copies of one letter were sent in.
-        let message_id = format!(
-            "{}.{}.strategos@{domain}",
-            now.format("%Y%m%d%H%M%S"),
-            random_part()
-        );
-        let from = Address {
-            email: judge.address.clone(),
-            name: Some(judge.name.clone()),
-        };
-        // Every letter about a game refers to the game's thread, so mail readers keep a
-        // game's letters together.
-        let in_thread = crate::judge::results::game_of_subject(&judge.code, &letter.subject)
-            .map(|name| tx.game_by_name(name))
-            .transpose()?
-            .flatten()
-            .map(|game| crate::judge::results::thread_root(&judge.address, &game))
-            .filter(|root| !letter.references.contains(root))
-            .map(|root| {
-                let mut threaded = letter.clone();
-                threaded.references.insert(0, root);
-                threaded
-            });
-        let raw = compose_apart(
-            in_thread.as_ref().unwrap_or(letter),
-            &from,
-            &message_id,
-            now,
-        );
-        let recipients: Vec<String> = letter.to.iter().map(|a| a.email.clone()).collect();
-        tx.enqueue(&message_id, &recipients, &raw, caused_by, now)
-    }
-
     /// Handles messages stored but not settled: the judge stopped in between (killed, or
     /// ended by its watchdog), or their last attempt failed. Returns how many were settled.
     fn recover(&mut self) -> usize {
@@ -813,19 +769,4 @@ fn fnv(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     })
-}
-
-/// 16 hex digits from the system's randomness, for a Message-ID (the clock and a process
-/// counter when it has none: unique still, if guessable).
-fn random_part() -> String {
-    let mut bytes = [0u8; 8];
-    if getrandom::fill(&mut bytes).is_err() {
-        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos() as u64);
-        bytes = (nanos ^ n.rotate_left(32) ^ u64::from(std::process::id())).to_be_bytes();
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -1,7 +1,8 @@
 //! The daemon's outbox: sending what is due in the order it was queued (a letter waiting for
 //! its retry holds back the later letters to the same address), each letter claimed by the
 //! process sending it so that two judge processes on one database never send it twice, and
-//! the keeper told of letters that could not be delivered.
+//! the keeper told of letters that could not be delivered; and `queue`, how a letter is put
+//! in it (composed, with its Message-ID and its game's thread).
 
 use super::*;
 
@@ -295,5 +296,45 @@ pub(super) fn process_alive(token: &str) -> bool {
     match start_time(pid) {
         Some(now) => started == now.to_string(),
         None => false,
+    }
+}
+
+impl Daemon {
+    /// Composes a letter and puts it in the outbox.
+    pub fn queue(
+        judge: &Judge,
+        tx: &Tx,
+        letter: &OutgoingLetter,
+        caused_by: Option<i64>,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<()> {
+        let judge = &judge.config.judge;
+        let domain = judge.address.rsplit('@').next().unwrap_or("localhost");
+        let message_id = crate::mail::compose::message_id(now, domain);
+        let from = Address {
+            email: judge.address.clone(),
+            name: Some(judge.name.clone()),
+        };
+        // Every letter about a game refers to the game's thread, so mail readers keep a
+        // game's letters together.
+        let in_thread = crate::judge::results::game_of_subject(&judge.code, &letter.subject)
+            .map(|name| tx.game_by_name(name))
+            .transpose()?
+            .flatten()
+            .map(|game| crate::judge::results::thread_root(&judge.address, &game))
+            .filter(|root| !letter.references.contains(root))
+            .map(|root| {
+                let mut threaded = letter.clone();
+                threaded.references.insert(0, root);
+                threaded
+            });
+        let raw = compose_apart(
+            in_thread.as_ref().unwrap_or(letter),
+            &from,
+            &message_id,
+            now,
+        );
+        let recipients: Vec<String> = letter.to.iter().map(|a| a.email.clone()).collect();
+        tx.enqueue(&message_id, &recipients, &raw, caused_by, now)
     }
 }

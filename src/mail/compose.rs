@@ -40,6 +40,25 @@ pub fn reply_subject(subject: &str) -> String {
     }
 }
 
+/// A new Message-ID for a letter the judge writes at `now`: the time, 16 hex digits drawn at
+/// random, `strategos@` and the judge's domain. Drawn, not counted: a counter would tell
+/// players who compare their letters how many went out between them, and so the order the
+/// copies of one letter were sent in.
+pub fn message_id(now: DateTime<Utc>, domain: &str) -> String {
+    let mut bytes = [0u8; 8];
+    // Without the system's randomness: the clock and a process counter, unique still.
+    if getrandom::fill(&mut bytes).is_err() {
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        bytes = (nanos ^ n.rotate_left(32) ^ u64::from(std::process::id())).to_be_bytes();
+    }
+    let drawn: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    format!("{}.{drawn}.strategos@{domain}", now.format("%Y%m%d%H%M%S"))
+}
+
 /// The letter as RFC 5322 bytes, sent from `from`, with Message-ID `<message_id>`.
 ///
 /// Recipients whose address lettre cannot parse are left out (they could not be sent to

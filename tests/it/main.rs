@@ -80,6 +80,7 @@ mod postfix_pipe;
 mod random;
 mod rulebook;
 mod secrecy;
+mod tidy;
 mod variants;
 mod vocabulary;
 mod whole_game;
