@@ -4,6 +4,7 @@
 //! - `variant`: variant files (TOML) loaded and validated into a `Variant`.
 //! - `text`: players' text read into orders, with diagnostics; never fails.
 //! - `interface`: the JSON interface of `strategos adjudicate`.
+//! - `game`: the game as the judge keeps it, typed: its kind and state, settings, wishes.
 //! - `letter`: incoming and outgoing letters, plain data.
 //! - `mail`: reading, writing, fetching and sending mail.
 //! - `archive`: the archive as a static web site, and the SUMMARY of a game.
@@ -18,6 +19,7 @@ pub mod dice;
 pub mod diplomacy;
 pub mod drawing;
 pub mod fault;
+pub mod game;
 pub mod his;
 pub mod interface;
 pub mod judge;

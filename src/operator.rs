@@ -239,7 +239,7 @@ fn list(tx: &Tx, variants: &[Variant]) -> Result<String, String> {
             [
                 g.name.clone(),
                 g.variant.clone(),
-                g.state.clone(),
+                g.state.as_str().to_string(),
                 phase(variants, g),
                 format!("deadline {}", deadline(g)),
             ]
@@ -279,7 +279,7 @@ fn show(tx: &Tx, variants: &[Variant], name: &str) -> Result<String, String> {
             v.name, v.id
         ))
     );
-    let _ = writeln!(out, "State: {}", game.state);
+    let _ = writeln!(out, "State: {}", game.state.as_str());
     let _ = writeln!(out, "Phase: {}", phase(variants, &game));
     let _ = writeln!(
         out,
@@ -287,7 +287,7 @@ fn show(tx: &Tx, variants: &[Variant], name: &str) -> Result<String, String> {
         deadline(&game),
         game.time_zone
     );
-    let public = is_public(tx, &game).map_err(db)?;
+    let public = is_public(&game);
     let _ = writeln!(out, "Public: {}", if public { "yes" } else { "no" });
     let _ = writeln!(out, "Members:");
     for member in tx.members(game.id).map_err(db)? {

@@ -13,6 +13,7 @@
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::diplomacy::power::PowerId;
 use crate::drawing::{Scene, board::drawn_orders, draw, phase_in};
+use crate::game::GameState;
 use crate::judge::orders::stored_orders;
 use crate::report::messages::Words;
 use crate::store::{GameRow, Tx, position_from_json};
@@ -82,7 +83,7 @@ pub fn phase_pictures(
         let Ok(position) = position_from_json(map, &row.position) else {
             continue;
         };
-        let played = row.phase_serial < game.phase_serial || game.state == "finished";
+        let played = row.phase_serial < game.phase_serial || game.state == GameState::Finished;
         let mut stored: Vec<String> = Vec::new();
         if played {
             for power in &map.powers {

@@ -16,6 +16,7 @@
 //! - `maps`: the picture of each phase (`phase-N.svg` beside the page), shared with
 //!   `strategos map --game`.
 
+use crate::game::GameState;
 mod chart;
 mod feeds;
 mod html;
@@ -54,7 +55,7 @@ pub fn write_site_as(
     let mut rows = Vec::new();
     for game in tx.games().map_err(db)? {
         let folder = out.join(page_folder(&game.name));
-        if !on_public_site(tx, &game).map_err(db)? {
+        if !on_public_site(&game) {
             remove_game_files(&folder)?;
             continue;
         }
@@ -107,7 +108,7 @@ pub fn write_site_as(
             folder: page_folder(&game.name),
             name: game.name.clone(),
             variant: variant_name.to_string(),
-            state: game.state.clone(),
+            state: game.state.as_str().to_string(),
             phase: summary.phase.unwrap_or_else(|| "not started".into()),
         });
     }
@@ -158,7 +159,7 @@ pub fn now_of(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite::R
         owing: Vec::new(),
         since,
     };
-    let running = game.state == "active";
+    let running = game.state == GameState::Active;
     let position = variant.zip(game.position.as_deref()).and_then(|(v, json)| {
         crate::store::position_from_json(&v.map, json)
             .ok()
@@ -166,7 +167,7 @@ pub fn now_of(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite::R
     });
     if let (true, Some((variant, position))) = (running, position) {
         now.deadline = game.deadline_at;
-        let settings = crate::judge::settings::GameSettings::from_json(&game.settings);
+        let settings = game.settings.clone();
         now.grace_end = game
             .deadline_at
             .map(|d| settings.grace_end(game.phase_serial, position.turn.kind, d));
@@ -184,25 +185,16 @@ fn write_file(folder: &Path, name: &str, text: &str) -> Result<(), String> {
     std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))
 }
 
-/// A game is public unless its settings say `"public": false` (`SET PRIVATE`); settings
-/// that cannot be read count as the default, public.
-pub fn is_public(tx: &Tx, game: &GameRow) -> rusqlite::Result<bool> {
-    let settings = tx.game_settings(game.id)?;
-    Ok(serde_json::from_str::<serde_json::Value>(&settings)
-        .ok()
-        .and_then(|v| v.get("public").and_then(serde_json::Value::as_bool))
-        .unwrap_or(true))
+/// A game is public unless `SET PRIVATE` made it private.
+pub fn is_public(game: &GameRow) -> bool {
+    game.settings.public
 }
 
 /// Whether a game's files are on the public site: while it is public (`is_public`) and not
 /// an anonymous game still running (its pictures and reports would show who does what).
-pub fn on_public_site(tx: &Tx, game: &GameRow) -> rusqlite::Result<bool> {
-    let anonymous = game.state != "finished"
-        && serde_json::from_str::<serde_json::Value>(&tx.game_settings(game.id)?)
-            .ok()
-            .and_then(|v| v.get("anonymous").and_then(serde_json::Value::as_bool))
-            .unwrap_or(false);
-    Ok(!anonymous && is_public(tx, game)?)
+pub fn on_public_site(game: &GameRow) -> bool {
+    let anonymous = game.state != GameState::Finished && game.settings.anonymous;
+    !anonymous && is_public(game)
 }
 
 /// The folder of a game's page: its name with letters, digits, `-` and `_` kept and every

@@ -2,6 +2,7 @@
 //! centres (and, where victory counts it, supply) year by year. The game's page and the
 //! SUMMARY letter are both made from this.
 
+use crate::game::GameState;
 use std::collections::BTreeMap;
 
 use crate::diplomacy::position::{Position, Tally};
@@ -182,7 +183,7 @@ pub fn summarise(
             ids.into_iter().map(|id| (id.clone(), id.clone())).collect()
         }
     };
-    let running = game.state != "finished";
+    let running = game.state != GameState::Finished;
     let era = match variant {
         Some(v) => crate::judge::phase::calendar_messages(v, v.start.turn).1,
         None => crate::msg!("calendar.no_era"),

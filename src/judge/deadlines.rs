@@ -8,7 +8,6 @@ use chrono::{DateTime, Duration, Utc};
 use super::Judge;
 use super::orders::{is_complete, powers_owing, stored_orders};
 use super::phase::phase_name_in;
-use super::settings::GameSettings;
 use crate::diplomacy::power::PowerId;
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
@@ -58,7 +57,7 @@ impl Judge {
         game: &mut GameRow,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<Vec<OutgoingLetter>> {
-        let mut settings = GameSettings::from_json(&game.settings);
+        let mut settings = game.settings.clone();
         let Some(deadline) = game.deadline_at else {
             return Ok(Vec::new());
         };
@@ -93,7 +92,7 @@ impl Judge {
             return self.process_phase(tx, game, now);
         }
         if missing.is_empty() {
-            game.settings = settings.to_json();
+            game.settings = settings;
             tx.save_game(game)?;
             return Ok(Vec::new());
         }
@@ -306,7 +305,7 @@ impl Judge {
                 letters.push(OutgoingLetter::fresh(&m.email, subject, body));
             }
         }
-        game.settings = settings.to_json();
+        game.settings = settings;
         tx.save_game(game)?;
         Ok(letters)
     }

@@ -2,6 +2,7 @@
 //! DELETE), kept secret while it runs and published to every member, and its archive, when it
 //! ends; each entry signed with its power, never its player.
 
+use crate::game::GameState;
 use chrono::{DateTime, Utc};
 
 use super::Judge;
@@ -52,7 +53,7 @@ impl Session<'_> {
                 self.fail(line, msg!("diary.empty"));
             }
             DiaryAction::Record { text } => {
-                if row.state == "finished" {
+                if row.state == GameState::Finished {
                     self.fail(line, msg!("diary.game_over", game = row.name));
                     return Ok(());
                 }

@@ -5,7 +5,8 @@
 
 use super::letter::Session;
 use super::master::command_word;
-use super::settings::GameSettings;
+use crate::game::GameState;
+use crate::game::settings::GameSettings;
 use crate::msg;
 use crate::report::Message;
 use crate::store::{GameRow, Tx};
@@ -21,12 +22,12 @@ impl Session<'_> {
         let player = tx.player_by_email(&self.sender)?;
         let mut forming: Vec<GameRow> = Vec::new();
         for game in tx.games()? {
-            let settings = GameSettings::from_json(&game.settings);
+            let settings = game.settings.clone();
             let member = match &player {
                 Some(p) => tx.members(game.id)?.iter().any(|m| m.player_id == p.id),
                 None => false,
             };
-            if game.state == "forming"
+            if game.state == GameState::Forming
                 && game.variant != super::his::VARIANT
                 && settings.public
                 && self.may_enter(&game)
@@ -67,7 +68,7 @@ impl Session<'_> {
             ([only], Some(me)) => only.player_id == me.id,
             _ => false,
         };
-        if game.state != "forming" || !alone {
+        if game.state != GameState::Forming || !alone {
             self.fail(line, msg!("forming.become_master_alone", game = game.name));
             return Ok(());
         }
@@ -80,10 +81,10 @@ impl Session<'_> {
             &me.password_hash,
             self.now,
         )?;
-        let mut settings = GameSettings::from_json(&game.settings);
+        let mut settings = game.settings.clone();
         settings.masters.push(me.player_id);
         settings.moderated = true;
-        game.settings = settings.to_json();
+        game.settings = settings;
         tx.save_game(&game)?;
         self.say(msg!("forming.became_master", game = game.name));
         self.joined = None;
@@ -98,7 +99,10 @@ impl Session<'_> {
         let Some(mut game) = self.mastered(tx, line, command_word("UNSTART"))? else {
             return Ok(());
         };
-        if game.state != "active" || game.phase_serial != 0 || game.variant == super::his::VARIANT {
+        if game.state != GameState::Active
+            || game.phase_serial != 0
+            || game.variant == super::his::VARIANT
+        {
             self.fail(line, msg!("forming.unstart_too_late", game = game.name));
             return Ok(());
         }
@@ -119,11 +123,11 @@ impl Session<'_> {
             }
         }
         tx.undo_orders_from(game.id, 0, self.now)?;
-        let mut settings = GameSettings::from_json(&game.settings);
+        let mut settings = game.settings.clone();
         settings.manual_start = true;
         settings.deadline_moved();
-        game.settings = settings.to_json();
-        game.state = "forming".into();
+        game.settings = settings;
+        game.state = GameState::Forming;
         game.position = None;
         game.deadline_at = None;
         game.process_at = None;
@@ -154,7 +158,7 @@ impl Session<'_> {
         settings: &GameSettings,
         variant: &str,
     ) -> rusqlite::Result<Option<Message>> {
-        if game.state != "forming" || game.variant == super::his::VARIANT {
+        if game.state != GameState::Forming || game.variant == super::his::VARIANT {
             self.fail(line, msg!("forming.variant_too_late", game = game.name));
             return Ok(None);
         }
@@ -205,7 +209,7 @@ impl Session<'_> {
             .iter()
             .filter(|m| m.role == "player")
             .count();
-        if game.state == "forming"
+        if game.state == GameState::Forming
             && joined >= variant.map.powers.len()
             && !self.filled.contains(&game.id)
         {

@@ -5,6 +5,7 @@
 //! power's player is told what came of them. Orders kept for a phase that never comes (a
 //! retreat with nothing dislodged) are dropped, and the player told.
 
+use crate::game::GameState;
 use chrono::{DateTime, Utc};
 
 use super::letter::Session;
@@ -97,7 +98,7 @@ impl Session<'_> {
         let Some((variant, position)) = self
             .judge
             .game_position(&row)
-            .filter(|_| row.state == "active")
+            .filter(|_| row.state == GameState::Active)
         else {
             self.fail(line, msg!("common.not_running", game = row.name));
             return Ok(());

@@ -16,7 +16,7 @@ use super::Judge;
 use super::confirm::Waiting;
 use super::letter::Session;
 use super::lockout::Seat;
-use super::settings::GameSettings;
+use crate::game::settings::GameSettings;
 use crate::msg;
 use crate::store::{GameRow, RequestRow, Tx};
 

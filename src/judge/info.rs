@@ -5,6 +5,7 @@ use super::letter::Session;
 use super::phase::phase_name_in;
 use super::secrecy::{self, Reader};
 use crate::diplomacy::progress::VictoryCounting;
+use crate::game::GameState;
 use crate::letter::OutgoingLetter;
 use crate::report::describe::unit_name_in;
 use crate::report::{Message, Words};
@@ -229,8 +230,8 @@ impl Session<'_> {
             return Ok(format!("  {}", row.name));
         };
         let words = self.words();
-        let state = match (&row.state[..], self.judge.game_position(row)) {
-            ("forming", _) => {
+        let state = match (row.state, self.judge.game_position(row)) {
+            (GameState::Forming, _) => {
                 let joined = tx
                     .members(row.id)?
                     .iter()
@@ -245,10 +246,10 @@ impl Session<'_> {
             }
             (state, Some((_, position))) => format!(
                 "{}, {}",
-                state_word(words, state),
+                state_word(words, &state),
                 phase_name_in(words, variant, &position)
             ),
-            (state, None) => state_word(words, state),
+            (state, None) => state_word(words, &state),
         };
         Ok(format!("  {}  {}  {state}", row.name, variant.name))
     }
@@ -635,13 +636,12 @@ fn phase_rank(calendar: &crate::diplomacy::turn::Calendar, token: &str) -> Optio
     Some(super::future::rank(calendar, Turn { year, season, kind }))
 }
 
-/// A game's state (`active`, `finished`) in the reader's words.
-pub(super) fn state_word(words: Words, state: &str) -> String {
+/// A game's state in the reader's words.
+pub(super) fn state_word(words: Words, state: &GameState) -> String {
     match state {
-        "active" => tr!(words, "state.active"),
-        "finished" => tr!(words, "state.finished"),
-        "forming" => tr!(words, "state.forming"),
-        other => other.to_string(),
+        GameState::Active => tr!(words, "state.active"),
+        GameState::Finished => tr!(words, "state.finished"),
+        GameState::Forming => tr!(words, "state.forming"),
     }
 }
 

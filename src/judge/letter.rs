@@ -1,6 +1,7 @@
 //! One incoming letter, command by command, and the answer it gets: what was understood,
 //! each error with its line, the power's orders in force, the deadline and who still owes.
 
+use crate::game::GameState;
 use chrono::{DateTime, Utc};
 
 use super::{Handled, Judge};
@@ -796,7 +797,7 @@ impl<'j> Session<'j> {
                 self.terminate(tx, line)?;
                 if let Some(row) = self.master_of.clone()
                     && row.variant == super::his::VARIANT
-                    && tx.game(row.id)?.state == "finished"
+                    && tx.game(row.id)?.state == GameState::Finished
                 {
                     let row = tx.game(row.id)?;
                     self.his_reveal(tx, &row)?;

@@ -2,12 +2,13 @@
 //! RESUME, EXTEND, BECOME, EJECT, PROMOTE, FORCE BEGIN, ROLLBACK, TERMINATE; the master's SETs
 //! are in `master_settings.rs`. Every change to a game is announced to all its members.
 
+use crate::game::GameState;
 use chrono::Duration;
 
 use super::letter::Session;
 use super::phase::{next_deadline, phase_message, phase_name, phase_name_in};
 use super::secrecy;
-use super::settings::{GameSettings, Wishes};
+
 use super::{Judge, deadline_of};
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::letter::OutgoingLetter;
@@ -58,7 +59,7 @@ impl Session<'_> {
             && self.became.is_none()
         {
             let game = tx.game(game.id)?;
-            if !GameSettings::from_json(&game.settings).moderated {
+            if !game.settings.clone().moderated {
                 return Ok(Some(game));
             }
             self.fail(
@@ -102,7 +103,7 @@ impl Session<'_> {
         subject: Message,
         text: Message,
     ) -> rusqlite::Result<()> {
-        if !GameSettings::from_json(&game.settings).quiet {
+        if !game.settings.clone().quiet {
             return self.announce(tx, game, subject, text);
         }
         for member in tx
@@ -192,7 +193,7 @@ impl Session<'_> {
         let Some((variant, position)) = self
             .judge
             .game_position(&game)
-            .filter(|_| game.state == "active")
+            .filter(|_| game.state == GameState::Active)
         else {
             self.fail(line, msg!("common.not_running", game = game.name));
             return Ok(());
@@ -270,8 +271,7 @@ impl Session<'_> {
         let Some(mut game) = self.steered(tx, line, word)? else {
             return Ok(());
         };
-        let mut settings = GameSettings::from_json(&game.settings);
-        if settings.paused == pause {
+        if game.settings.paused == pause {
             let text = if pause {
                 msg!("master.paused_already", game = game.name)
             } else {
@@ -280,8 +280,7 @@ impl Session<'_> {
             self.fail(line, text);
             return Ok(());
         }
-        settings.paused = pause;
-        game.settings = settings.to_json();
+        game.settings.paused = pause;
         // Paused, nothing is processed early; resumed, the letter decides again.
         game.process_at = None;
         let (subject, text) = if pause {
@@ -297,8 +296,7 @@ impl Session<'_> {
                 let deadline = next_deadline(&game, position.turn.kind, self.now);
                 game.deadline_at = Some(super::wishes::beyond_absences(tx, &game, deadline)?);
                 game.reminded = false;
-                settings.deadline_moved();
-                game.settings = settings.to_json();
+                game.settings.deadline_moved();
             } else if game.variant == super::his::VARIANT && game.deadline_at.is_some() {
                 // Here I Stand: the open window gets a whole deadline again.
                 game.deadline_at = Some(next_deadline(
@@ -334,15 +332,15 @@ impl Session<'_> {
         let Some(mut game) = self.steered(tx, line, command_word("EXTEND"))? else {
             return Ok(());
         };
-        let Some(deadline) = game.deadline_at.filter(|_| game.state == "active") else {
+        let Some(deadline) = game.deadline_at.filter(|_| game.state == GameState::Active) else {
             self.fail(line, msg!("master.no_deadline", game = game.name));
             return Ok(());
         };
         game.deadline_at = Some(deadline.max(self.now) + Duration::hours(i64::from(hours)));
         game.reminded = false;
-        let mut settings = GameSettings::from_json(&game.settings);
+        let mut settings = game.settings.clone();
         settings.deadline_moved();
-        game.settings = settings.to_json();
+        game.settings = settings;
         tx.save_game(&game)?;
         let text = msg!(
             "master.extended",
@@ -371,7 +369,7 @@ impl Session<'_> {
         if self.master_of.is_none()
             && let Some((game, power)) = self.signed_on.clone()
             && self.became.is_none()
-            && !GameSettings::from_json(&tx.game(game.id)?.settings).moderated
+            && !tx.game(game.id)?.settings.clone().moderated
         {
             return self.vote_terminate(tx, game.id, &power);
         }
@@ -388,18 +386,16 @@ impl Session<'_> {
         let Some(member) = members.iter().find(|m| m.power.as_deref() == Some(power)) else {
             return Ok(());
         };
-        let mut wishes = Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?);
+        let mut wishes = tx.member_wishes(game.id, member.player_id)?;
         wishes.terminate = true;
-        tx.set_member_wishes(game.id, member.player_id, &wishes.to_json())?;
+        tx.set_member_wishes(game.id, member.player_id, &wishes)?;
         let everyone = match self.judge.game_position(&game) {
             Some((variant, position)) => {
                 let mut all = true;
                 for p in crate::diplomacy::progress::survivors(&variant.map, &position) {
                     let id = &variant.map.power(p).id;
                     let voted = match members.iter().find(|m| m.power.as_deref() == Some(id)) {
-                        Some(m) => {
-                            Wishes::from_json(&tx.member_wishes(game.id, m.player_id)?).terminate
-                        }
+                        Some(m) => tx.member_wishes(game.id, m.player_id)?.terminate,
                         None => false,
                     };
                     all &= voted;
@@ -410,7 +406,7 @@ impl Session<'_> {
             None => {
                 let mut all = true;
                 for m in members.iter().filter(|m| m.role == "player") {
-                    all &= Wishes::from_json(&tx.member_wishes(game.id, m.player_id)?).terminate;
+                    all &= tx.member_wishes(game.id, m.player_id)?.terminate;
                 }
                 all
             }
@@ -423,7 +419,7 @@ impl Session<'_> {
     }
 
     fn end_terminated(&mut self, tx: &Tx, mut game: GameRow) -> rusqlite::Result<()> {
-        game.state = "finished".into();
+        game.state = GameState::Finished;
         game.deadline_at = None;
         game.process_at = None;
         tx.save_game(&game)?;
@@ -573,10 +569,10 @@ impl Session<'_> {
             &member.password_hash,
             self.now,
         )?;
-        let mut settings = GameSettings::from_json(&game.settings);
+        let mut settings = game.settings.clone();
         settings.masters.push(member.player_id);
         settings.moderated = true;
-        game.settings = settings.to_json();
+        game.settings = settings;
         tx.save_game(&game)?;
         let named = self.member_named(tx, &game, member.player_id)?;
         let text = msg!("master.promoted", member = named, game = game.name);
@@ -599,7 +595,7 @@ impl Session<'_> {
         let Some(mut game) = self.mastered(tx, line, command_word("FORCE BEGIN"))? else {
             return Ok(());
         };
-        if game.state != "forming" {
+        if game.state != GameState::Forming {
             self.fail(line, msg!("master.begun_already", game = game.name));
             return Ok(());
         }
@@ -648,16 +644,16 @@ impl Session<'_> {
         tx.undo_orders_from(game.id, target, self.now)?;
         game.position = Some(row.position.clone());
         game.phase_serial = target;
-        game.state = "active".into();
+        game.state = GameState::Active;
         game.process_at = None;
         let deadline = next_deadline(&game, earlier.turn.kind, self.now);
         game.deadline_at = Some(super::wishes::beyond_absences(tx, &game, deadline)?);
         game.reminded = false;
         // The phase is played again: its late notices and offers go again, and the wishes
         // that last a phase (waits, draw votes, concessions) start afresh.
-        let mut settings = GameSettings::from_json(&game.settings);
+        let mut settings = game.settings.clone();
         settings.deadline_moved();
-        game.settings = settings.to_json();
+        game.settings = settings;
         tx.save_game(&game)?;
         super::wishes::clear_phase_wishes(tx, game.id)?;
         let text = msg!(
@@ -685,8 +681,6 @@ impl Session<'_> {
 impl Judge {
     /// Whether `player` is a master of `game`.
     pub fn is_master(game: &GameRow, player: i64) -> bool {
-        GameSettings::from_json(&game.settings)
-            .masters
-            .contains(&player)
+        game.settings.clone().masters.contains(&player)
     }
 }

@@ -5,8 +5,8 @@
 use super::deadline_of;
 use super::letter::Session;
 use super::secrecy;
-use super::settings::{GameSettings, PressKind};
 use super::timing::DateSetting;
+use crate::game::settings::PressKind;
 use crate::msg;
 use crate::report::Message;
 use crate::store::Tx;
@@ -40,7 +40,7 @@ impl Session<'_> {
             );
             return Ok(());
         }
-        let mut settings = GameSettings::from_json(&game.settings);
+        let mut settings = game.settings.clone();
         let press = |mode: &PressMode| match mode {
             PressMode::White => PressKind::White,
             PressMode::Grey => PressKind::Grey,
@@ -339,7 +339,7 @@ impl Session<'_> {
             }
             _ => return Ok(()),
         };
-        game.settings = settings.to_json();
+        game.settings = settings;
         tx.save_game(&game)?;
         self.say(msg!("master.setting_changed", change = change));
         self.announce(

@@ -25,6 +25,7 @@
 //! - `settings.rs`: game settings, members' wishes, deadlines from clock, days and zone.
 //! - `secrecy.rs`: who may see a game, and how a member is named to each reader.
 
+use crate::game::GameState;
 mod confirm;
 pub mod credit;
 mod deadlines;
@@ -52,7 +53,6 @@ mod robots;
 mod roster;
 mod seats;
 pub mod secrecy;
-pub mod settings;
 mod timing;
 mod unsupported;
 mod wishes;
@@ -219,7 +219,7 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> rusqlite::Result<Vec<OutgoingLetter>> {
         let mut game = tx.game(id)?;
-        if game.state != "active" {
+        if game.state != GameState::Active {
             return Ok(Vec::new());
         }
         if game.variant == his::VARIANT {

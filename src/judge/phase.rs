@@ -1,10 +1,10 @@
 //! A game's phases: the start, processing at the deadline (or when every order is in),
 //! the report that follows, and reminders before the deadline.
 
+use crate::game::GameState;
 use chrono::{DateTime, Utc};
 
 use super::orders::{is_complete, powers_owing, stored_orders};
-use super::settings::{GameSettings, Wishes, deadline_after};
 use super::{Judge, deadline_text_in};
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::diplomacy::map::Map;
@@ -12,6 +12,7 @@ use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::{Progress, advance, eliminated};
 use crate::diplomacy::turn::{PhaseKind, Season, Turn};
+use crate::game::settings::deadline_after;
 use crate::letter::OutgoingLetter;
 use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx, position_from_json, position_to_json};
@@ -83,7 +84,7 @@ pub fn calendar_messages(variant: &Variant, turn: Turn) -> (Message, Message) {
 
 /// The deadline of a phase of `kind` starting at `now`, by the game's settings and zone.
 pub fn next_deadline(game: &GameRow, kind: PhaseKind, now: DateTime<Utc>) -> DateTime<Utc> {
-    let settings = GameSettings::from_json(&game.settings);
+    let settings = game.settings.clone();
     let tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
     deadline_after(settings.timing(kind), tz, now)
 }
@@ -145,7 +146,7 @@ impl Judge {
         // Preferences first (SET PREFERENCE, in the order players joined), then the deal.
         let mut dealt: Vec<Option<PowerId>> = vec![None; members.len()];
         for (i, member) in members.iter().enumerate() {
-            let wishes = Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?);
+            let wishes = tx.member_wishes(game.id, member.player_id)?;
             let wanted = wishes.preference.unwrap_or_default();
             // The first group of the list with a power still free; among powers wanted
             // equally (`E[FGR]`), the one the deal puts first.
@@ -187,7 +188,7 @@ impl Judge {
             )?;
         }
         let position = variant.start.clone();
-        game.state = "active".into();
+        game.state = GameState::Active;
         game.position = Some(position_to_json(map, &position));
         game.deadline_at = Some(next_deadline(game, position.turn.kind, now));
         game.reminded = false;
@@ -323,8 +324,7 @@ impl Judge {
     /// The words of a game's own language (`GameSettings::language`): its archive is kept
     /// in them.
     pub(super) fn game_words(&self, game: &GameRow) -> Words<'_> {
-        self.templates
-            .words(&GameSettings::from_json(&game.settings).language)
+        self.templates.words(&game.settings.clone().language)
     }
 
     /// Keeps the position at the start of the game's current phase in its history, with
@@ -404,7 +404,7 @@ impl Judge {
         let resolution = adjudicate(map, &variant.rules, &position, &submitted);
         // The game's own victory threshold (SET CENTERS), else the variant's.
         let mut victory = variant.victory();
-        if let Some(centres) = GameSettings::from_json(&game.settings).centres {
+        if let Some(centres) = game.settings.clone().centres {
             victory.threshold = centres;
         }
         let Progress { next, year_end } =
@@ -421,7 +421,7 @@ impl Judge {
         game.reminded = false;
         game.process_at = None;
         if winner.is_some() {
-            game.state = "finished".into();
+            game.state = GameState::Finished;
             game.deadline_at = None;
         } else {
             let deadline = next_deadline(game, next.turn.kind, now);
@@ -467,8 +467,8 @@ impl Judge {
             "game {}: {} processed; {}",
             game_now.name,
             phase_name(variant, &position),
-            match (&game_now.state[..], game_now.deadline_at) {
-                ("finished", _) => "the game is over".to_string(),
+            match (game_now.state, game_now.deadline_at) {
+                (GameState::Finished, _) => "the game is over".to_string(),
                 (_, Some(at)) => format!(
                     "{} next, deadline {}",
                     phase_name(variant, &next),
@@ -482,15 +482,15 @@ impl Judge {
         tx.archive(game_now.id, game_now.phase_serial, &title, &body, now)?;
         let mut letters = Vec::new();
         // The picture of the new board, drawn once per language, for the members who want it.
-        let game_map =
-            self.config.maps.results_pictures && GameSettings::from_json(&game_now.settings).map;
+        let game_map = self.config.maps.results_pictures && game_now.settings.clone().map;
         let mut pictures: std::collections::BTreeMap<String, Option<crate::letter::Attachment>> =
             std::collections::BTreeMap::new();
         for m in tx.members(game_now.id)? {
             let language = self.language_of(tx, game_now, &m)?;
             let (subject, body) = write(self.templates.words(&language));
             let mut letter = OutgoingLetter::fresh(&m.email, subject, body);
-            let wants = Wishes::from_json(&tx.member_wishes(game_now.id, m.player_id)?)
+            let wants = tx
+                .member_wishes(game_now.id, m.player_id)?
                 .map
                 .unwrap_or(true);
             if game_map && wants {
@@ -518,7 +518,7 @@ impl Judge {
                 letters.push(OutgoingLetter::fresh(&recipient, subject, body));
             }
         }
-        if game_now.state == "finished" {
+        if game_now.state == GameState::Finished {
             letters.extend(self.publish_diaries(tx, game_now, now)?);
         } else {
             // Orders kept for the new phase come into force; with them every order may be in.
@@ -536,15 +536,13 @@ impl Judge {
         game: &GameRow,
         member: &crate::store::MemberRow,
     ) -> rusqlite::Result<String> {
-        if let Some(language) =
-            Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?).language
-        {
+        if let Some(language) = tx.member_wishes(game.id, member.player_id)?.language {
             return Ok(language);
         }
         if let Some(language) = tx.player_language(&member.email)? {
             return Ok(language);
         }
-        Ok(GameSettings::from_json(&game.settings).language)
+        Ok(game.settings.clone().language)
     }
 
     /// Reminders to powers whose orders are missing, incomplete or in error.

@@ -9,6 +9,7 @@ use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::turn::PhaseKind;
 use crate::diplomacy::unit::Unit;
+use crate::game::GameState;
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::report::describe::{describe_order_in, unit_name_in};
@@ -59,7 +60,7 @@ impl Session<'_> {
         let Some((variant, position)) = self
             .judge
             .game_position(&row)
-            .filter(|_| row.state == "active")
+            .filter(|_| row.state == GameState::Active)
         else {
             self.fail(line, msg!("play.no_orders_taken", game = row.name));
             return Ok(());
@@ -176,7 +177,7 @@ impl Session<'_> {
     pub(super) fn process_touched(&mut self, tx: &Tx) -> rusqlite::Result<()> {
         for (id, orders) in std::mem::take(&mut self.touched) {
             let mut row = tx.game(id)?;
-            if row.state != "active"
+            if row.state != GameState::Active
                 || row.variant == super::his::VARIANT
                 || self.judge.game_position(&row).is_none()
             {
@@ -242,7 +243,7 @@ impl Session<'_> {
         let Some((variant, position)) = self
             .judge
             .game_position(&row)
-            .filter(|_| row.state == "active")
+            .filter(|_| row.state == GameState::Active)
         else {
             self.fail(line, msg!("common.not_running", game = row.name));
             return Ok(());

@@ -4,8 +4,9 @@
 
 use super::credit::power_named;
 use super::letter::Session;
-use super::settings::{GameSettings, PressKind};
 use crate::diplomacy::power::PowerId;
+use crate::game::GameState;
+use crate::game::settings::{GameSettings, PressKind};
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::store::{MemberRow, Tx};
@@ -36,7 +37,7 @@ impl Session<'_> {
             return Ok(());
         };
         let map = &variant.map;
-        let settings = GameSettings::from_json(&game.settings);
+        let settings = game.settings.clone();
         let allowed = match role {
             "master" => PressKind::White,
             "observer" => settings.observer_press,
@@ -67,10 +68,7 @@ impl Session<'_> {
             let mut to = Vec::new();
             for m in members.iter().filter(|m| m.email != self.sender) {
                 // An observer or master who asked for no broadcasts (SET NO BROADCAST).
-                if m.role != "player"
-                    && super::settings::Wishes::from_json(&tx.member_wishes(game.id, m.player_id)?)
-                        .no_broadcast
-                {
+                if m.role != "player" && tx.member_wishes(game.id, m.player_id)?.no_broadcast {
                     continue;
                 }
                 to.push(m.clone());
@@ -198,7 +196,7 @@ impl Session<'_> {
         else {
             return Ok(None);
         };
-        if game.state != "active" {
+        if game.state != GameState::Active {
             return Ok(None);
         }
         if !settings.minor_press

@@ -4,6 +4,7 @@
 //! whom, the variant's own facts) after it, where those tools do not look. In English the
 //! letter is njudge's own; in Russian it keeps the same structure in Russian words.
 
+use crate::game::GameState;
 use chrono::{DateTime, Utc};
 
 use super::credit::{credit_lines, lapse_lines};
@@ -789,7 +790,7 @@ impl Results<'_> {
     /// `The next phase of 'game' will be Movement for Fall of 1901.` and the deadline; or the
     /// end of the game.
     fn next_lines(&self, words: Words) -> Vec<String> {
-        if self.winner.is_some() || self.game.state == "finished" {
+        if self.winner.is_some() || self.game.state == GameState::Finished {
             return vec![tr!(words, "classic.game_over")];
         }
         let (season, year) = season_and_year(words, self.variant, self.next.turn);

@@ -6,7 +6,7 @@
 use super::info::state_word;
 use super::letter::Session;
 use super::secrecy::{self, Identity, Reader};
-use super::settings::{GameSettings, PressKind};
+use crate::game::settings::{GameSettings, PressKind};
 use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx};
 use crate::{msg, tr};
@@ -24,7 +24,7 @@ pub(super) fn settings_lines(words: Words, game: &GameRow, settings: &GameSettin
         PressKind::Grey => tr!(words, "master.press_grey"),
         PressKind::None => tr!(words, "master.press_none"),
     };
-    let timing = |name: &str, t: &super::settings::PhaseTiming| {
+    let timing = |name: &str, t: &crate::game::settings::PhaseTiming| {
         tr!(
             words,
             "roster.timing",
@@ -83,7 +83,7 @@ impl Session<'_> {
         }
         for row in games {
             lines.push(self.game_summary(tx, &row)?);
-            let settings = GameSettings::from_json(&row.settings);
+            let settings = row.settings.clone();
             for line in settings_lines(words, &row, &settings) {
                 lines.push(format!("    {line}"));
             }

@@ -5,10 +5,11 @@
 use super::letter::{Confirmed, Session};
 use super::lockout::{Checked, Seat};
 use super::password::hash_password;
+use crate::game::GameState;
 
 /// Most new passwords one letter may set (accounts, games, seats): each is an argon2 hash.
 const MOST_PASSWORDS_SET: u32 = 5;
-use super::settings::GameSettings;
+use crate::game::settings::GameSettings;
 use crate::msg;
 use crate::report::Message;
 use crate::store::{GameRow, Tx};
@@ -207,7 +208,7 @@ impl Session<'_> {
         if moderated {
             settings.masters.push(player.id);
         }
-        row.settings = settings.to_json();
+        row.settings = settings;
         tx.save_game(&row)?;
         let role = if moderated { "master" } else { "player" };
         tx.set_member(row.id, player.id, None, role, password_hash, self.now)?;
@@ -275,7 +276,7 @@ impl Session<'_> {
                 }
                 _ => {
                     self.say(msg!("seats.already_joined", game = row.name));
-                    if row.state == "forming" {
+                    if row.state == GameState::Forming {
                         self.joined = Some(row);
                     }
                 }
@@ -297,11 +298,11 @@ impl Session<'_> {
 
     /// Whether the sender may join `row` now: it forms, and its lists let them in.
     fn may_join(&mut self, line: usize, row: &GameRow) -> bool {
-        if row.state != "forming" {
+        if row.state != GameState::Forming {
             self.fail(line, msg!("seats.already_started", game = row.name));
             return false;
         }
-        let settings = GameSettings::from_json(&row.settings);
+        let settings = row.settings.clone();
         if settings.deny.contains(&self.sender)
             || (!settings.allow.is_empty() && !settings.allow.contains(&self.sender))
         {
@@ -344,7 +345,7 @@ impl Session<'_> {
             joined = joined,
             needed = needed
         ));
-        if joined >= needed && GameSettings::from_json(&row.settings).manual_start {
+        if joined >= needed && row.settings.clone().manual_start {
             self.say(msg!("forming.full_manual", game = row.name));
         } else if joined >= needed && !self.filled.contains(&row.id) {
             self.filled.push(row.id);
@@ -356,7 +357,7 @@ impl Session<'_> {
     pub(super) fn start_filled(&mut self, tx: &Tx) -> rusqlite::Result<()> {
         for id in std::mem::take(&mut self.filled) {
             let mut row = tx.game(id)?;
-            if row.state != "forming" {
+            if row.state != GameState::Forming {
                 continue;
             }
             self.say(msg!("seats.full", game = row.name));
@@ -404,7 +405,7 @@ impl Session<'_> {
             .iter()
             .find(|m| m.role == "player" && m.power.as_deref() == Some(power.id.as_str()));
         let Some(member) = member else {
-            if row.state != "active" {
+            if row.state != GameState::Active {
                 let text = msg!("seats.wrong_power_or_password", game = row.name);
                 self.fail(line, text);
                 return Ok(());
@@ -577,7 +578,7 @@ impl Session<'_> {
     /// Whether the sender may take over a power of `row`: its lists let them in and they
     /// play no power of it yet.
     fn may_take_over(&mut self, tx: &Tx, line: usize, row: &GameRow) -> rusqlite::Result<bool> {
-        let settings = GameSettings::from_json(&row.settings);
+        let settings = row.settings.clone();
         if settings.deny.contains(&self.sender)
             || (!settings.allow.is_empty() && !settings.allow.contains(&self.sender))
         {
@@ -628,7 +629,7 @@ impl Session<'_> {
                     .as_ref()
                     .is_some_and(|p| m.power.as_deref() == Some(p.id.as_str()))
         });
-        let Some(power) = power.filter(|_| !taken && row.state == "active") else {
+        let Some(power) = power.filter(|_| !taken && row.state == GameState::Active) else {
             self.fail(
                 line,
                 msg!("seats.no_longer_open", game = row.name, letter = letter),
@@ -650,10 +651,8 @@ impl Session<'_> {
         power: &crate::diplomacy::map::PowerInfo,
         password_hash: &str,
     ) -> rusqlite::Result<()> {
-        let mut settings = GameSettings::from_json(&row.settings);
         // A new player starts with no late phases counted (SET LATE COUNT).
-        settings.late_counts.remove(&power.id);
-        row.settings = settings.to_json();
+        row.settings.late_counts.remove(&power.id);
         let player = tx.register_player(&self.sender, None, None, self.now)?;
         tx.set_member(
             row.id,
@@ -670,9 +669,7 @@ impl Session<'_> {
             if row.deadline_at.is_none_or(|d| d < fresh) {
                 row.deadline_at = Some(fresh);
                 row.reminded = false;
-                let mut moved = settings.clone();
-                moved.deadline_moved();
-                row.settings = moved.to_json();
+                row.settings.deadline_moved();
             }
         }
         tx.save_game(&row)?;

@@ -19,7 +19,8 @@
 
 use super::letter::Session;
 use super::lockout::{Checked, Seat};
-use super::settings::{GameSettings, PressKind};
+use crate::game::GameState;
+use crate::game::settings::{GameSettings, PressKind};
 use crate::msg;
 use crate::report::Words;
 use crate::report::messages::{Arg, Message};
@@ -90,7 +91,7 @@ impl Identity {
 /// until it is over (a win, a draw, a concession, TERMINATE); then it is shown as in any
 /// game.
 pub fn identities_hidden(game: &GameRow) -> bool {
-    game.state != "finished" && GameSettings::from_json(&game.settings).hides_identities()
+    game.state != GameState::Finished && game.settings.clone().hides_identities()
 }
 
 /// How a member is named to one reader, in every letter and page: the registered name, and
@@ -176,10 +177,8 @@ pub fn as_read_by(message: &Message, master_of: Option<i64>) -> Message {
 
 /// The game whose masters' version a member reads: theirs, if they are one of its masters.
 pub fn master_view(game: &GameRow, member: &MemberRow) -> Option<i64> {
-    let master = member.role == "master"
-        || GameSettings::from_json(&game.settings)
-            .masters
-            .contains(&member.player_id);
+    let master =
+        member.role == "master" || game.settings.clone().masters.contains(&member.player_id);
     master.then_some(game.id)
 }
 
@@ -297,7 +296,7 @@ pub fn anonymity(
     settings: &mut GameSettings,
     anonymous: bool,
 ) -> Result<Message, Message> {
-    if game.state != "forming" {
+    if game.state != GameState::Forming {
         return Err(msg!("secrecy.anonymous_too_late", game = game.name));
     }
     Ok(make_anonymous(settings, anonymous))
@@ -326,7 +325,7 @@ impl Session<'_> {
     /// Whether the letter may see `game`: a public game, or a private one it is a member
     /// of (signed on in it, or writing from a member's address) or allowed into.
     pub(super) fn may_see(&self, tx: &Tx, game: &GameRow) -> rusqlite::Result<bool> {
-        let settings = GameSettings::from_json(&game.settings);
+        let settings = game.settings.clone();
         if settings.public || settings.allow.contains(&self.sender) {
             return Ok(true);
         }
@@ -350,7 +349,7 @@ impl Session<'_> {
 
     /// Whether the game's allow and deny lists let the sender in.
     pub(super) fn may_enter(&self, game: &GameRow) -> bool {
-        let settings = GameSettings::from_json(&game.settings);
+        let settings = game.settings.clone();
         !settings.deny.contains(&self.sender)
             && (settings.allow.is_empty() || settings.allow.contains(&self.sender))
     }
@@ -373,7 +372,7 @@ impl Session<'_> {
                 return Ok(Some(game));
             }
             let joinable = match power {
-                None => self.may_enter(&game) && game.state == "forming",
+                None => self.may_enter(&game) && game.state == GameState::Forming,
                 // Here I Stand games are signed on to through `his_game`.
                 Some(_) if game.variant == super::his::VARIANT => false,
                 Some((letter, password)) => self.may_sign_on(tx, &game, letter, password)?,
@@ -414,7 +413,7 @@ impl Session<'_> {
         letter: char,
         password: &str,
     ) -> rusqlite::Result<bool> {
-        if game.state != "active" {
+        if game.state != GameState::Active {
             return Ok(false);
         }
         let power = if game.variant == super::his::VARIANT {
@@ -551,7 +550,7 @@ impl Session<'_> {
         let Some(mut game) = tx.game_by_name(name)? else {
             return Ok(());
         };
-        let mut settings = GameSettings::from_json(&game.settings);
+        let mut settings = game.settings.clone();
         if private {
             settings.public = false;
             self.say(msg!("secrecy.created_private", game = game.name));
@@ -561,7 +560,7 @@ impl Session<'_> {
             make_anonymous(&mut settings, true);
             self.say(msg!("secrecy.created_anonymous", game = game.name));
         }
-        game.settings = settings.to_json();
+        game.settings = settings;
         tx.save_game(&game)?;
         for seat in [&mut self.joined, &mut self.master_of]
             .into_iter()

@@ -3,11 +3,12 @@
 //! (njudge's `delay`): once every order is in and no one waits, the phase is processed that
 //! many minutes after the last orders came, so a typo can still be fixed.
 
+use crate::game::GameState;
 use chrono::{DateTime, Duration, NaiveTime, TimeZone, Utc};
 
 use super::letter::Session;
-use super::settings::{GameSettings, Wishes};
 use super::{Judge, deadline_of};
+use crate::game::settings::GameSettings;
 use crate::letter::OutgoingLetter;
 use crate::msg;
 use crate::report::{Message, When};
@@ -87,7 +88,7 @@ impl Session<'_> {
         let position = self
             .judge
             .game_position(game)
-            .filter(|_| game.state == "active");
+            .filter(|_| game.state == GameState::Active);
         let (Some((_, position)), Some(deadline)) = (position, game.deadline_at) else {
             self.fail(line, msg!("master.no_deadline", game = game.name));
             return None;
@@ -177,14 +178,14 @@ impl Judge {
         row: &GameRow,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<bool> {
-        if GameSettings::from_json(&row.settings).paused {
+        if row.settings.clone().paused {
             return Ok(true);
         }
         if row.deadline_at.is_some_and(|d| d <= now) {
             return Ok(false);
         }
         for member in tx.members(row.id)? {
-            if Wishes::from_json(&tx.member_wishes(row.id, member.player_id)?).wait {
+            if tx.member_wishes(row.id, member.player_id)?.wait {
                 return Ok(true);
             }
         }
@@ -195,7 +196,7 @@ impl Judge {
     /// When a game whose orders are all in as of `now` is to be processed: after the phase's
     /// delay, and not before SET START; `None` when only a master's PROCESS processes it.
     pub(super) fn early_time(&self, game: &GameRow, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
-        let settings = GameSettings::from_json(&game.settings);
+        let settings = game.settings.clone();
         if settings.manual_process {
             return None;
         }
@@ -216,7 +217,7 @@ impl Judge {
         game: &mut GameRow,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
-        if game.state != "active"
+        if game.state != GameState::Active
             || !self.missing_powers(tx, game)?.is_empty()
             || self.someone_waits(tx, game, now)?
         {
@@ -238,7 +239,7 @@ impl Judge {
         now: DateTime<Utc>,
     ) -> rusqlite::Result<Vec<OutgoingLetter>> {
         game.process_at = None;
-        let settings = GameSettings::from_json(&game.settings);
+        let settings = game.settings.clone();
         let ready = !settings.manual_process
             && settings
                 .start_of(game.phase_serial)

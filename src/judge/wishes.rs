@@ -2,14 +2,15 @@
 //! LANGUAGE. Draw votes and concessions are secret and cleared every phase; a draw passes
 //! when every survivor votes for it.
 
+use crate::game::GameState;
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 
 use super::confirm::Waiting;
 use super::deadline_of;
 use super::letter::Session;
 use super::lockout::{Checked, Seat};
-use super::settings::{GameSettings, Wishes};
 use crate::diplomacy::power::PowerId;
+use crate::game::settings::Wishes;
 use crate::letter::OutgoingLetter;
 use crate::report::Message;
 use crate::store::{GameRow, MemberRow, Tx};
@@ -77,10 +78,10 @@ impl Session<'_> {
         let Some((mut game, member)) = self.seat(tx, line, msg!("master.this_set"))? else {
             return Ok(());
         };
-        let mut wishes = Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?);
+        let mut wishes = tx.member_wishes(game.id, member.player_id)?;
         match setting {
             Setting::Wait(true)
-                if GameSettings::from_json(&game.settings).strict_wait
+                if game.settings.clone().strict_wait
                     && !self.owes_orders(tx, &game, &member)? =>
             {
                 self.fail(line, msg!("wishes.strict_wait", game = game.name));
@@ -144,7 +145,7 @@ impl Session<'_> {
                     msg!("wishes.map_off", game = game.name)
                 });
             }
-            Setting::Concede(_) if !GameSettings::from_json(&game.settings).concessions => {
+            Setting::Concede(_) if !game.settings.clone().concessions => {
                 self.fail(line, msg!("wishes.no_concessions", game = game.name));
                 return Ok(());
             }
@@ -164,7 +165,7 @@ impl Session<'_> {
                 wishes.concede = None;
                 self.say(msg!("wishes.no_concede"));
             }
-            Setting::Preference(_) if game.state != "forming" => {
+            Setting::Preference(_) if game.state != GameState::Forming => {
                 self.fail(line, msg!("wishes.preference_too_late", game = game.name));
                 return Ok(());
             }
@@ -174,7 +175,7 @@ impl Session<'_> {
             }
             _ => return Ok(()),
         }
-        tx.set_member_wishes(game.id, member.player_id, &wishes.to_json())?;
+        tx.set_member_wishes(game.id, member.player_id, &wishes)?;
         if matches!(setting, Setting::Draw(_) | Setting::Concede(_)) {
             self.check_end_by_vote(tx, game)?;
         }
@@ -291,9 +292,9 @@ impl Session<'_> {
                 .into_iter()
                 .find(|m| m.player_id == player.id)
         {
-            let mut wishes = Wishes::from_json(&tx.member_wishes(game.id, member.player_id)?);
+            let mut wishes = tx.member_wishes(game.id, member.player_id)?;
             wishes.language = Some(language.to_string());
-            tx.set_member_wishes(game.id, member.player_id, &wishes.to_json())?;
+            tx.set_member_wishes(game.id, member.player_id, &wishes)?;
         }
         self.language = language.to_string();
         self.say(if language == "ru" {
@@ -315,7 +316,7 @@ impl Session<'_> {
         from: &str,
         to: Option<&str>,
     ) -> rusqlite::Result<Option<Message>> {
-        let settings = GameSettings::from_json(&game.settings);
+        let settings = game.settings.clone();
         let parse = |d: &str| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok();
         let (Some(start), end) = (parse(from), to.map(parse)) else {
             self.fail(line, msg!("wishes.dates"));
@@ -384,7 +385,7 @@ impl Session<'_> {
         };
         let map = &variant.map;
         let survivors = crate::diplomacy::progress::survivors(map, &position);
-        let settings = GameSettings::from_json(&game.settings);
+        let settings = game.settings.clone();
         let members = tx.members(game.id)?;
         let mut votes = Vec::new();
         let mut concessions = Vec::new();
@@ -394,7 +395,7 @@ impl Session<'_> {
                 .iter()
                 .find(|m| m.power.as_deref() == Some(id.as_str()));
             let wishes = match member {
-                Some(m) => Wishes::from_json(&tx.member_wishes(game.id, m.player_id)?),
+                Some(m) => tx.member_wishes(game.id, m.player_id)?,
                 None => Wishes::default(),
             };
             votes.push(wishes.draw.map(|powers| {
@@ -446,7 +447,7 @@ impl Session<'_> {
             }
             _ => return Ok(()),
         };
-        game.state = "finished".into();
+        game.state = GameState::Finished;
         game.deadline_at = None;
         game.process_at = None;
         tx.save_game(&game)?;
@@ -494,9 +495,9 @@ impl Session<'_> {
         let Some(player) = tx.player_by_email(&self.sender)? else {
             return Ok(());
         };
-        let mut wishes = Wishes::from_json(&tx.member_wishes(game.id, player.id)?);
+        let mut wishes = tx.member_wishes(game.id, player.id)?;
         wishes.no_broadcast = !on;
-        tx.set_member_wishes(game.id, player.id, &wishes.to_json())?;
+        tx.set_member_wishes(game.id, player.id, &wishes)?;
         self.say(if on {
             msg!("wishes.broadcast_on", game = game.name)
         } else {
@@ -549,7 +550,7 @@ pub(super) fn beyond_absences(
         .map(|m| tx.member_wishes(game.id, m.player_id))
         .collect::<rusqlite::Result<Vec<_>>>()?
         .into_iter()
-        .filter_map(|w| Wishes::from_json(&w).absence)
+        .filter_map(|w| w.absence)
         .collect();
     let mut deadline = deadline;
     // Absences can follow one another: move until none holds the deadline (each moves it
@@ -568,13 +569,13 @@ pub(super) fn beyond_absences(
 
 pub(super) fn clear_phase_wishes(tx: &Tx, game_id: i64) -> rusqlite::Result<()> {
     for member in tx.members(game_id)? {
-        let mut wishes = Wishes::from_json(&tx.member_wishes(game_id, member.player_id)?);
+        let mut wishes = tx.member_wishes(game_id, member.player_id)?;
         if wishes.wait || wishes.draw.is_some() || wishes.concede.is_some() || wishes.terminate {
             wishes.wait = false;
             wishes.terminate = false;
             wishes.draw = None;
             wishes.concede = None;
-            tx.set_member_wishes(game_id, member.player_id, &wishes.to_json())?;
+            tx.set_member_wishes(game_id, member.player_id, &wishes)?;
         }
     }
     Ok(())

@@ -4,6 +4,8 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::{Tx, parse_time, time_text};
+use crate::game::GameState;
+use crate::game::settings::{GameSettings, Wishes};
 
 /// A registered player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,8 +22,7 @@ pub struct GameRow {
     pub id: i64,
     pub name: String,
     pub variant: String,
-    /// forming, active, finished
-    pub state: String,
+    pub state: GameState,
     pub created_by: i64,
     pub time_zone: String,
     pub movement_hours: u32,
@@ -33,8 +34,8 @@ pub struct GameRow {
     pub deadline_at: Option<DateTime<Utc>>,
     pub reminded: bool,
     pub phase_serial: i64,
-    /// The game's settings as JSON (`judge::settings::GameSettings`).
-    pub settings: String,
+    /// The game's settings, read once with the row.
+    pub settings: GameSettings,
     /// Every order is in: the phase is processed then, after its short delay.
     pub process_at: Option<DateTime<Utc>>,
 }
@@ -60,7 +61,7 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         id: r.get(0)?,
         name: r.get(1)?,
         variant: r.get(2)?,
-        state: r.get(3)?,
+        state: GameState::from_stored(&r.get::<_, String>(3)?),
         created_by: r.get(4)?,
         time_zone: r.get(5)?,
         movement_hours: r.get(6)?,
@@ -71,7 +72,7 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
         deadline_at: deadline.as_deref().and_then(parse_time),
         reminded: r.get(12)?,
         phase_serial: r.get(13)?,
-        settings: r.get(14)?,
+        settings: GameSettings::from_json(&r.get::<_, String>(14)?),
         process_at: r
             .get::<_, Option<String>>(15)?
             .as_deref()
@@ -206,12 +207,12 @@ impl Tx<'_> {
                 settings = ?7, time_zone = ?8, process_at = ?9, variant = ?10 WHERE id = ?1",
             params![
                 game.id,
-                game.state,
+                game.state.as_str(),
                 game.position,
                 game.deadline_at.map(time_text),
                 game.reminded,
                 game.phase_serial,
-                game.settings,
+                game.settings.to_json(),
                 game.time_zone,
                 game.process_at.map(time_text),
                 game.variant
@@ -516,21 +517,6 @@ impl Tx<'_> {
         })?;
         rows.collect()
     }
-
-    /// A game's settings (JSON).
-    pub fn game_settings(&self, game_id: i64) -> rusqlite::Result<String> {
-        self.query_row_cached("SELECT settings FROM games WHERE id = ?1", [game_id], |r| {
-            r.get(0)
-        })
-    }
-
-    pub fn set_game_settings(&self, game_id: i64, settings: &str) -> rusqlite::Result<()> {
-        self.execute_cached(
-            "UPDATE games SET settings = ?2 WHERE id = ?1",
-            params![game_id, settings],
-        )?;
-        Ok(())
-    }
 }
 
 impl Tx<'_> {
@@ -568,15 +554,16 @@ impl Tx<'_> {
 }
 
 impl Tx<'_> {
-    /// A member's wishes (JSON, `judge::settings::Wishes`).
-    pub fn member_wishes(&self, game_id: i64, player_id: i64) -> rusqlite::Result<String> {
-        self.query_row_cached(
-            "SELECT wishes FROM members WHERE game_id = ?1 AND player_id = ?2",
-            params![game_id, player_id],
-            |r| r.get(0),
-        )
-        .optional()
-        .map(|w| w.unwrap_or_else(|| "{}".into()))
+    /// A member's wishes (none when no such member).
+    pub fn member_wishes(&self, game_id: i64, player_id: i64) -> rusqlite::Result<Wishes> {
+        let text: Option<String> = self
+            .query_row_cached(
+                "SELECT wishes FROM members WHERE game_id = ?1 AND player_id = ?2",
+                params![game_id, player_id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(text.map(|t| Wishes::from_json(&t)).unwrap_or_default())
     }
 
     /// A member's new password hash (SET PASSWORD after a SIGNON).
@@ -597,11 +584,11 @@ impl Tx<'_> {
         &self,
         game_id: i64,
         player_id: i64,
-        wishes: &str,
+        wishes: &Wishes,
     ) -> rusqlite::Result<()> {
         self.execute_cached(
             "UPDATE members SET wishes = ?3 WHERE game_id = ?1 AND player_id = ?2",
-            params![game_id, player_id, wishes],
+            params![game_id, player_id, wishes.to_json()],
         )?;
         Ok(())
     }

@@ -172,7 +172,12 @@ impl Table {
 
     fn game_state(&mut self) -> String {
         let tx = self.judge.daemon.store.begin().unwrap();
-        tx.game_by_name("anc").unwrap().unwrap().state
+        tx.game_by_name("anc")
+            .unwrap()
+            .unwrap()
+            .state
+            .as_str()
+            .to_string()
     }
 }
 
@@ -522,9 +527,7 @@ fn an_eliminated_power_neither_shares_nor_votes_a_draw() {
     {
         let tx = table.judge.daemon.store.begin().unwrap();
         let mut game = tx.game_by_name("anc").unwrap().unwrap();
-        let mut settings: serde_json::Value = serde_json::from_str(&game.settings).unwrap();
-        settings["dias"] = serde_json::Value::Bool(false);
-        game.settings = settings.to_string();
+        game.settings.dias = false;
         tx.save_game(&game).unwrap();
         tx.commit().unwrap();
     }

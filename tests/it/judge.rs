@@ -670,7 +670,7 @@ fn deadlines_are_shown_in_the_game_time_zone_across_daylight_saving() {
         id: 1,
         name: "g".into(),
         variant: "standard".into(),
-        state: "active".into(),
+        state: strategos::game::GameState::Active,
         created_by: 1,
         time_zone: "Europe/London".into(),
         movement_hours: 48,
@@ -681,7 +681,7 @@ fn deadlines_are_shown_in_the_game_time_zone_across_daylight_saving() {
         deadline_at: Some(at("2027-01-05T12:00:00Z")),
         reminded: false,
         phase_serial: 0,
-        settings: "{}".into(),
+        settings: Default::default(),
         process_at: None,
     };
     assert_eq!(deadline_text(&game), "Tue 05 Jan 2027 12:00 GMT");

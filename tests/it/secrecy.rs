@@ -255,7 +255,7 @@ fn a_create_option_never_changes_a_game_that_was_there() {
     );
     let tx = judge.daemon.store.begin().unwrap();
     let game = tx.game_by_name("open").unwrap().unwrap();
-    let settings = strategos::judge::settings::GameSettings::from_json(&game.settings);
+    let settings = game.settings.clone();
     assert!(settings.public && !settings.anonymous);
 }
 

@@ -11,13 +11,14 @@
 //! templates, the words a game and a member read, when a window closes), which the judge
 //! implements. Nothing here uses `letter.rs` or `phase.rs`.
 
+use crate::game::GameState;
 use std::collections::BTreeMap;
 
 use chrono::{DateTime, Utc};
 
-use super::settings::GameSettings;
 use crate::config::Config;
 use crate::dice::{Dice, Seed};
+use crate::game::settings::GameSettings;
 use crate::his::adjust::{apply, parse_adjustment};
 use crate::his::event::Event;
 use crate::his::procedure::Finish;
@@ -207,10 +208,10 @@ pub(crate) fn deadline(
     game: &mut GameRow,
     now: DateTime<Utc>,
 ) -> rusqlite::Result<Vec<OutgoingLetter>> {
-    let settings = GameSettings::from_json(&game.settings);
+    let settings = game.settings.clone();
     // `games_due` also lists games whose reminder is due; a window waits for its deadline.
     let due = game.deadline_at.is_some_and(|d| d <= now);
-    if settings.paused || game.state != "active" || !due {
+    if settings.paused || game.state != GameState::Active || !due {
         return Ok(Vec::new());
     }
     let Ok(mut referee) = Referee::load(game) else {
@@ -330,15 +331,13 @@ fn progress(
     let mut letters = Vec::new();
     // A move over: the report carries the picture of the new board (map.png), drawn once
     // per language, for the members who want it (SET MAP, SET GAME MAP).
-    let game_map = finished && super::settings::GameSettings::from_json(&game.settings).map;
+    let game_map = finished && game.settings.clone().map;
     let mut pictures: BTreeMap<String, Option<crate::letter::Attachment>> = BTreeMap::new();
     for m in &members {
         let words = desk.member_words(tx, game, m)?;
         let (subject, body) = write(words);
         let mut letter = OutgoingLetter::fresh(&m.email, subject, body);
-        let wants = super::settings::Wishes::from_json(&tx.member_wishes(game.id, m.player_id)?)
-            .map
-            .unwrap_or(true);
+        let wants = tx.member_wishes(game.id, m.player_id)?.map.unwrap_or(true);
         if game_map && wants {
             let picture = pictures
                 .entry(words.language().to_string())
@@ -420,8 +419,8 @@ pub(crate) fn create(
     let mut settings = GameSettings::with_hours(24, d.retreat_hours, d.adjustment_hours);
     settings.moderated = true;
     settings.masters.push(player.id);
-    row.settings = settings.to_json();
-    row.state = "active".into();
+    row.settings = settings;
+    row.state = GameState::Active;
     let record = Record {
         seed: seed.to_hex(),
         ..Record::default()
@@ -474,7 +473,7 @@ pub(crate) fn lines(
     now: DateTime<Utc>,
 ) -> rusqlite::Result<Result<Lines, Message>> {
     let mut game = tx.game(row.id)?;
-    if game.state != "active" {
+    if game.state != GameState::Active {
         return Ok(Err(msg!("his.not_active", game = game.name)));
     }
     let mut referee = match Referee::load(&game) {

@@ -1,0 +1,59 @@
+//! The game as the judge keeps it, typed: what kind of game it is, where it stands (forming,
+//! running, over), its settings and each member's wishes (`settings`). Read once from the
+//! store's rows; pure of mail, SQL and the clock. The judge and the archive both stand on it.
+
+pub mod settings;
+
+/// Where a game stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameState {
+    /// Players are joining; it starts when its powers are filled (or a master forces it).
+    Forming,
+    /// Running: phases are played.
+    Active,
+    /// Over: won, drawn, conceded or terminated.
+    Finished,
+}
+
+impl GameState {
+    /// The word the store keeps: `forming`, `active`, `finished`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameState::Forming => "forming",
+            GameState::Active => "active",
+            GameState::Finished => "finished",
+        }
+    }
+
+    /// The state a stored word names; a word the judge never writes (a database edited by
+    /// hand) is read as over, so nothing is done to such a game.
+    pub fn from_stored(word: &str) -> GameState {
+        match word {
+            "forming" => GameState::Forming,
+            "active" => GameState::Active,
+            _ => GameState::Finished,
+        }
+    }
+}
+
+/// What kind of game a variant plays: Diplomacy (any of its variants), or the land movement
+/// of Here I Stand, which the judge referees in a way of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    Diplomacy,
+    HereIStand,
+}
+
+/// The variant id of Here I Stand's games.
+pub const HERE_I_STAND: &str = "here-i-stand";
+
+impl GameKind {
+    /// The kind of game variant `id` plays.
+    pub fn of_variant(id: &str) -> GameKind {
+        if id == HERE_I_STAND {
+            GameKind::HereIStand
+        } else {
+            GameKind::Diplomacy
+        }
+    }
+}
