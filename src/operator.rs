@@ -14,7 +14,7 @@ use strategos::config::Config;
 use strategos::diplomacy::power::PowerId;
 use strategos::diplomacy::progress::VictoryCounting;
 use strategos::diplomacy::turn::PhaseKind;
-use strategos::judge::secrecy::{Identity, Reader, name_for};
+use strategos::game::secrecy::{Identity, Reader, name_for};
 use strategos::report::Words;
 use strategos::report::describe::unit_name;
 use strategos::store::{GameRow, Store, Tx, position_from_json, time_text};

@@ -13,8 +13,8 @@
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::diplomacy::power::PowerId;
 use crate::drawing::{Scene, board::drawn_orders, draw, phase_in};
-use crate::game::GameState;
-use crate::judge::orders::stored_orders;
+use crate::game::orders::stored_orders;
+use crate::game::{GameKind, GameState};
 use crate::report::messages::Words;
 use crate::store::{GameRow, Tx, position_from_json};
 use crate::variant::Variant;
@@ -59,9 +59,9 @@ pub fn phase_pictures(
     words: Words,
     have: &dyn Fn(i64, u64) -> bool,
 ) -> rusqlite::Result<Vec<PhasePicture>> {
-    if game.variant == crate::judge::his::VARIANT {
+    if game.kind() == GameKind::HereIStand {
         // A Here I Stand game is kept as its history of moves: its board as it stands.
-        return Ok(crate::judge::his::picture(game, words)
+        return Ok(crate::game::his::picture(game, words)
             .map(|svg| PhasePicture {
                 phase_serial: game.phase_serial,
                 title: crate::tr!(words, "map.board_now"),

@@ -31,7 +31,7 @@ pub use html::{escape, unescape};
 pub use page::report_texts;
 pub use summary::{CentreRow, Holders, Span, Summary, summarise, summary_text};
 
-use crate::judge::secrecy::{Reader, scrub};
+use crate::game::secrecy::{Reader, scrub};
 use crate::report::Words;
 use crate::store::{GameRow, Tx};
 use crate::variant::Variant;
@@ -171,7 +171,7 @@ pub fn now_of(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite::R
         now.grace_end = game
             .deadline_at
             .map(|d| settings.grace_end(game.phase_serial, position.turn.kind, d));
-        now.owing = crate::judge::owing_powers(tx, game, variant, &position)?
+        now.owing = crate::game::orders::owing_powers(tx, game, variant, &position)?
             .into_iter()
             .map(|p| variant.map.power(p).name.clone())
             .collect();

@@ -9,7 +9,7 @@ use crate::diplomacy::position::{Position, Tally};
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::VictoryCounting;
 use crate::diplomacy::turn::{Season, Turn};
-use crate::judge::secrecy::{Identity, Reader, identities_hidden, name_for};
+use crate::game::secrecy::{Identity, Reader, identities_hidden, name_for};
 use crate::report::Words;
 use crate::store::{GameRow, PhaseRow, Tx, position_from_json};
 use crate::variant::Variant;
@@ -126,7 +126,7 @@ pub fn summarise(
             }
         });
         let label = match (variant, &position) {
-            (Some(v), Some(p)) => words.message(&crate::judge::phase::turn_message(v, p.turn)),
+            (Some(v), Some(p)) => words.message(&crate::game::phases::turn_message(v, p.turn)),
             _ => phase.title.clone(),
         };
         if let (Some(v), Some(p)) = (variant, &position) {
@@ -185,7 +185,7 @@ pub fn summarise(
     };
     let running = game.state != GameState::Finished;
     let era = match variant {
-        Some(v) => crate::judge::phase::calendar_messages(v, v.start.turn).1,
+        Some(v) => crate::game::phases::calendar_messages(v, v.start.turn).1,
         None => crate::msg!("calendar.no_era"),
     };
     // Spans follow addresses (so two players without a name stay two), then are named.
@@ -203,7 +203,7 @@ pub fn summarise(
     Ok(Summary {
         phase: match (variant, phases.last()) {
             (Some(v), Some(last)) => match position_from_json(&v.map, &last.position) {
-                Ok(p) => Some(crate::judge::phase::phase_name_in(words, v, &p)),
+                Ok(p) => Some(crate::game::phases::phase_name_in(words, v, &p)),
                 Err(_) => Some(last.title.clone()),
             },
             (_, last) => last.map(|p| p.title.clone()),

@@ -2,6 +2,10 @@
 //! running, over), its settings and each member's wishes (`settings`). Read once from the
 //! store's rows; pure of mail, SQL and the clock. The judge and the archive both stand on it.
 
+pub mod his;
+pub mod orders;
+pub mod phases;
+pub mod secrecy;
 pub mod settings;
 
 /// Where a game stands.
@@ -46,6 +50,15 @@ pub enum GameKind {
 
 /// The variant id of Here I Stand's games.
 pub const HERE_I_STAND: &str = "here-i-stand";
+
+/// Whether a variant name written by a player (CREATE, GET MAP) means Here I Stand: its id
+/// or its short names, in any case.
+pub fn is_here_i_stand(name: &str) -> bool {
+    matches!(
+        name.to_ascii_lowercase().as_str(),
+        HERE_I_STAND | "his" | "hereistand"
+    )
+}
 
 impl GameKind {
     /// The kind of game variant `id` plays.

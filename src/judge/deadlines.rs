@@ -6,40 +6,13 @@
 use chrono::{DateTime, Duration, Utc};
 
 use super::Judge;
-use super::orders::{is_complete, powers_owing, stored_orders};
-use super::phase::phase_name_in;
 use crate::diplomacy::power::PowerId;
+use crate::game::orders::owing_powers;
+use crate::game::phases::phase_name_in;
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::store::{GameRow, Tx};
 use crate::tr;
-
-/// The powers of `game` (on `position`, its board now) whose orders are missing, incomplete
-/// or in error.
-pub fn owing_powers(
-    tx: &Tx,
-    game: &GameRow,
-    variant: &crate::variant::Variant,
-    position: &crate::diplomacy::position::Position,
-) -> rusqlite::Result<Vec<PowerId>> {
-    let map = &variant.map;
-    let mut missing = Vec::new();
-    for power in powers_owing(map, position) {
-        let done = match tx.orders(game.id, game.phase_serial, &map.power(power).id)? {
-            Some((lines, false)) => is_complete(
-                map,
-                position,
-                power,
-                &stored_orders(map, position.turn.kind, &lines),
-            ),
-            _ => false,
-        };
-        if !done {
-            missing.push(power);
-        }
-    }
-    Ok(missing)
-}
 
 impl Judge {
     /// The powers of `game` whose orders are missing, incomplete or in error.

@@ -5,8 +5,8 @@
 
 use super::letter::Session;
 use super::master::command_word;
-use crate::game::GameState;
 use crate::game::settings::GameSettings;
+use crate::game::{GameKind, GameState};
 use crate::msg;
 use crate::report::Message;
 use crate::store::{GameRow, Tx};
@@ -28,7 +28,7 @@ impl Session<'_> {
                 None => false,
             };
             if game.state == GameState::Forming
-                && game.variant != super::his::VARIANT
+                && game.kind() != GameKind::HereIStand
                 && settings.public
                 && self.may_enter(&game)
                 && !member
@@ -101,7 +101,7 @@ impl Session<'_> {
         };
         if game.state != GameState::Active
             || game.phase_serial != 0
-            || game.variant == super::his::VARIANT
+            || game.kind() == GameKind::HereIStand
         {
             self.fail(line, msg!("forming.unstart_too_late", game = game.name));
             return Ok(());
@@ -158,7 +158,7 @@ impl Session<'_> {
         settings: &GameSettings,
         variant: &str,
     ) -> rusqlite::Result<Option<Message>> {
-        if game.state != GameState::Forming || game.variant == super::his::VARIANT {
+        if game.state != GameState::Forming || game.kind() == GameKind::HereIStand {
             self.fail(line, msg!("forming.variant_too_late", game = game.name));
             return Ok(None);
         }

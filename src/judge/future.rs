@@ -9,11 +9,11 @@ use crate::game::GameState;
 use chrono::{DateTime, Utc};
 
 use super::letter::Session;
-use super::orders::{is_complete, order_lines, stored_orders, submit};
-use super::phase::phase_of_turn_message;
 use super::{Judge, deadline_text_in};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::turn::{Calendar, PhaseKind, Season, Turn, YearDirection};
+use crate::game::orders::{is_complete, order_lines, stored_orders, submit};
+use crate::game::phases::phase_of_turn_message;
 use crate::letter::OutgoingLetter;
 use crate::report::Message;
 use crate::report::describe::describe_order_in;

@@ -126,7 +126,7 @@ impl Session<'_> {
     /// variants, and this judge's defaults for deadlines.
     fn say_file(&mut self, file: &str) {
         let mut variants: Vec<&str> = self.judge.variants.iter().map(|v| v.id.as_str()).collect();
-        variants.push(super::his::VARIANT);
+        variants.push(crate::game::HERE_I_STAND);
         let d = &self.judge.config.deadlines;
         let hours = |minutes: u32| {
             let text = format!("{:.2}", f64::from(minutes) / 60.0);

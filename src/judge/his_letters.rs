@@ -4,14 +4,15 @@
 //! `lines`, `list`, `reveal_line`, `deadline`) are `judge::his`'s, which reaches the judge only
 //! through `his::Desk`, implemented here.
 
+use crate::game::GameKind;
 use chrono::{DateTime, Utc};
 
 use super::Judge;
 use super::his::{self, Desk, Written, letter_of, name, power_by_letter};
 use super::letter::Session;
-use super::phase::next_deadline;
 use crate::config::Config;
 use crate::diplomacy::turn::PhaseKind;
+use crate::game::phases::next_deadline;
 use crate::his::{Lang, Power};
 use crate::letter::OutgoingLetter;
 use crate::msg;
@@ -73,7 +74,10 @@ impl Session<'_> {
         name: &str,
         power: Option<(char, &str)>,
     ) -> rusqlite::Result<Option<GameRow>> {
-        let Some(game) = tx.game_by_name(name)?.filter(|g| g.variant == his::VARIANT) else {
+        let Some(game) = tx
+            .game_by_name(name)?
+            .filter(|g| g.kind() == GameKind::HereIStand)
+        else {
             return Ok(None);
         };
         Ok(self.may_see_or_sign_on(tx, &game, power)?.then_some(game))

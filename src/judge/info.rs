@@ -2,10 +2,10 @@
 //! orders; each answered only with what the asker may see (`secrecy`).
 
 use super::letter::Session;
-use super::phase::phase_name_in;
-use super::secrecy::{self, Reader};
 use crate::diplomacy::progress::VictoryCounting;
-use crate::game::GameState;
+use crate::game::phases::phase_name_in;
+use crate::game::secrecy::{self, Reader};
+use crate::game::{GameKind, GameState};
 use crate::letter::OutgoingLetter;
 use crate::report::describe::unit_name_in;
 use crate::report::{Message, Words};
@@ -443,8 +443,8 @@ impl Session<'_> {
             _ => "standard".to_string(),
         };
         // Here I Stand's names are one picture.
-        let name = if super::his::is_his(&name) && tx.game_by_name(&name)?.is_none() {
-            super::his::VARIANT.to_string()
+        let name = if crate::game::is_here_i_stand(&name) && tx.game_by_name(&name)?.is_none() {
+            crate::game::HERE_I_STAND.to_string()
         } else {
             name
         };
@@ -473,7 +473,7 @@ impl Session<'_> {
                 }
                 return Ok(());
             }
-            if super::his::is_his(&name) {
+            if crate::game::is_here_i_stand(&name) {
                 if !asked_before
                     && let Some(picture) = super::his::starting_picture(self.words())
                         .and_then(|svg| super::pictures::his_picture(&svg))
@@ -491,8 +491,9 @@ impl Session<'_> {
             return Ok(());
         }
         let words = self.words();
-        let picture = if row.variant == super::his::VARIANT {
-            super::his::picture(&row, words).and_then(|svg| super::pictures::his_picture(&svg))
+        let picture = if row.kind() == GameKind::HereIStand {
+            crate::game::his::picture(&row, words)
+                .and_then(|svg| super::pictures::his_picture(&svg))
         } else {
             self.judge
                 .game_position(&row)

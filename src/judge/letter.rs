@@ -1,7 +1,7 @@
 //! One incoming letter, command by command, and the answer it gets: what was understood,
 //! each error with its line, the power's orders in force, the deadline and who still owes.
 
-use crate::game::GameState;
+use crate::game::{GameKind, GameState};
 use chrono::{DateTime, Utc};
 
 use super::{Handled, Judge};
@@ -430,7 +430,7 @@ impl<'j> Session<'j> {
                 .as_ref()
                 .map(|(g, _)| g)
                 .or(session.master_of.as_ref())
-                .is_some_and(|g| g.variant == super::his::VARIANT);
+                .is_some_and(|g| g.kind() == GameKind::HereIStand);
             session.say(if his {
                 msg!("his.errors_found", count = session.errors)
             } else if orders_in_letter {
@@ -649,7 +649,7 @@ impl<'j> Session<'j> {
     /// else) reads it.
     pub(super) fn text(&self, message: &Message, master_of: Option<i64>) -> String {
         self.words()
-            .message(&super::secrecy::as_read_by(message, master_of))
+            .message(&crate::game::secrecy::as_read_by(message, master_of))
     }
 
     /// An error: counted, and said.
@@ -689,7 +689,7 @@ impl<'j> Session<'j> {
         let line = command.line;
         // In a Here I Stand game WITHDRAW (read as RESIGN) answers the withdrawal window.
         if let (CommandKind::Resign, Some((row, power))) = (&command.kind, &self.signed_on)
-            && row.variant == super::his::VARIANT
+            && row.kind() == GameKind::HereIStand
         {
             let (row, power) = (row.clone(), crate::his::Power::from_word(power));
             return self.his_lines(tx, row, power, "withdraw", line);
@@ -796,7 +796,7 @@ impl<'j> Session<'j> {
             CommandKind::Terminate => {
                 self.terminate(tx, line)?;
                 if let Some(row) = self.master_of.clone()
-                    && row.variant == super::his::VARIANT
+                    && row.kind() == GameKind::HereIStand
                     && tx.game(row.id)?.state == GameState::Finished
                 {
                     let row = tx.game(row.id)?;

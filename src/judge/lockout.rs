@@ -7,6 +7,7 @@
 //! comes back from there, the letter is carried out (a deadline waits for it, within reason).
 //! Whether the password was right, the sender is told the same.
 
+use crate::game::GameKind;
 use chrono::{DateTime, Duration, Utc};
 
 use super::confirm::Waiting;
@@ -47,7 +48,7 @@ impl Seat {
             owner,
             name: format!("{power_name} in game '{}'", game.name),
             game: Some(game.id),
-            anonymous: super::secrecy::identities_hidden(game),
+            anonymous: crate::game::secrecy::identities_hidden(game),
         }
     }
 
@@ -263,7 +264,7 @@ impl Session<'_> {
         let members = tx.members(row.id)?;
         match power {
             Some(letter) => {
-                let power = if row.variant == super::his::VARIANT {
+                let power = if row.kind() == GameKind::HereIStand {
                     super::his::power_by_letter(letter)
                         .map(|p| (p.id().to_string(), p.id().to_string()))
                 } else {

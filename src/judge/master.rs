@@ -2,12 +2,12 @@
 //! RESUME, EXTEND, BECOME, EJECT, PROMOTE, FORCE BEGIN, ROLLBACK, TERMINATE; the master's SETs
 //! are in `master_settings.rs`. Every change to a game is announced to all its members.
 
-use crate::game::GameState;
+use crate::game::{GameKind, GameState};
 use chrono::Duration;
 
 use super::letter::Session;
-use super::phase::{next_deadline, phase_message, phase_name, phase_name_in};
-use super::secrecy;
+use crate::game::phases::{next_deadline, phase_message, phase_name, phase_name_in};
+use crate::game::secrecy;
 
 use super::{Judge, deadline_of};
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
@@ -227,9 +227,9 @@ impl Session<'_> {
         };
         let map = &variant.map;
         let mut submitted = Vec::new();
-        for power in super::orders::powers_owing(map, &position) {
+        for power in crate::game::orders::powers_owing(map, &position) {
             if let Some((lines, _)) = tx.orders(game.id, game.phase_serial, &map.power(power).id)? {
-                let orders = super::orders::stored_orders(map, position.turn.kind, &lines);
+                let orders = crate::game::orders::stored_orders(map, position.turn.kind, &lines);
                 submitted.extend(orders.into_iter().map(|order| Submitted { power, order }));
             }
         }
@@ -297,7 +297,7 @@ impl Session<'_> {
                 game.deadline_at = Some(super::wishes::beyond_absences(tx, &game, deadline)?);
                 game.reminded = false;
                 game.settings.deadline_moved();
-            } else if game.variant == super::his::VARIANT && game.deadline_at.is_some() {
+            } else if game.kind() == GameKind::HereIStand && game.deadline_at.is_some() {
                 // Here I Stand: the open window gets a whole deadline again.
                 game.deadline_at = Some(next_deadline(
                     &game,

@@ -4,8 +4,8 @@
 
 use super::deadline_of;
 use super::letter::Session;
-use super::secrecy;
 use super::timing::DateSetting;
+use crate::game::secrecy;
 use crate::game::settings::PressKind;
 use crate::msg;
 use crate::report::Message;

@@ -25,7 +25,7 @@
 //! - `settings.rs`: game settings, members' wishes, deadlines from clock, days and zone.
 //! - `secrecy.rs`: who may see a game, and how a member is named to each reader.
 
-use crate::game::GameState;
+use crate::game::{GameKind, GameState};
 mod confirm;
 pub mod credit;
 mod deadlines;
@@ -41,7 +41,7 @@ mod letter;
 mod lockout;
 mod master;
 mod master_settings;
-pub mod orders;
+
 pub mod password;
 pub(crate) mod phase;
 pub mod pictures;
@@ -56,8 +56,6 @@ pub mod secrecy;
 mod timing;
 mod unsupported;
 mod wishes;
-
-pub use deadlines::owing_powers;
 
 use chrono::{DateTime, Utc};
 
@@ -222,7 +220,7 @@ impl Judge {
         if game.state != GameState::Active {
             return Ok(Vec::new());
         }
-        if game.variant == his::VARIANT {
+        if game.kind() == GameKind::HereIStand {
             return self.his_deadline(tx, &mut game, now);
         }
         self.at_deadline(tx, &mut game, now)

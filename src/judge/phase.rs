@@ -4,90 +4,20 @@
 use crate::game::GameState;
 use chrono::{DateTime, Utc};
 
-use super::orders::{is_complete, powers_owing, stored_orders};
 use super::{Judge, deadline_text_in};
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::diplomacy::map::Map;
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::{Progress, advance, eliminated};
-use crate::diplomacy::turn::{PhaseKind, Season, Turn};
-use crate::game::settings::deadline_after;
+use crate::game::orders::{is_complete, powers_owing, stored_orders};
+
+use crate::game::phases::{next_deadline, phase_name};
 use crate::letter::OutgoingLetter;
-use crate::report::{Message, Words};
+use crate::report::Words;
 use crate::store::{GameRow, Tx, position_from_json, position_to_json};
+use crate::tr;
 use crate::variant::Variant;
-use crate::{msg, tr};
-
-/// `Spring 1901 movement`, in English: the name phases are stored and asked for by.
-pub fn phase_name(variant: &Variant, position: &Position) -> String {
-    phase_name_in(Words::english(), variant, position)
-}
-
-/// `Spring 1901 movement` in the reader's words (the season and year as the variant says).
-pub fn phase_name_in(words: Words, variant: &Variant, position: &Position) -> String {
-    words.message(&phase_message(variant, position))
-}
-
-/// `Spring 1901 movement`, to put in a message for readers of any language.
-pub fn phase_message(variant: &Variant, position: &Position) -> Message {
-    phase_of_turn_message(variant, position.turn)
-}
-
-/// `Fall 1902 movement`, any turn of the variant's calendar, for readers of any language.
-pub fn phase_of_turn_message(variant: &Variant, turn: Turn) -> Message {
-    let kind = turn.kind;
-    let turn = turn_message(variant, turn);
-    match kind {
-        PhaseKind::Movement => msg!("phase.movement", turn = turn),
-        PhaseKind::Retreat => msg!("phase.retreats", turn = turn),
-        PhaseKind::Adjustment => msg!("phase.adjustments", turn = turn),
-    }
-}
-
-/// `Spring 1901`, `Autumn 240 BC`: a turn in each reader's words (the season and era by the
-/// catalog's `calendar` names, where it has the variant's; else as the variant writes them).
-pub fn turn_message(variant: &Variant, turn: Turn) -> Message {
-    let (season, era) = calendar_messages(variant, turn);
-    msg!(
-        "calendar.turn",
-        season = season,
-        year = turn.year,
-        era = era
-    )
-}
-
-/// The season of `turn` and the variant's era, as messages.
-pub fn calendar_messages(variant: &Variant, turn: Turn) -> (Message, Message) {
-    let calendar = &variant.calendar;
-    let season = match (turn.season, turn.kind) {
-        (_, PhaseKind::Adjustment) | (Season::Winter, _) => &calendar.winter,
-        (Season::Spring, _) => &calendar.spring,
-        (Season::Fall, _) => &calendar.fall,
-    };
-    let season = match season.to_lowercase().as_str() {
-        "spring" => msg!("calendar.spring"),
-        "summer" => msg!("calendar.summer"),
-        "fall" => msg!("calendar.fall"),
-        "autumn" => msg!("calendar.autumn"),
-        "winter" => msg!("calendar.winter"),
-        _ => msg!("calendar.named", name = season),
-    };
-    let era = match calendar.era.trim().to_lowercase().as_str() {
-        "" => msg!("calendar.no_era"),
-        "bc" => msg!("calendar.bc"),
-        "ad" => msg!("calendar.ad"),
-        _ => msg!("calendar.named", name = calendar.era),
-    };
-    (season, era)
-}
-
-/// The deadline of a phase of `kind` starting at `now`, by the game's settings and zone.
-pub fn next_deadline(game: &GameRow, kind: PhaseKind, now: DateTime<Utc>) -> DateTime<Utc> {
-    let settings = game.settings.clone();
-    let tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
-    deadline_after(settings.timing(kind), tz, now)
-}
 
 /// A preference list (`E[FGR][TAI]`) as groups of power letters wanted equally, best first.
 fn preference_groups(list: &str) -> Vec<Vec<char>> {
@@ -195,14 +125,14 @@ impl Judge {
         tx.save_game(game)?;
         self.record_phase(tx, game, variant, &position, now)?;
         // Each player as the others (and the archive) may see them.
-        let hidden = super::secrecy::identities_hidden(game);
+        let hidden = crate::game::secrecy::identities_hidden(game);
         let mut names = Vec::new();
         for m in &members {
-            let identity = super::secrecy::Identity::of_player(tx, m.player_id)?;
-            names.push(super::secrecy::name_for(
+            let identity = crate::game::secrecy::Identity::of_player(tx, m.player_id)?;
+            names.push(crate::game::secrecy::name_for(
                 &identity,
                 hidden,
-                super::secrecy::Reader::Other,
+                crate::game::secrecy::Reader::Other,
             ));
         }
         // The start notice in one language, as the classic judge writes it: the players, the

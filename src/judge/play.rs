@@ -3,13 +3,13 @@
 use super::credit::{CreditOrder, change_credit};
 use super::deadline_text_in;
 use super::letter::Session;
-use super::orders::{is_complete, order_lines, stored_orders, submit};
 use crate::diplomacy::order::Order;
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::turn::PhaseKind;
 use crate::diplomacy::unit::Unit;
-use crate::game::GameState;
+use crate::game::orders::{is_complete, order_lines, stored_orders, submit};
+use crate::game::{GameKind, GameState};
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::report::describe::{describe_order_in, unit_name_in};
@@ -22,14 +22,14 @@ impl Session<'_> {
     pub(super) fn orders(&mut self, tx: &Tx, text: &str, line: usize) -> rusqlite::Result<()> {
         // Here I Stand: a power's moves and answers, or the master's adjustments.
         if let Some((row, power)) = self.signed_on.clone()
-            && row.variant == super::his::VARIANT
+            && row.kind() == GameKind::HereIStand
         {
             let power = crate::his::Power::from_word(&power);
             return self.his_lines(tx, row, power, text, line);
         }
         if self.signed_on.is_none()
             && let Some(row) = self.master_of.clone()
-            && row.variant == super::his::VARIANT
+            && row.kind() == GameKind::HereIStand
         {
             return self.his_lines(tx, row, None, text, line);
         }
@@ -68,7 +68,7 @@ impl Session<'_> {
         self.orders_read = true;
         let map = &variant.map;
         // A held letter's orders are for the phase it was written in.
-        let phase = super::phase::phase_name_in(self.words(), variant, &position);
+        let phase = crate::game::phases::phase_name_in(self.words(), variant, &position);
         if self.outlived_phase(tx, &row, &phase, line)? {
             return Ok(());
         }
@@ -178,7 +178,7 @@ impl Session<'_> {
         for (id, orders) in std::mem::take(&mut self.touched) {
             let mut row = tx.game(id)?;
             if row.state != GameState::Active
-                || row.variant == super::his::VARIANT
+                || row.kind() == GameKind::HereIStand
                 || self.judge.game_position(&row).is_none()
             {
                 continue;

@@ -49,7 +49,7 @@ pub(super) struct Results<'a> {
 /// `Spring`, `1901` (`240 BC`): a turn's season and year in `words`' language (English as
 /// the variant names them).
 pub(super) fn season_and_year(words: Words, variant: &Variant, turn: Turn) -> (String, String) {
-    let (season, era) = super::phase::calendar_messages(variant, turn);
+    let (season, era) = crate::game::phases::calendar_messages(variant, turn);
     (
         words.message(&season),
         format!("{}{}", turn.year, words.message(&era)),

@@ -5,7 +5,7 @@
 
 use super::info::state_word;
 use super::letter::Session;
-use super::secrecy::{self, Identity, Reader};
+use crate::game::secrecy::{self, Identity, Reader};
 use crate::game::settings::{GameSettings, PressKind};
 use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx};

@@ -5,7 +5,7 @@
 use super::letter::{Confirmed, Session};
 use super::lockout::{Checked, Seat};
 use super::password::hash_password;
-use crate::game::GameState;
+use crate::game::{GameKind, GameState};
 
 /// Most new passwords one letter may set (accounts, games, seats): each is an argon2 hash.
 const MOST_PASSWORDS_SET: u32 = 5;
@@ -140,7 +140,7 @@ impl Session<'_> {
         variant: Option<&str>,
     ) -> rusqlite::Result<bool> {
         let variant_id = variant.unwrap_or("standard");
-        if !super::his::is_his(variant_id) && self.judge.variant(variant_id).is_none() {
+        if !crate::game::is_here_i_stand(variant_id) && self.judge.variant(variant_id).is_none() {
             let known: Vec<&str> = self.judge.variants.iter().map(|v| v.id.as_str()).collect();
             let text = msg!(
                 "seats.no_such_variant",
@@ -180,7 +180,7 @@ impl Session<'_> {
             return Ok(());
         }
         let variant_id = variant.unwrap_or("standard");
-        if super::his::is_his(variant_id) {
+        if crate::game::is_here_i_stand(variant_id) {
             return self.his_create(tx, line, game, password_hash);
         }
         let variant = self
@@ -608,7 +608,7 @@ impl Session<'_> {
         password_hash: &str,
     ) -> rusqlite::Result<()> {
         let row = tx.game(row.id)?;
-        if row.variant == super::his::VARIANT {
+        if row.kind() == GameKind::HereIStand {
             let Some(power) = super::his::power_by_letter(letter) else {
                 return Ok(());
             };
@@ -664,8 +664,8 @@ impl Session<'_> {
         )?;
         let mut phase = None;
         if let Some((variant, position)) = self.judge.game_position(&row) {
-            phase = Some(super::phase::phase_message(variant, &position));
-            let fresh = super::phase::next_deadline(&row, position.turn.kind, self.now);
+            phase = Some(crate::game::phases::phase_message(variant, &position));
+            let fresh = crate::game::phases::next_deadline(&row, position.turn.kind, self.now);
             if row.deadline_at.is_none_or(|d| d < fresh) {
                 row.deadline_at = Some(fresh);
                 row.reminded = false;

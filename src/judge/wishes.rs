@@ -480,7 +480,7 @@ impl Session<'_> {
             .and_then(|p| variant.map.power_by_id(p));
         let _ = tx;
         Ok(power.is_some_and(|p| {
-            crate::judge::orders::powers_owing(&variant.map, &position).contains(&p)
+            crate::game::orders::powers_owing(&variant.map, &position).contains(&p)
         }))
     }
 

@@ -4,8 +4,8 @@ use chrono::{DateTime, Utc};
 use rusqlite::{OptionalExtension, Row, params};
 
 use super::{Tx, parse_time, time_text};
-use crate::game::GameState;
 use crate::game::settings::{GameSettings, Wishes};
+use crate::game::{GameKind, GameState};
 
 /// A registered player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -49,6 +49,13 @@ pub struct MemberRow {
     /// player, observer
     pub role: String,
     pub password_hash: String,
+}
+
+impl GameRow {
+    /// The kind of game its variant plays.
+    pub fn kind(&self) -> GameKind {
+        GameKind::of_variant(&self.variant)
+    }
 }
 
 const GAME_COLUMNS: &str = "id, name, variant, state, created_by, time_zone, movement_hours, \

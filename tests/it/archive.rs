@@ -8,7 +8,7 @@ use std::process::{Command, Output};
 
 use chrono::{DateTime, Utc};
 use strategos::archive::{summary_text, write_site};
-use strategos::judge::secrecy::Reader;
+use strategos::game::secrecy::Reader;
 use strategos::report::Words;
 
 use crate::judge_harness::{Harness, TempDir, mail, test_variants};

@@ -25,16 +25,14 @@ use crate::his::procedure::Finish;
 use crate::his::text::{
     describe_space_in, describe_status_in, parse_answer, parse_instruction, parse_move,
 };
-use crate::his::{Lang, Phrase, Power, Procedure, Question, SpaceId, Status};
+use crate::his::{Lang, Phrase, Power, Procedure, Question, Status};
 use crate::letter::OutgoingLetter;
 use crate::report::Templates;
 use crate::report::messages::{Arg, Message, Words};
 use crate::store::{GameRow, MemberRow, Tx};
 use crate::{msg, tr};
 
-mod referee;
-
-use referee::{Entry, MoveRecord, Record, Referee, standing_of};
+use crate::game::his::{Entry, Line, MoveRecord, Record, Referee, standing_of};
 
 /// What a Here I Stand game needs of the judge around it.
 pub(crate) trait Desk {
@@ -53,17 +51,6 @@ pub(crate) trait Desk {
     fn window_deadline(&self, game: &GameRow, now: DateTime<Utc>) -> DateTime<Utc>;
     /// What every letter about the game begins its subject with (`STRA:game -`).
     fn subject_prefix(&self, game: &GameRow) -> String;
-}
-
-/// The variant name a Here I Stand game is stored under.
-pub const VARIANT: &str = "here-i-stand";
-
-/// Whether a CREATE names Here I Stand.
-pub fn is_his(variant: &str) -> bool {
-    matches!(
-        variant.to_ascii_lowercase().as_str(),
-        "here-i-stand" | "his" | "hereistand"
-    )
 }
 
 /// The letter a major power signs on with (`SIGNON Hvienna pw`).
@@ -160,20 +147,6 @@ fn sentence(text: String) -> String {
 /// The core's language for a reader's words.
 fn lang_of(words: Words) -> Lang {
     Lang::from_code(words.language())
-}
-
-/// A line of a Here I Stand report, written in each reader's language when the letters go
-/// out.
-pub(super) enum Line {
-    /// A sentence of the catalog.
-    Say(Message),
-    /// The same in every language: a roll line, which programs read back.
-    Verbatim(String),
-    /// An entry of the move's record.
-    Event(Event),
-    /// A space where anything stands once the move is over, indented.
-    Space(SpaceId),
-    Blank,
 }
 
 /// The report's lines in `words`.
@@ -410,7 +383,7 @@ pub(crate) fn create(
     let d = &config.deadlines;
     let mut row = tx.create_game(
         name,
-        VARIANT,
+        crate::game::HERE_I_STAND,
         player.id,
         &config.judge.time_zone,
         [24, d.retreat_hours, d.adjustment_hours, d.reminder_hours],
@@ -645,21 +618,6 @@ fn board_picture(referee: &Referee, words: Words<'_>) -> Option<crate::letter::A
         media_type: "image/png".to_string(),
         bytes: crate::drawing::png::render_png(&svg, 1.0)?,
     })
-}
-
-/// The game's board as SVG, with the move under way, if any; `None` if it cannot be read.
-pub(crate) fn picture(row: &GameRow, words: Words<'_>) -> Option<String> {
-    let referee = Referee::load(row).ok()?;
-    let moving = referee.current.as_ref().map(|p| {
-        let request = p.request();
-        crate::drawing::his::MoveShown {
-            power: request.power,
-            from: request.from,
-            to: request.to,
-            text: describe_status_in(&referee.map, p.status(), lang_of(words)),
-        }
-    });
-    crate::drawing::his::draw_board(&referee.map, &referee.board, moving.as_ref(), words)
 }
 
 /// Here I Stand's 1517 board, for `GET MAP here-i-stand`.

@@ -13,28 +13,28 @@ use crate::his::text::{parse_answer, parse_instruction, parse_move};
 use crate::his::{Board, Map, Power, Procedure, SpaceId, Standing, Status};
 use crate::store::GameRow;
 
-use super::Line;
+use crate::report::{Message, Words};
 
 /// What is stored for a game (in `games.position`, as JSON).
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub(super) struct Record {
+pub(crate) struct Record {
     /// The secret seed of the game's dice, hex; revealed when the game ends.
-    pub(super) seed: String,
+    pub(crate) seed: String,
     /// Rolls made so far in the game.
-    pub(super) rolls: u64,
+    pub(crate) rolls: u64,
     /// Everything done to the board, in order.
-    pub(super) log: Vec<Entry>,
+    pub(crate) log: Vec<Entry>,
     /// The move under way.
-    pub(super) current: Option<MoveRecord>,
+    pub(crate) current: Option<MoveRecord>,
     /// Standing instructions: (power id, text as written).
-    pub(super) standing: Vec<(String, String)>,
+    pub(crate) standing: Vec<(String, String)>,
     /// The window whose deadline is set (so a new window gets a new deadline).
-    pub(super) open_window: Option<u32>,
+    pub(crate) open_window: Option<u32>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
-pub(super) enum Entry {
+pub(crate) enum Entry {
     Adjust { line: String },
     Move(MoveRecord),
 }
@@ -42,24 +42,24 @@ pub(super) enum Entry {
 /// A move as declared and every input it received, as text:
 /// `answer <window> <power> <text>`, `deadline <window>`, `dice <roll> <values...>`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-pub(super) struct MoveRecord {
-    pub(super) power: String,
-    pub(super) request: String,
-    pub(super) standing: Vec<(String, String)>,
-    pub(super) inputs: Vec<String>,
+pub(crate) struct MoveRecord {
+    pub(crate) power: String,
+    pub(crate) request: String,
+    pub(crate) standing: Vec<(String, String)>,
+    pub(crate) inputs: Vec<String>,
     /// Events already reported.
-    pub(super) reported: usize,
+    pub(crate) reported: usize,
 }
 
 /// A game rebuilt: the board before the move under way, and that move.
-pub(super) struct Referee {
-    pub(super) map: Map,
-    pub(super) record: Record,
-    pub(super) board: Board,
-    pub(super) current: Option<Procedure>,
+pub(crate) struct Referee {
+    pub(crate) map: Map,
+    pub(crate) record: Record,
+    pub(crate) board: Board,
+    pub(crate) current: Option<Procedure>,
 }
 
-pub(super) fn standing_of(map: &Map, list: &[(String, String)]) -> Standing {
+pub(crate) fn standing_of(map: &Map, list: &[(String, String)]) -> Standing {
     let mut standing = Standing::new();
     for (power, text) in list {
         if let (Some(power), Ok(instruction)) =
@@ -113,7 +113,7 @@ fn replay(map: &Map, board: &Board, record: &MoveRecord) -> Result<Procedure, St
 }
 
 impl Referee {
-    pub(super) fn load(row: &GameRow) -> Result<Referee, String> {
+    pub(crate) fn load(row: &GameRow) -> Result<Referee, String> {
         let map = crate::his::embedded_map().map_err(|e| format!("the map: {e:?}"))?;
         let record: Record = row
             .position
@@ -144,16 +144,16 @@ impl Referee {
         })
     }
 
-    pub(super) fn save(&self, row: &mut GameRow) {
+    pub(crate) fn save(&self, row: &mut GameRow) {
         row.position = Some(serde_json::to_string(&self.record).expect("a record is JSON"));
     }
 
-    pub(super) fn seed(&self) -> Seed {
+    pub(crate) fn seed(&self) -> Seed {
         Seed::from_hex(&self.record.seed).unwrap_or_else(|| Seed::from_bytes([0; 32]))
     }
 
     /// Rolls every die the move awaits; returns the roll lines for the report.
-    pub(super) fn roll(&mut self, game: &str) -> Vec<String> {
+    pub(crate) fn roll(&mut self, game: &str) -> Vec<String> {
         let mut lines = Vec::new();
         let seed = self.seed();
         while let (Some(p), Some(m)) = (self.current.as_mut(), self.record.current.as_mut()) {
@@ -180,7 +180,7 @@ impl Referee {
     /// The move's events not yet reported, with each roll as the game's verifiable roll line
     /// (from `rolls`, in order, the same in every language) where the procedure rolled; marks
     /// them reported.
-    pub(super) fn news(&mut self, rolls: Vec<String>) -> Vec<Line> {
+    pub(crate) fn news(&mut self, rolls: Vec<String>) -> Vec<Line> {
         let (Some(p), Some(m)) = (self.current.as_ref(), self.record.current.as_mut()) else {
             return rolls.into_iter().map(Line::Verbatim).collect();
         };
@@ -202,7 +202,7 @@ impl Referee {
     }
 
     /// Files a finished move into the log.
-    pub(super) fn settle(&mut self) -> bool {
+    pub(crate) fn settle(&mut self) -> bool {
         let finished = self.current.as_ref().is_some_and(|p| p.is_finished());
         if finished {
             let p = self.current.take().expect("checked");
@@ -217,7 +217,7 @@ impl Referee {
     }
 
     /// The spaces where anything stands, in the order of their names.
-    pub(super) fn board_spaces(&self) -> Vec<SpaceId> {
+    pub(crate) fn board_spaces(&self) -> Vec<SpaceId> {
         let mut spaces: Vec<_> = self
             .board
             .detachments
@@ -233,4 +233,37 @@ impl Referee {
         spaces.dedup();
         spaces
     }
+}
+
+/// A line of a Here I Stand report, written in each reader's language when the letters go
+/// out.
+pub(crate) enum Line {
+    /// A sentence of the catalog.
+    Say(Message),
+    /// The same in every language: a roll line, which programs read back.
+    Verbatim(String),
+    /// An entry of the move's record.
+    Event(Event),
+    /// A space where anything stands once the move is over, indented.
+    Space(SpaceId),
+    Blank,
+}
+
+/// The game's board as SVG, with the move under way, if any; `None` if it cannot be read.
+pub(crate) fn picture(row: &GameRow, words: Words<'_>) -> Option<String> {
+    let referee = Referee::load(row).ok()?;
+    let moving = referee.current.as_ref().map(|p| {
+        let request = p.request();
+        crate::drawing::his::MoveShown {
+            power: request.power,
+            from: request.from,
+            to: request.to,
+            text: crate::his::text::describe_status_in(
+                &referee.map,
+                p.status(),
+                crate::his::Lang::from_code(words.language()),
+            ),
+        }
+    });
+    crate::drawing::his::draw_board(&referee.map, &referee.board, moving.as_ref(), words)
 }

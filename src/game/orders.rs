@@ -11,6 +11,7 @@ use crate::diplomacy::rules::Rules;
 use crate::diplomacy::turn::PhaseKind;
 use crate::report::Words;
 use crate::report::describe::{explain, explain_allowance};
+use crate::store::{GameRow, Tx};
 use crate::text::Severity;
 use crate::text::order::{parse_orders, render};
 use crate::tr;
@@ -255,4 +256,31 @@ pub fn is_complete(map: &Map, position: &Position, power: PowerId, orders: &[Ord
             }
         }
     }
+}
+
+/// The powers of `game` (on `position`, its board now) whose orders are missing, incomplete
+/// or in error.
+pub fn owing_powers(
+    tx: &Tx,
+    game: &GameRow,
+    variant: &crate::variant::Variant,
+    position: &crate::diplomacy::position::Position,
+) -> rusqlite::Result<Vec<PowerId>> {
+    let map = &variant.map;
+    let mut missing = Vec::new();
+    for power in powers_owing(map, position) {
+        let done = match tx.orders(game.id, game.phase_serial, &map.power(power).id)? {
+            Some((lines, false)) => is_complete(
+                map,
+                position,
+                power,
+                &stored_orders(map, position.turn.kind, &lines),
+            ),
+            _ => false,
+        };
+        if !done {
+            missing.push(power);
+        }
+    }
+    Ok(missing)
 }
