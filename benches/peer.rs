@@ -27,7 +27,10 @@ use std::time::{Duration, Instant};
 
 use diplomacy::UnitPosition;
 use diplomacy::geo::RegionKey;
-use diplomacy::judge::{MappedMainOrder, OrderState, Rulebook, Submission};
+use diplomacy::judge::MappedMainOrder;
+use diplomacy::judge::OrderState;
+use diplomacy::judge::Rulebook;
+use diplomacy::judge::Submission;
 use serde_json::{Value, json};
 use strategos::diplomacy::adjudicate::{Submitted, adjudicate};
 use strategos::diplomacy::map::Map;

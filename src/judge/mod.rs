@@ -2,60 +2,21 @@
 //! reminders and processed phases. Everything happens inside one store transaction, which
 //! the caller commits together with the letters it queues.
 //!
-//! - `deadlines.rs`: reminders, late notices, grace, civil disorder or takeover offers.
-//! - `letter.rs`: one incoming letter, command by command, and its answer.
-//! - `orders.rs`: orders read, checked, merged and judged complete.
-//! - `future.rs`: orders kept for a later phase (PHASE, IF/ELSE) and CLEAR.
-//! - `timing.rs`: SET DEADLINE, GRACE and START in njudge's date forms, and the short delay
-//!   before a phase whose orders are all in is processed.
-//! - `forming.rs`: a game before it starts: SIGNON ?, BECOME MASTER, UNSTART, SET VARIANT,
-//!   SET MANUAL START.
-//! - `diary.rs`: DIARY, published when the game ends.
-//! - `roster.rs`: LIST FULL, WHO GAME, VERSION, I AM ALSO.
-//! - `help.rs`: HELP and GET, the classic judges' file names too, a variant's rules and map.
-//! - `unsupported.rs`: what the classic judges offer that this one does not, answered with
-//!   why and what to use instead.
-//! - `phase.rs`: starting a game, processing a phase, reports and reminders.
-//! - `credit.rs`: supply credit between powers (Diadochi V).
-//! - `password.rs`: argon2id hashes.
-//! - `lockout.rs`: wrong passwords counted per seat and account, seats locked, letters held.
-//! - `confirm.rs`: what waits for a token mailed to an address (CONFIRM), and carrying it out.
-//! - `proof.rs`: whether a letter past the hourly limit is read (one password check, counted; a token; a locked seat).
-//! - `pictures.rs`: the picture of the board letters carry (map.png): results and GET MAP.
-//! - `settings.rs`: game settings, members' wishes, deadlines from clock, days and zone.
-//! - `secrecy.rs`: who may see a game, and how a member is named to each reader.
+//! - `letter/`: one incoming letter's session: its commands run one by one, and its answer.
+//! - `commands/`: what each command does, by family (seats, information, play, press, a
+//!   player's and a master's settings, forming games, help).
+//! - `access/`: who a letter may act as: passwords and locks, proof past the hourly limit,
+//!   tokens sent back (CONFIRM), held letters, who may see a game, robots.
+//! - `phases/`: a game's phases: starting and processing, results letters and subjects,
+//!   deadlines and late notices, timing, the pictures letters carry.
+//! - `his/`: Here I Stand games by mail.
 
 use crate::game::{GameKind, GameState};
-mod confirm;
-pub mod credit;
-mod deadlines;
-mod diary;
-mod forming;
-mod future;
-mod held;
-mod help;
+pub(crate) mod access;
+pub(crate) mod commands;
 pub mod his;
-mod his_letters;
-mod info;
-mod letter;
-mod lockout;
-mod master;
-mod master_settings;
-
-pub mod password;
-pub(crate) mod phase;
-pub mod pictures;
-mod play;
-mod press;
-mod proof;
-pub(crate) mod results;
-mod robots;
-mod roster;
-mod seats;
-pub mod secrecy;
-mod timing;
-mod unsupported;
-mod wishes;
+pub(crate) mod letter;
+pub(crate) mod phases;
 
 use chrono::{DateTime, Utc};
 
@@ -162,7 +123,7 @@ impl Judge {
         letter: &IncomingLetter,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<Handled> {
-        letter::handle(self, tx, letter, now)
+        crate::judge::letter::handle(self, tx, letter, now)
     }
 
     /// The operator's commands for `game` (`strategos game do`): run as its master, through
@@ -195,7 +156,8 @@ impl Judge {
             size: commands.len(),
             warnings: Vec::new(),
         };
-        letter::handle_as(self, tx, &letter, now, Some(row)).map(|handled| Ok(handled.letters))
+        crate::judge::letter::handle_as(self, tx, &letter, now, Some(row))
+            .map(|handled| Ok(handled.letters))
     }
 
     /// What time asks of the running games: reminders before deadlines, phases at their

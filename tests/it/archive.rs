@@ -11,7 +11,13 @@ use strategos::archive::{summary_text, write_site};
 use strategos::game::secrecy::Reader;
 use strategos::report::Words;
 
-use crate::judge_harness::{Harness, TempDir, mail, test_variants};
+use crate::judge_harness::Harness;
+
+use crate::judge_harness::TempDir;
+
+use crate::judge_harness::mail;
+
+use crate::judge_harness::test_variants;
 
 const ALICE: &str = "Alice <alice@example.test>";
 const BOB: &str = "Bob <bob@example.test>";

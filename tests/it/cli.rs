@@ -308,7 +308,8 @@ fn deliver_reads_one_message_from_standard_input() {
 /// `strategos game do`: an operator runs master commands on a game through the mail code.
 #[test]
 fn an_operator_pauses_a_game_from_the_command_line() {
-    use crate::judge_harness::{Harness, mail};
+    use crate::judge_harness::Harness;
+    use crate::judge_harness::mail;
     let mut judge = Harness::new("operator");
     judge.set_time(
         chrono::DateTime::parse_from_rfc3339("2027-01-05T12:00:00Z")
@@ -411,7 +412,8 @@ fn an_operator_pauses_a_game_from_the_command_line() {
 /// (its store holds a connection, as a running judge does); never over an existing file.
 #[test]
 fn a_backup_is_a_whole_copy_taken_while_the_judge_runs() {
-    use crate::judge_harness::{Harness, mail};
+    use crate::judge_harness::Harness;
+    use crate::judge_harness::mail;
     let mut judge = Harness::new("backup");
     judge.set_time(
         chrono::DateTime::parse_from_rfc3339("2027-01-05T12:00:00Z")
@@ -468,7 +470,8 @@ fn a_backup_is_a_whole_copy_taken_while_the_judge_runs() {
 /// processed, in plain text when its log is not a terminal (here a pipe).
 #[test]
 fn the_judge_logs_each_letter_and_phase_in_plain_text() {
-    use crate::judge_harness::{Harness, mail};
+    use crate::judge_harness::Harness;
+    use crate::judge_harness::mail;
     let mut judge = Harness::new("log");
     let now = chrono::DateTime::parse_from_rfc3339("2027-01-05T12:00:00Z")
         .unwrap()

@@ -11,7 +11,9 @@ use strategos::letter::IncomingLetter;
 use strategos::store::{position_from_json, position_to_json};
 use strategos::variant;
 
-use crate::judge_harness::{Harness, mail};
+use crate::judge_harness::Harness;
+
+use crate::judge_harness::mail;
 
 struct Table {
     judge: Harness,

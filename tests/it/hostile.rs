@@ -16,7 +16,8 @@ use strategos::text::order::parse_orders;
 use strategos::variant::load_variant;
 
 use crate::case::variants;
-use crate::judge_harness::{Harness, mail};
+use crate::judge_harness::Harness;
+use crate::judge_harness::mail;
 
 fn rounds() -> usize {
     std::env::var("STRATEGOS_FUZZ_ROUNDS")

@@ -14,7 +14,9 @@ use std::process::Command;
 use chrono::{DateTime, Duration, Utc};
 use serde_json::Value;
 
-use crate::judge_harness::{Harness, mail};
+use crate::judge_harness::Harness;
+
+use crate::judge_harness::mail;
 
 fn at(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text)

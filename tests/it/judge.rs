@@ -7,7 +7,11 @@ use chrono::{DateTime, Duration, Utc};
 use strategos::mail::send::RecordingTransport;
 use strategos::mail::send::Transport;
 
-use crate::judge_harness::{Harness, mail, test_config};
+use crate::judge_harness::Harness;
+
+use crate::judge_harness::mail;
+
+use crate::judge_harness::test_config;
 
 fn at(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text)

@@ -689,7 +689,9 @@ fn a_here_i_stand_board_shows_units_leaders_sieges_and_the_move() {
 /// GET MAP still mails one.
 #[test]
 fn the_keeper_may_turn_results_pictures_off_for_every_game() {
-    use crate::judge_harness::{Harness, mail, test_config};
+    use crate::judge_harness::Harness;
+    use crate::judge_harness::mail;
+    use crate::judge_harness::test_config;
     let mut config = test_config();
     config.maps.results_pictures = false;
     let mut judge = Harness::with_config("no-pictures", config);

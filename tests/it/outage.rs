@@ -29,7 +29,13 @@ use strategos::mail::read::read_letter;
 use strategos::mail::security::Security;
 use strategos::mail::send::{SendError, SmtpSettings, SmtpTransport, Transport};
 
-use crate::judge_harness::{Harness, TempDir, mail, test_config};
+use crate::judge_harness::Harness;
+
+use crate::judge_harness::TempDir;
+
+use crate::judge_harness::mail;
+
+use crate::judge_harness::test_config;
 use crate::mailserver::{MailServers, servers};
 
 fn at(text: &str) -> DateTime<Utc> {

@@ -8,7 +8,15 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use chrono::{DateTime, Utc};
 use strategos::letter::IncomingLetter;
 
-use crate::judge_harness::{Harness, TempDir, confirm_token, mail, test_variants};
+use crate::judge_harness::Harness;
+
+use crate::judge_harness::TempDir;
+
+use crate::judge_harness::confirm_token;
+
+use crate::judge_harness::mail;
+
+use crate::judge_harness::test_variants;
 
 fn at(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text)

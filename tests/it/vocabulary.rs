@@ -5,7 +5,11 @@
 
 use chrono::{DateTime, Utc};
 
-use crate::judge_harness::{Harness, mail, test_config_with_defaults};
+use crate::judge_harness::Harness;
+
+use crate::judge_harness::mail;
+
+use crate::judge_harness::test_config_with_defaults;
 
 fn at(text: &str) -> DateTime<Utc> {
     DateTime::parse_from_rfc3339(text)

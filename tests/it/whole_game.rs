@@ -22,7 +22,13 @@ use strategos::mail::send::{SmtpTransport, Transport};
 use strategos::report::Templates;
 use strategos::store::Store;
 
-use crate::judge_harness::{TempDir, confirm_token, test_config, test_variants};
+use crate::judge_harness::TempDir;
+
+use crate::judge_harness::confirm_token;
+
+use crate::judge_harness::test_config;
+
+use crate::judge_harness::test_variants;
 use crate::mailserver::{MailServers, servers_with_tls};
 
 /// One player: an address, a mailbox and what has arrived in it for this game.

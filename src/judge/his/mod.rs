@@ -264,7 +264,7 @@ fn progress(
                 window = window.number,
                 powers = names(&window.asked),
                 question = question,
-                deadline = super::deadline_of(game)
+                deadline = crate::judge::deadline_of(game)
             ))
         }
         _ => None,
@@ -345,7 +345,7 @@ fn progress(
                     words,
                     "his.asked",
                     question = window.question.describe_in(&referee.map, lang),
-                    deadline = super::deadline_of(game),
+                    deadline = crate::judge::deadline_of(game),
                     signon = format!("{}{}", letter_of(power), game.name),
                     forms = forms,
                     default = default

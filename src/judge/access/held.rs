@@ -12,17 +12,17 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::Judge;
-use super::confirm::Waiting;
-use super::letter::Session;
-use super::lockout::Seat;
 use crate::game::settings::GameSettings;
+use crate::judge::Judge;
+use crate::judge::access::confirm::Waiting;
+use crate::judge::access::lockout::Seat;
+use crate::judge::letter::Session;
 use crate::msg;
 use crate::store::{GameRow, RequestRow, Tx};
 
 /// Letters held at once for one seat, for one address's token, and from one sender in one
 /// game; past them a letter is answered as any letter for a locked seat, and not kept.
-pub(super) const MOST_HELD: usize = 3;
+pub(crate) const MOST_HELD: usize = 3;
 
 /// The sender and the seats of a held request's letter.
 fn held_letter(request: &RequestRow) -> Option<(String, Vec<String>)> {
@@ -35,7 +35,7 @@ fn held_letter(request: &RequestRow) -> Option<(String, Vec<String>)> {
 impl Session<'_> {
     /// Whether another letter from this sender may be held for `seat`, whose token goes to
     /// `owner_address`.
-    pub(super) fn may_hold(
+    pub(crate) fn may_hold(
         &self,
         tx: &Tx,
         seat: &Seat,
@@ -59,7 +59,7 @@ impl Session<'_> {
 
     /// Whether orders for `game` in this letter come too late: it was held until its token
     /// came back, and the phase it was written in is over. Says so in the answer.
-    pub(super) fn outlived_phase(
+    pub(crate) fn outlived_phase(
         &mut self,
         tx: &Tx,
         game: &GameRow,
@@ -89,7 +89,7 @@ impl Session<'_> {
 impl Judge {
     /// Whether a letter held for a power's seat of `game` since its phase began waits for its
     /// token: the phase is then not processed early.
-    pub(super) fn held_for_a_power(
+    pub(crate) fn held_for_a_power(
         &self,
         tx: &Tx,
         game: &GameRow,
@@ -110,7 +110,7 @@ impl Judge {
     /// seat: one held for a power's seat of the game since the phase began. It waits once a
     /// phase, for `limits.held_wait_hours` from when the waiting began (kept in `settings`);
     /// an observer's or a master's held letter never makes it wait.
-    pub(super) fn waits_for_held(
+    pub(crate) fn waits_for_held(
         &self,
         tx: &Tx,
         game: &GameRow,

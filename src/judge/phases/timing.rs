@@ -6,9 +6,10 @@
 use crate::game::GameState;
 use chrono::{DateTime, Duration, NaiveTime, TimeZone, Utc};
 
-use super::letter::Session;
-use super::{Judge, deadline_of};
 use crate::game::settings::GameSettings;
+use crate::judge::Judge;
+use crate::judge::deadline_of;
+use crate::judge::letter::Session;
 use crate::letter::OutgoingLetter;
 use crate::msg;
 use crate::report::{Message, When};
@@ -17,7 +18,7 @@ use crate::text::date::{DateProblem, WrittenDate};
 
 /// A date of njudge's forms read in the game's zone, with the time of day `default` when
 /// none is written; or why it names no moment.
-pub(super) fn moment(
+pub(crate) fn moment(
     game: &GameRow,
     date: &WrittenDate,
     default: NaiveTime,
@@ -39,7 +40,7 @@ pub(super) fn moment(
 
 /// A date of the past (HISTORY's FROM and TO) read in the game's zone, with the time of day
 /// `default` when none is written; a month alone is its first day when `first`.
-pub(super) fn moment_back(
+pub(crate) fn moment_back(
     game: &GameRow,
     date: &WrittenDate,
     default: NaiveTime,
@@ -69,7 +70,7 @@ fn default_time(settings: &GameSettings, kind: crate::diplomacy::turn::PhaseKind
 }
 
 /// Which date setting a master sent.
-pub(super) enum DateSetting<'a> {
+pub(crate) enum DateSetting<'a> {
     Deadline(&'a WrittenDate),
     Grace(&'a WrittenDate),
     Start(&'a WrittenDate),
@@ -78,7 +79,7 @@ pub(super) enum DateSetting<'a> {
 impl Session<'_> {
     /// SET DEADLINE, SET GRACE, SET START for the current phase: the change to announce, or
     /// `None` after saying why it was not made. `settings` is changed in place.
-    pub(super) fn date_setting(
+    pub(crate) fn date_setting(
         &mut self,
         line: usize,
         game: &mut GameRow,
@@ -172,7 +173,7 @@ impl Judge {
     /// Whether the game is paused, or, before its deadline, a member asked not to process
     /// early (SET WAIT) or a power's letter is held for its token (once the deadline has
     /// passed nothing is early any more).
-    pub(super) fn someone_waits(
+    pub(crate) fn someone_waits(
         &self,
         tx: &Tx,
         row: &GameRow,
@@ -195,7 +196,7 @@ impl Judge {
 
     /// When a game whose orders are all in as of `now` is to be processed: after the phase's
     /// delay, and not before SET START; `None` when only a master's PROCESS processes it.
-    pub(super) fn early_time(&self, game: &GameRow, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
+    pub(crate) fn early_time(&self, game: &GameRow, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         let settings = game.settings.clone();
         if settings.manual_process {
             return None;
@@ -211,7 +212,7 @@ impl Judge {
 
     /// After a phase began on its own (orders kept for it came into force): if every order
     /// is in and no one waits, it is due after its delay.
-    pub(super) fn schedule_if_ready(
+    pub(crate) fn schedule_if_ready(
         &self,
         tx: &Tx,
         game: &mut GameRow,
@@ -232,7 +233,7 @@ impl Judge {
 
     /// The early processing of `game` fell due: processed if every order is still in and no
     /// one waits; otherwise the game waits for its deadline.
-    pub(super) fn early_due(
+    pub(crate) fn early_due(
         &self,
         tx: &Tx,
         game: &mut GameRow,

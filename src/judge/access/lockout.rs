@@ -10,9 +10,10 @@
 use crate::game::GameKind;
 use chrono::{DateTime, Duration, Utc};
 
-use super::confirm::Waiting;
-use super::letter::{Confirmed, Session};
-use super::password::password_matches;
+use crate::judge::access::confirm::Waiting;
+use crate::judge::access::password::password_matches;
+use crate::judge::letter::Confirmed;
+use crate::judge::letter::Session;
 use crate::letter::OutgoingLetter;
 use crate::store::{GameRow, Tx};
 use crate::text::command::{Command, CommandKind};
@@ -21,7 +22,7 @@ use crate::{msg, tr};
 /// Something a password opens: a power of a game, a master's or observer's place in one, or
 /// an account.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) struct Seat {
+pub(crate) struct Seat {
     /// `game:<id>:power:<power>`, `game:<id>:member:<player id>` or `account:<player id>`.
     pub key: String,
     /// The account that owns it and its registered address, when someone does.
@@ -37,7 +38,7 @@ pub(super) struct Seat {
 }
 
 impl Seat {
-    pub(super) fn power(
+    pub(crate) fn power(
         game: &GameRow,
         power_id: &str,
         power_name: &str,
@@ -52,7 +53,7 @@ impl Seat {
         }
     }
 
-    pub(super) fn member(game: &GameRow, player: i64, email: &str, role: &str) -> Seat {
+    pub(crate) fn member(game: &GameRow, player: i64, email: &str, role: &str) -> Seat {
         Seat {
             key: format!("game:{}:member:{player}", game.id),
             owner: Some((player, email.to_string())),
@@ -62,7 +63,7 @@ impl Seat {
         }
     }
 
-    pub(super) fn account(player: i64, email: &str) -> Seat {
+    pub(crate) fn account(player: i64, email: &str) -> Seat {
         Seat {
             key: format!("account:{player}"),
             owner: Some((player, email.to_string())),
@@ -75,7 +76,7 @@ impl Seat {
 
 /// What checking a password came to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Checked {
+pub(crate) enum Checked {
     Right,
     Wrong,
     /// The seat (or its account) is locked until then: the password was not checked.
@@ -87,7 +88,7 @@ pub(super) enum Checked {
 impl Session<'_> {
     /// Until when `seat` is locked (the seat itself, or its owner's account), unless this
     /// letter was confirmed for it.
-    pub(super) fn lock_of(&self, tx: &Tx, seat: &Seat) -> rusqlite::Result<Option<DateTime<Utc>>> {
+    pub(crate) fn lock_of(&self, tx: &Tx, seat: &Seat) -> rusqlite::Result<Option<DateTime<Utc>>> {
         if let Confirmed::ForSeats(seats) = &self.confirmed
             && seats.contains(&seat.key)
         {
@@ -103,7 +104,7 @@ impl Session<'_> {
 
     /// Checks `password` against `hash` for `seat`, counting a wrong one and locking the seat
     /// when there have been too many.
-    pub(super) fn check_password(
+    pub(crate) fn check_password(
         &mut self,
         tx: &Tx,
         seat: &Seat,
@@ -128,7 +129,7 @@ impl Session<'_> {
 
     /// Counts a wrong password for `seat`; locks the seat, or its owner's whole account, when
     /// the hour holds too many, and tells the owner once.
-    pub(super) fn wrong_password(&mut self, tx: &Tx, seat: &Seat) -> rusqlite::Result<()> {
+    pub(crate) fn wrong_password(&mut self, tx: &Tx, seat: &Seat) -> rusqlite::Result<()> {
         let limits = &self.judge.config.limits;
         let most = limits.password_failures_per_hour as usize;
         let lock_for = Duration::minutes(i64::from(limits.lock_minutes.max(1)));
@@ -202,7 +203,7 @@ impl Session<'_> {
     /// further. With the right password it is held for the seat's player to confirm from the
     /// seat's registered address; the sender is told the same either way. Returns whether the
     /// letter stopped here.
-    pub(super) fn stopped_by_lock(
+    pub(crate) fn stopped_by_lock(
         &mut self,
         tx: &Tx,
         commands: &[Command],
@@ -252,7 +253,7 @@ impl Session<'_> {
     }
 
     /// The seat a SIGNON names, with its password hash, if it has one.
-    pub(super) fn seat_signed_on(
+    pub(crate) fn seat_signed_on(
         &self,
         tx: &Tx,
         power: Option<char>,
@@ -265,7 +266,7 @@ impl Session<'_> {
         match power {
             Some(letter) => {
                 let power = if row.kind() == GameKind::HereIStand {
-                    super::his::power_by_letter(letter)
+                    crate::judge::his::power_by_letter(letter)
                         .map(|p| (p.id().to_string(), p.id().to_string()))
                 } else {
                     self.judge.variant(&row.variant).and_then(|v| {

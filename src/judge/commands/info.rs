@@ -1,11 +1,11 @@
 //! What players may ask about games: LIST, HISTORY, SUMMARY, WHOIS, and who still owes
 //! orders; each answered only with what the asker may see (`secrecy`).
 
-use super::letter::Session;
 use crate::diplomacy::progress::VictoryCounting;
 use crate::game::phases::phase_name_in;
 use crate::game::secrecy::{self, Reader};
 use crate::game::{GameKind, GameState};
+use crate::judge::letter::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::describe::unit_name_in;
 use crate::report::{Message, Words};
@@ -16,7 +16,7 @@ use crate::{msg, tr};
 const PICTURES_PER_LETTER: usize = 3;
 
 impl Session<'_> {
-    pub(super) fn list(
+    pub(crate) fn list(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -65,8 +65,13 @@ impl Session<'_> {
         let words = self.words();
         let map = &variant.map;
         let code = &self.judge.config.judge.code;
-        let header =
-            super::results::header_lines(code, row, variant, position.turn, row.deadline_at);
+        let header = crate::judge::phases::results::header_lines(
+            code,
+            row,
+            variant,
+            position.turn,
+            row.deadline_at,
+        );
         let seq = format!("{:03}", row.phase_serial + 1);
         let token = classic::phase_token(position.turn);
         let deadline = match row.deadline_at {
@@ -103,7 +108,7 @@ impl Session<'_> {
         let hidden = secrecy::identities_hidden(row);
         let mut seated: Vec<(crate::diplomacy::power::PowerId, String)> = Vec::new();
         for member in tx.members(row.id)? {
-            let Some(power) = super::Judge::power_of(map, &member.power) else {
+            let Some(power) = crate::judge::Judge::power_of(map, &member.power) else {
                 continue;
             };
             let identity = secrecy::Identity::of_player(tx, member.player_id)?;
@@ -115,7 +120,8 @@ impl Session<'_> {
             .iter()
             .map(|(p, name)| format!("     {}{name}", classic::padded(&map.power(*p).name, 26)))
             .collect();
-        let (season, year) = super::results::season_and_year(words, variant, position.turn);
+        let (season, year) =
+            crate::judge::phases::results::season_and_year(words, variant, position.turn);
         let status = match position.turn.kind {
             PhaseKind::Movement => tr!(
                 words,
@@ -192,9 +198,9 @@ impl Session<'_> {
                 ));
             }
         }
-        let ownership = super::results::ownership_lines(words, map, position);
+        let ownership = crate::judge::phases::results::ownership_lines(words, map, position);
         let counts = if position.turn.kind == PhaseKind::Adjustment {
-            super::results::count_lines(words, map, position, None)
+            crate::judge::phases::results::count_lines(words, map, position, None)
         } else {
             Vec::new()
         };
@@ -225,7 +231,7 @@ impl Session<'_> {
     }
 
     /// `  mygame  Standard  active, Fall 1901 movement` and the like.
-    pub(super) fn game_summary(&self, tx: &Tx, row: &GameRow) -> rusqlite::Result<String> {
+    pub(crate) fn game_summary(&self, tx: &Tx, row: &GameRow) -> rusqlite::Result<String> {
         let Some(variant) = self.judge.variant(&row.variant) else {
             return Ok(format!("  {}", row.name));
         };
@@ -255,7 +261,7 @@ impl Session<'_> {
     }
 
     /// Names of the powers whose orders are not yet complete and error-free.
-    pub(super) fn owing_names(&self, tx: &Tx, row: &GameRow) -> rusqlite::Result<Vec<String>> {
+    pub(crate) fn owing_names(&self, tx: &Tx, row: &GameRow) -> rusqlite::Result<Vec<String>> {
         let Some((variant, _)) = self.judge.game_position(row) else {
             return Ok(Vec::new());
         };
@@ -268,7 +274,7 @@ impl Session<'_> {
 
     /// HISTORY: the game's archive, every report in order (or those of the span asked for),
     /// in a letter of its own.
-    pub(super) fn history(
+    pub(crate) fn history(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -287,7 +293,9 @@ impl Session<'_> {
             bounds.push(match date {
                 None => None,
                 Some(date) => {
-                    match super::timing::moment_back(&row, date, default, first, self.now) {
+                    match crate::judge::phases::timing::moment_back(
+                        &row, date, default, first, self.now,
+                    ) {
                         Ok(at) => Some(at),
                         Err(why) => {
                             self.fail(line, why);
@@ -331,7 +339,7 @@ impl Session<'_> {
         // game from it).
         let words = self.words();
         let position = self.judge.game_position(&row);
-        let [judge_line, deadline_line] = super::results::game_header(
+        let [judge_line, deadline_line] = crate::judge::phases::results::game_header(
             &self.judge.config.judge.code,
             &row,
             self.judge.variant(&row.variant).map(|v| v.name.as_str()),
@@ -385,7 +393,7 @@ impl Session<'_> {
         body.push_str(&format!("\n{}\n", tr!(words, "classic.history_end")));
         // Whatever the archive holds, no address the reader may not see.
         body = secrecy::scrub(tx, words, &row, &body, self.reader_for(&row))?;
-        let subject = super::results::game_subject(
+        let subject = crate::judge::phases::results::game_subject(
             &self.judge.config.judge.code,
             &row,
             position.as_ref().map(|(_, p)| p.turn),
@@ -398,7 +406,7 @@ impl Session<'_> {
     }
 
     /// SUMMARY: who held each power when, and centre counts by year.
-    pub(super) fn summary(
+    pub(crate) fn summary(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -430,7 +438,7 @@ impl Session<'_> {
     /// GET MAP [game]: the picture of the game's board as it stands, attached to the answer
     /// as `map.png` (the orders of the phase being played are not drawn: they are secret).
     /// A game the sender may not see is answered as one that does not exist.
-    pub(super) fn get_map(
+    pub(crate) fn get_map(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -467,7 +475,8 @@ impl Session<'_> {
             if let Some(variant) = self.judge.variants.iter().find(|v| v.id == name) {
                 self.help_file(Some(&format!("map.{}", variant.id)));
                 if !asked_before
-                    && let Some(picture) = super::pictures::variant_picture(self.words(), variant)
+                    && let Some(picture) =
+                        crate::judge::phases::pictures::variant_picture(self.words(), variant)
                 {
                     self.attachments.push((name, picture));
                 }
@@ -475,8 +484,8 @@ impl Session<'_> {
             }
             if crate::game::is_here_i_stand(&name) {
                 if !asked_before
-                    && let Some(picture) = super::his::starting_picture(self.words())
-                        .and_then(|svg| super::pictures::his_picture(&svg))
+                    && let Some(picture) = crate::judge::his::starting_picture(self.words())
+                        .and_then(|svg| crate::judge::phases::pictures::his_picture(&svg))
                 {
                     self.say(msg!("info.map_attached_his"));
                     self.attachments.push((name, picture));
@@ -493,12 +502,12 @@ impl Session<'_> {
         let words = self.words();
         let picture = if row.kind() == GameKind::HereIStand {
             crate::game::his::picture(&row, words)
-                .and_then(|svg| super::pictures::his_picture(&svg))
+                .and_then(|svg| crate::judge::phases::pictures::his_picture(&svg))
         } else {
             self.judge
                 .game_position(&row)
                 .and_then(|(variant, position)| {
-                    super::pictures::board_picture(words, variant, &row, &position)
+                    crate::judge::phases::pictures::board_picture(words, variant, &row, &position)
                 })
         };
         match picture {
@@ -514,7 +523,7 @@ impl Session<'_> {
     /// WHOIS address: the player's name and the games they play or watch. A player who
     /// hides their address is found only by themselves and by the masters of their games
     /// (signed on as such); to anyone else it is an address nobody registered.
-    pub(super) fn whois(&mut self, tx: &Tx, who: &str) -> rusqlite::Result<()> {
+    pub(crate) fn whois(&mut self, tx: &Tx, who: &str) -> rusqlite::Result<()> {
         // No such address: the players whose shown addresses start with the words (njudge's
         // WHO IS by prefix), or whose registered name it is.
         if tx.identity_by_email(who)?.is_none() {
@@ -597,13 +606,13 @@ impl Session<'_> {
     }
 
     /// Whether the letter's sender is signed on as a master of `game`.
-    pub(super) fn is_master_of(&self, game: &GameRow) -> bool {
+    pub(crate) fn is_master_of(&self, game: &GameRow) -> bool {
         self.master_of.as_ref().is_some_and(|g| g.id == game.id)
     }
 }
 
 /// What HISTORY asks for beyond the game: FROM, TO, LINES, EXCLSTART and EXCLEND.
-pub(super) struct Span<'a> {
+pub(crate) struct Span<'a> {
     pub from: Option<&'a crate::text::date::WrittenDate>,
     pub to: Option<&'a crate::text::date::WrittenDate>,
     pub lines: Option<u32>,
@@ -634,11 +643,14 @@ fn phase_rank(calendar: &crate::diplomacy::turn::Calendar, token: &str) -> Optio
         ('F', 'R') => (Season::Fall, PhaseKind::Retreat),
         _ => return None,
     };
-    Some(super::future::rank(calendar, Turn { year, season, kind }))
+    Some(crate::judge::commands::future::rank(
+        calendar,
+        Turn { year, season, kind },
+    ))
 }
 
 /// A game's state in the reader's words.
-pub(super) fn state_word(words: Words, state: &GameState) -> String {
+pub(crate) fn state_word(words: Words, state: &GameState) -> String {
     match state {
         GameState::Active => tr!(words, "state.active"),
         GameState::Finished => tr!(words, "state.finished"),
@@ -647,7 +659,7 @@ pub(super) fn state_word(words: Words, state: &GameState) -> String {
 }
 
 /// A member's role (`master`, `observer`, `player`) in the reader's words.
-pub(super) fn role_word(words: Words, role: &str) -> String {
+pub(crate) fn role_word(words: Words, role: &str) -> String {
     match role {
         "master" => tr!(words, "role.master"),
         "observer" => tr!(words, "role.observer"),

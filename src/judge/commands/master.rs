@@ -5,12 +5,14 @@
 use crate::game::{GameKind, GameState};
 use chrono::Duration;
 
-use super::letter::Session;
 use crate::game::phases::{next_deadline, phase_message, phase_name, phase_name_in};
 use crate::game::secrecy;
+use crate::judge::letter::Session;
 
-use super::{Judge, deadline_of};
+use crate::judge::Judge;
+
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
+use crate::judge::deadline_of;
 use crate::letter::OutgoingLetter;
 use crate::report::Message;
 use crate::report::describe::{describe_order_in, note_in};
@@ -18,7 +20,7 @@ use crate::store::{GameRow, Tx, position_from_json};
 use crate::{msg, tr};
 
 /// A command's name as written, for messages that name it.
-pub(super) fn command_word(word: &'static str) -> Message {
+pub(crate) fn command_word(word: &'static str) -> Message {
     msg!("letter.text", text = word)
 }
 
@@ -26,7 +28,7 @@ impl Session<'_> {
     /// The game this letter acts on as its master: signed on as a master (SIGNON ?game with a
     /// master's password, or the operator). Players never hold a master's powers, moderated
     /// game or not (NJ:data/master). Reports an error when there is none.
-    pub(super) fn mastered(
+    pub(crate) fn mastered(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -46,7 +48,7 @@ impl Session<'_> {
     /// The game this letter may steer: as its master, or as a player of an unmoderated game,
     /// for what such players may do (NJ:data/index, "mod" commands: settings of the game's
     /// pace and press, PAUSE, RESUME, EXTEND); each change is announced to every member.
-    pub(super) fn steered(
+    pub(crate) fn steered(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -75,7 +77,7 @@ impl Session<'_> {
     /// Announces `text` to every member of `game` in their language (sent at the end of the
     /// letter, several announcements to one game in one letter) and keeps it in the game's
     /// archive, in the game's language.
-    pub(super) fn announce(
+    pub(crate) fn announce(
         &mut self,
         tx: &Tx,
         game: &GameRow,
@@ -96,7 +98,7 @@ impl Session<'_> {
 
     /// Announces a change of who plays a power (a takeover, a resignation, an ejection): to
     /// every member, or under SET QUIET to the game's masters alone, and not archived.
-    pub(super) fn announce_seat(
+    pub(crate) fn announce_seat(
         &mut self,
         tx: &Tx,
         game: &GameRow,
@@ -126,7 +128,7 @@ impl Session<'_> {
 
     /// Sends the letter's announcements: one letter per member of each game, the sender
     /// excepted (their answer says it all).
-    pub(super) fn send_notices(&mut self, tx: &Tx) -> rusqlite::Result<()> {
+    pub(crate) fn send_notices(&mut self, tx: &Tx) -> rusqlite::Result<()> {
         let notices = std::mem::take(&mut self.notices);
         let mut games: Vec<i64> = notices.iter().map(|(g, _, _)| g.id).collect();
         games.sort_unstable();
@@ -150,7 +152,10 @@ impl Session<'_> {
                     _ => tr!(
                         words,
                         "master.announcements",
-                        game = crate::judge::results::prefix(&self.judge.config.judge.code, game)
+                        game = crate::judge::phases::results::prefix(
+                            &self.judge.config.judge.code,
+                            game
+                        )
                     ),
                 };
                 let body = of_game
@@ -167,7 +172,7 @@ impl Session<'_> {
     }
 
     /// Keeps the session's copies of a game current after a change.
-    pub(super) fn refresh(&mut self, game: GameRow) {
+    pub(crate) fn refresh(&mut self, game: GameRow) {
         if let Some((g, _)) = &mut self.signed_on
             && g.id == game.id
         {
@@ -181,7 +186,7 @@ impl Session<'_> {
     }
 
     /// PROCESS [phase]: the phase now, with the orders there are.
-    pub(super) fn process_now(
+    pub(crate) fn process_now(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -217,7 +222,7 @@ impl Session<'_> {
     }
 
     /// PREDICT: what the phase would come to with the orders now in force, to the master only.
-    pub(super) fn predict(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
+    pub(crate) fn predict(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
         let Some(game) = self.mastered(tx, line, command_word("PREDICT"))? else {
             return Ok(());
         };
@@ -266,7 +271,7 @@ impl Session<'_> {
     }
 
     /// PAUSE and RESUME: deadlines stop, and start again with a whole phase to come.
-    pub(super) fn pause(&mut self, tx: &Tx, line: usize, pause: bool) -> rusqlite::Result<()> {
+    pub(crate) fn pause(&mut self, tx: &Tx, line: usize, pause: bool) -> rusqlite::Result<()> {
         let word = command_word(if pause { "PAUSE" } else { "RESUME" });
         let Some(mut game) = self.steered(tx, line, word)? else {
             return Ok(());
@@ -287,14 +292,17 @@ impl Session<'_> {
             (
                 msg!(
                     "master.paused_subject",
-                    game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                    game =
+                        crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
                 ),
                 msg!("master.paused", game = game.name),
             )
         } else {
             if let Some((_, position)) = self.judge.game_position(&game) {
                 let deadline = next_deadline(&game, position.turn.kind, self.now);
-                game.deadline_at = Some(super::wishes::beyond_absences(tx, &game, deadline)?);
+                game.deadline_at = Some(crate::judge::commands::wishes::beyond_absences(
+                    tx, &game, deadline,
+                )?);
                 game.reminded = false;
                 game.settings.deadline_moved();
             } else if game.kind() == GameKind::HereIStand && game.deadline_at.is_some() {
@@ -308,7 +316,8 @@ impl Session<'_> {
             (
                 msg!(
                     "master.resumed_subject",
-                    game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                    game =
+                        crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
                 ),
                 msg!(
                     "master.resumed",
@@ -328,7 +337,7 @@ impl Session<'_> {
     }
 
     /// EXTEND [hours]: the deadline moves later.
-    pub(super) fn extend(&mut self, tx: &Tx, line: usize, hours: u32) -> rusqlite::Result<()> {
+    pub(crate) fn extend(&mut self, tx: &Tx, line: usize, hours: u32) -> rusqlite::Result<()> {
         let Some(mut game) = self.steered(tx, line, command_word("EXTEND"))? else {
             return Ok(());
         };
@@ -354,7 +363,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "master.extended_subject",
-                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
             ),
             text,
         )?;
@@ -365,7 +374,7 @@ impl Session<'_> {
     /// TERMINATE: the game ends here. From a master at once; from a player of an unmoderated
     /// game it is a secret vote, and the game ends when every surviving power has voted in
     /// the same phase.
-    pub(super) fn terminate(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
+    pub(crate) fn terminate(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
         if self.master_of.is_none()
             && let Some((game, power)) = self.signed_on.clone()
             && self.became.is_none()
@@ -432,7 +441,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "master.terminated_subject",
-                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
             ),
             text,
         )?;
@@ -441,7 +450,7 @@ impl Session<'_> {
     }
 
     /// BECOME power: the rest of the letter acts for that power; its player gets a copy.
-    pub(super) fn become_power(
+    pub(crate) fn become_power(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -453,7 +462,7 @@ impl Session<'_> {
         let Some(variant) = self.judge.variant(&game.variant) else {
             return Ok(());
         };
-        let Some(id) = super::credit::power_named(&variant.map, power) else {
+        let Some(id) = crate::judge::commands::credit::power_named(&variant.map, power) else {
             self.fail(
                 line,
                 msg!("master.not_a_power", power = power, game = game.name),
@@ -466,9 +475,9 @@ impl Session<'_> {
             .into_iter()
             .find(|m| m.power.as_deref() == Some(power_id.as_str()) && m.role == "player")
             .map(|m| m.email);
-        self.acted_for.push(super::letter::ActedFor {
+        self.acted_for.push(crate::judge::letter::ActedFor {
             game: game.name.clone(),
-            prefix: crate::judge::results::prefix(&self.judge.config.judge.code, &game),
+            prefix: crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game),
             power: variant.map.power(id).name.clone(),
             player,
             sections: Vec::new(),
@@ -486,7 +495,7 @@ impl Session<'_> {
 
     /// EJECT power|address: the member leaves the game; a power without a player is open
     /// for takeover.
-    pub(super) fn eject(&mut self, tx: &Tx, line: usize, who: &str) -> rusqlite::Result<()> {
+    pub(crate) fn eject(&mut self, tx: &Tx, line: usize, who: &str) -> rusqlite::Result<()> {
         let Some(game) = self.mastered(tx, line, command_word("EJECT"))? else {
             return Ok(());
         };
@@ -494,8 +503,8 @@ impl Session<'_> {
             return Ok(());
         };
         let members = tx.members(game.id)?;
-        let power =
-            super::credit::power_named(&variant.map, who).map(|p| variant.map.power(p).id.clone());
+        let power = crate::judge::commands::credit::power_named(&variant.map, who)
+            .map(|p| variant.map.power(p).id.clone());
         let target = members
             .iter()
             .find(|m| m.email.eq_ignore_ascii_case(who) || (power.is_some() && m.power == power));
@@ -529,7 +538,7 @@ impl Session<'_> {
             tr!(
                 words,
                 "master.ejected_you_subject",
-                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
             ),
             tr!(words, "master.ejected_you", game = game.name) + "\n",
         ));
@@ -538,7 +547,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "master.ejected_subject",
-                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
             ),
             what,
         )?;
@@ -546,7 +555,7 @@ impl Session<'_> {
     }
 
     /// PROMOTE address: an observer becomes co-master.
-    pub(super) fn promote(&mut self, tx: &Tx, line: usize, who: &str) -> rusqlite::Result<()> {
+    pub(crate) fn promote(&mut self, tx: &Tx, line: usize, who: &str) -> rusqlite::Result<()> {
         let Some(mut game) = self.mastered(tx, line, command_word("PROMOTE"))? else {
             return Ok(());
         };
@@ -582,7 +591,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "master.promoted_subject",
-                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
             ),
             text,
         )?;
@@ -591,7 +600,7 @@ impl Session<'_> {
     }
 
     /// FORCE BEGIN: a forming game starts short-handed; empty seats are open for takeover.
-    pub(super) fn force_begin(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
+    pub(crate) fn force_begin(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
         let Some(mut game) = self.mastered(tx, line, command_word("FORCE BEGIN"))? else {
             return Ok(());
         };
@@ -608,7 +617,7 @@ impl Session<'_> {
 
     /// ROLLBACK n: the game goes back to the start of phase `n` of its history; the orders of
     /// the phases undone are kept for inspection.
-    pub(super) fn rollback(
+    pub(crate) fn rollback(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -647,7 +656,9 @@ impl Session<'_> {
         game.state = GameState::Active;
         game.process_at = None;
         let deadline = next_deadline(&game, earlier.turn.kind, self.now);
-        game.deadline_at = Some(super::wishes::beyond_absences(tx, &game, deadline)?);
+        game.deadline_at = Some(crate::judge::commands::wishes::beyond_absences(
+            tx, &game, deadline,
+        )?);
         game.reminded = false;
         // The phase is played again: its late notices and offers go again, and the wishes
         // that last a phase (waits, draw votes, concessions) start afresh.
@@ -655,7 +666,7 @@ impl Session<'_> {
         settings.deadline_moved();
         game.settings = settings;
         tx.save_game(&game)?;
-        super::wishes::clear_phase_wishes(tx, game.id)?;
+        crate::judge::commands::wishes::clear_phase_wishes(tx, game.id)?;
         let text = msg!(
             "master.rolled_back",
             game = game.name,
@@ -669,7 +680,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "master.rolled_back_subject",
-                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
             ),
             text,
         )?;

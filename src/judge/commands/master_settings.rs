@@ -2,11 +2,11 @@
 //! press, NMR, who may see and join, the classic judges' press and play switches, each
 //! change announced to every member of the game.
 
-use super::deadline_of;
-use super::letter::Session;
-use super::timing::DateSetting;
 use crate::game::secrecy;
 use crate::game::settings::PressKind;
+use crate::judge::deadline_of;
+use crate::judge::letter::Session;
+use crate::judge::phases::timing::DateSetting;
 use crate::msg;
 use crate::report::Message;
 use crate::store::Tx;
@@ -14,7 +14,7 @@ use crate::text::command::{ObserverPress, PhaseSetting, PressMode, Setting};
 
 impl Session<'_> {
     /// SET for a master: changes a setting and announces it.
-    pub(super) fn master_setting(
+    pub(crate) fn master_setting(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -347,7 +347,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "master.setting_subject",
-                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
             ),
             msg!("master.setting_notice", game = game.name, change = change),
         )?;

@@ -4,7 +4,7 @@
 //! and its provinces (`GET map <variant>`); the short list of commands (`HELP`). Each file
 //! goes once a letter; a name the judge does not know gets the index of files, once.
 
-use super::letter::Session;
+use crate::judge::letter::Session;
 use crate::msg;
 use crate::store::Tx;
 use crate::text::command::Unsupported;
@@ -43,7 +43,7 @@ fn variant_of<'v>(variants: &'v [Variant], topic: &str, prefix: &str) -> Option<
 
 impl Session<'_> {
     /// HELP, HELP topic, GET file; `GET ics <game>` (topic `ics.<game>`), the game's calendar.
-    pub(super) fn help(
+    pub(crate) fn help(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -71,7 +71,7 @@ impl Session<'_> {
     }
 
     /// A help file, a variant's rules or map, or the list of commands.
-    pub(super) fn help_file(&mut self, topic: Option<&str>) {
+    pub(crate) fn help_file(&mut self, topic: Option<&str>) {
         let asked = topic.unwrap_or("help").to_lowercase();
         let asked = ALIASES
             .iter()
@@ -101,7 +101,10 @@ impl Session<'_> {
             }
         }
         if asked == "dedication" {
-            let why = super::unsupported::reason(Unsupported::PlayerInfo, "GET DEDICATION");
+            let why = crate::judge::commands::unsupported::reason(
+                Unsupported::PlayerInfo,
+                "GET DEDICATION",
+            );
             self.error(why);
             return;
         }

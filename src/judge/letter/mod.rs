@@ -4,7 +4,9 @@
 use crate::game::{GameKind, GameState};
 use chrono::{DateTime, Utc};
 
-use super::{Handled, Judge};
+use crate::judge::Handled;
+
+use crate::judge::Judge;
 use crate::letter::{Address, IncomingLetter, OutgoingLetter};
 use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx};
@@ -13,106 +15,106 @@ use crate::text::command::{Command, CommandKind, parse_commands, render};
 use crate::{msg, tr};
 
 /// What reading one letter is building up.
-pub(super) struct Session<'j> {
-    pub(super) judge: &'j Judge,
-    pub(super) now: DateTime<Utc>,
+pub(crate) struct Session<'j> {
+    pub(crate) judge: &'j Judge,
+    pub(crate) now: DateTime<Utc>,
     /// The address the letter came from.
-    pub(super) sender: String,
+    pub(crate) sender: String,
     /// Where the answer goes: the registered address of the power signed on to, else the sender.
-    pub(super) answer_to: String,
+    pub(crate) answer_to: String,
     /// The game and power signed on to.
-    pub(super) signed_on: Option<(GameRow, String)>,
+    pub(crate) signed_on: Option<(GameRow, String)>,
     /// The forming game the sender joined in this letter.
-    pub(super) joined: Option<GameRow>,
+    pub(crate) joined: Option<GameRow>,
     /// Games this letter filled: they start once the whole letter is read, so that a
     /// SET PREFERENCE after the joining SIGNON counts.
-    pub(super) filled: Vec<i64>,
+    pub(crate) filled: Vec<i64>,
     /// Announcements to games, sent at the end of the letter, one letter per member in
     /// their language: `(game, subject, text)`.
-    pub(super) notices: Vec<(GameRow, Message, Message)>,
+    pub(crate) notices: Vec<(GameRow, Message, Message)>,
     /// The game the sender watches, signed on as an observer.
-    pub(super) watching: Option<GameRow>,
+    pub(crate) watching: Option<GameRow>,
     /// The powers a master acted for with BECOME in this letter, each with what was done for
     /// it (its player gets a copy of that, and only that).
-    pub(super) acted_for: Vec<ActedFor>,
+    pub(crate) acted_for: Vec<ActedFor>,
     /// The entry of `acted_for` in force: commands a power gives (orders, press, its own
     /// SETs...) are done for it until the next BECOME.
-    pub(super) became: Option<usize>,
+    pub(crate) became: Option<usize>,
     /// Games whose orders, waits or pauses this letter changed: once the whole letter is read,
     /// each is processed if every order is in and no one waits (so a WAIT or press later in the
     /// letter counts, and press goes out before the results); `true` where orders were given.
-    pub(super) touched: Vec<(i64, bool)>,
+    pub(crate) touched: Vec<(i64, bool)>,
     /// The language of the answer: `en` or `ru`.
-    pub(super) language: String,
+    pub(crate) language: String,
     /// The game the sender is signed on to as its master.
-    pub(super) master_of: Option<GameRow>,
+    pub(crate) master_of: Option<GameRow>,
     /// The paragraphs of the answer, rendered at the end in the language then in force.
-    pub(super) sections: Vec<Section>,
-    pub(super) errors: usize,
+    pub(crate) sections: Vec<Section>,
+    pub(crate) errors: usize,
     /// Other letters caused: start notices, reports, warnings to owners.
-    pub(super) caused: Vec<OutgoingLetter>,
+    pub(crate) caused: Vec<OutgoingLetter>,
     /// The sender's address has proven it wants the judge's letters (it confirmed a token
     /// once, or the operator is writing).
-    pub(super) proven: bool,
+    pub(crate) proven: bool,
     /// The account whose password this letter proved (by a SIGNON to one of its seats, or
     /// REGISTER with its password).
-    pub(super) account_proven: Option<i64>,
+    pub(crate) account_proven: Option<i64>,
     /// Wrong passwords (and tokens) so far in this letter.
-    pub(super) failures: u32,
+    pub(crate) failures: u32,
     /// Passwords not checked because the letter had its share of wrong ones.
-    pub(super) unchecked: u32,
+    pub(crate) unchecked: u32,
     /// Commands past the letter's limit, not read.
-    pub(super) unread: usize,
+    pub(crate) unread: usize,
     /// Order lines past `limits.order_lines_per_letter`, not read.
-    pub(super) unread_orders: usize,
+    pub(crate) unread_orders: usize,
     /// The subject prefix of the game the letter first signed on to, as it stood then (the
     /// answer's subject carries it, as njudge's does, whatever the letter went on to process).
-    pub(super) reply_prefix: Option<String>,
+    pub(crate) reply_prefix: Option<String>,
     /// New passwords hashed for this letter (each costs argon2's time; see `new_password`).
-    pub(super) passwords_set: u32,
+    pub(crate) passwords_set: u32,
     /// Help files already sent in this letter (each is sent once).
-    pub(super) helped: Vec<String>,
+    pub(crate) helped: Vec<String>,
     /// Files the answer carries: the pictures GET MAP asked for (one per game).
-    pub(super) attachments: Vec<(String, crate::letter::Attachment)>,
+    pub(crate) attachments: Vec<(String, crate::letter::Attachment)>,
     /// What in this letter waits for the sender's address to confirm (then the whole letter
     /// waits for it).
-    pub(super) pending: Vec<Message>,
+    pub(crate) pending: Vec<Message>,
     /// Seats a wrong password was given for in this letter (counted again if the letter is
     /// rolled back to wait for a confirmation).
-    pub(super) failed_seats: Vec<super::lockout::Seat>,
+    pub(crate) failed_seats: Vec<crate::judge::access::lockout::Seat>,
     /// Whether this letter is a held one whose token came back.
-    pub(super) confirmed: Confirmed,
+    pub(crate) confirmed: Confirmed,
     /// The later phase the order lines go to, after a PHASE line.
-    pub(super) phase_for: Option<super::future::Later>,
+    pub(crate) phase_for: Option<crate::judge::commands::future::Later>,
     /// Orders were read for a power signed on (the closing advice about orders is for them).
-    pub(super) orders_read: bool,
+    pub(crate) orders_read: bool,
     /// Games the letter asked about by name (for the log).
-    pub(super) named_games: Vec<String>,
+    pub(crate) named_games: Vec<String>,
     /// The sender's own words (`text::command::own_text`), when the letter sends a token
     /// back: a token inside a copy of the judge's letter confirms nothing.
-    pub(super) own_words: String,
+    pub(crate) own_words: String,
     /// When a held letter was written (it waited for its token): its orders are for the
     /// phase then being played (`held.rs`).
-    pub(super) written_at: Option<DateTime<Utc>>,
+    pub(crate) written_at: Option<DateTime<Utc>>,
     /// Address moves asked in this letter (one a letter).
-    pub(super) moves_asked: u32,
+    pub(crate) moves_asked: u32,
 }
 
 /// A power a master acted for with BECOME, and the paragraphs of the answer written for it.
-pub(super) struct ActedFor {
-    pub(super) game: String,
+pub(crate) struct ActedFor {
+    pub(crate) game: String,
     /// The game's subject prefix (`STRA:game - S1901M`).
-    pub(super) prefix: String,
+    pub(crate) prefix: String,
     /// The power's name.
-    pub(super) power: String,
+    pub(crate) power: String,
     /// The address of the power's player, if it has one.
-    pub(super) player: Option<String>,
+    pub(crate) player: Option<String>,
     /// The paragraphs of the answer (indices into `Session::sections`) done for the power.
-    pub(super) sections: Vec<std::ops::Range<usize>>,
+    pub(crate) sections: Vec<std::ops::Range<usize>>,
 }
 
 /// A paragraph of the answer: a message, or text already written.
-pub(super) enum Section {
+pub(crate) enum Section {
     Message(Message),
     Text(String),
 }
@@ -159,7 +161,7 @@ fn acts_for_power(kind: &CommandKind) -> bool {
 }
 
 /// Handles `letter`; returns the letters to send and whether anything was done.
-pub(super) fn handle(
+pub(crate) fn handle(
     judge: &Judge,
     tx: &Tx,
     letter: &IncomingLetter,
@@ -170,7 +172,7 @@ pub(super) fn handle(
 
 /// Handles `letter`, as the master of `master_of` when given (the operator's own commands,
 /// which need no password).
-pub(super) fn handle_as(
+pub(crate) fn handle_as(
     judge: &Judge,
     tx: &Tx,
     letter: &IncomingLetter,
@@ -182,7 +184,7 @@ pub(super) fn handle_as(
 
 /// How a letter was confirmed, when it was held and its token came back.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum Confirmed {
+pub(crate) enum Confirmed {
     /// A letter as it came.
     No,
     /// The sender's address sent its token back: the letter acts as that address's own.
@@ -193,7 +195,7 @@ pub(super) enum Confirmed {
 }
 
 /// Handles a held letter, written at `written_at`, whose token came back.
-pub(super) fn handle_confirmed(
+pub(crate) fn handle_confirmed(
     judge: &Judge,
     tx: &Tx,
     letter: &IncomingLetter,
@@ -269,7 +271,7 @@ fn handle_inner(
     }
     let requested = held.hold_for_sender(tx, letter, waiting)?;
     let mut handled = held.answer(tx, letter, &[])?;
-    handled.summary = super::LetterSummary {
+    handled.summary = crate::judge::LetterSummary {
         held: true,
         ..session.logged(&commands)
     };
@@ -280,7 +282,7 @@ fn handle_inner(
 }
 
 impl<'j> Session<'j> {
-    pub(super) fn new(
+    pub(crate) fn new(
         judge: &'j Judge,
         tx: &Tx,
         now: DateTime<Utc>,
@@ -412,9 +414,9 @@ impl<'j> Session<'j> {
         let prefix = session.reply_prefix.clone().or_else(|| {
             let game = session.signed_on.as_ref().map(|(g, _)| g);
             game.or(session.master_of.as_ref())
-                .map(|g| super::results::prefix(code, g))
+                .map(|g| crate::judge::phases::results::prefix(code, g))
         });
-        let subject = super::results::reply_subject(
+        let subject = crate::judge::phases::results::reply_subject(
             code,
             prefix.as_deref(),
             session.errors > 0,
@@ -579,7 +581,7 @@ fn command_label(kind: &CommandKind) -> String {
 impl<'j> Session<'j> {
     /// A sender who chose no language is answered in the language the letter is written
     /// in, where the judge has it: a word of Cyrillic in the subject or the text is Russian.
-    pub(super) fn answer_in_letter_language(
+    pub(crate) fn answer_in_letter_language(
         &mut self,
         tx: &Tx,
         letter: &IncomingLetter,
@@ -605,7 +607,7 @@ impl<'j> Session<'j> {
     }
 
     /// The letter in a few words, for the daemon's log.
-    pub(super) fn logged(&self, commands: &[Command]) -> super::LetterSummary {
+    pub(crate) fn logged(&self, commands: &[Command]) -> crate::judge::LetterSummary {
         let mut games: Vec<String> = Vec::new();
         let signed = [
             self.signed_on.as_ref().map(|(g, _)| g),
@@ -623,7 +625,7 @@ impl<'j> Session<'j> {
                 games.push(name.clone());
             }
         }
-        super::LetterSummary {
+        crate::judge::LetterSummary {
             games,
             commands: commands.iter().map(|c| command_label(&c.kind)).collect(),
             errors: self.errors,
@@ -632,44 +634,47 @@ impl<'j> Session<'j> {
     }
 
     /// Signs the letter on to `row` as `power`; the first game signed on to names the answer.
-    pub(super) fn sign_on(&mut self, row: GameRow, power: String) {
+    pub(crate) fn sign_on(&mut self, row: GameRow, power: String) {
         if self.reply_prefix.is_none() {
-            self.reply_prefix = Some(super::results::prefix(&self.judge.config.judge.code, &row));
+            self.reply_prefix = Some(crate::judge::phases::results::prefix(
+                &self.judge.config.judge.code,
+                &row,
+            ));
         }
         self.signed_on = Some((row, power));
         self.phase_for = None;
     }
 
     /// The words of the answer's language.
-    pub(super) fn words(&self) -> Words<'j> {
+    pub(crate) fn words(&self) -> Words<'j> {
         self.judge.templates.words(&self.language)
     }
 
     /// A message in the answer's language, as a master of game `master_of` (none: anyone
     /// else) reads it.
-    pub(super) fn text(&self, message: &Message, master_of: Option<i64>) -> String {
+    pub(crate) fn text(&self, message: &Message, master_of: Option<i64>) -> String {
         self.words()
             .message(&crate::game::secrecy::as_read_by(message, master_of))
     }
 
     /// An error: counted, and said.
-    pub(super) fn error(&mut self, message: Message) {
+    pub(crate) fn error(&mut self, message: Message) {
         self.errors += 1;
         self.say(msg!("letter.error", message = message));
     }
 
     /// An error about line `line` of the letter.
-    pub(super) fn fail(&mut self, line: usize, message: Message) {
+    pub(crate) fn fail(&mut self, line: usize, message: Message) {
         self.error(msg!("letter.line", line = line, message = message));
     }
 
     /// A paragraph of the answer.
-    pub(super) fn say(&mut self, message: Message) {
+    pub(crate) fn say(&mut self, message: Message) {
         self.sections.push(Section::Message(message));
     }
 
     /// A paragraph of the answer already written (in the answer's language).
-    pub(super) fn say_text(&mut self, text: String) {
+    pub(crate) fn say_text(&mut self, text: String) {
         self.sections.push(Section::Text(text));
     }
 
@@ -757,7 +762,7 @@ impl<'j> Session<'j> {
                 tx,
                 line,
                 game.as_deref(),
-                super::info::Span {
+                crate::judge::commands::info::Span {
                     from: from.as_ref(),
                     to: to.as_ref(),
                     lines: *lines,
@@ -824,7 +829,7 @@ impl<'j> Session<'j> {
     /// The game a command names, or else the one the letter is signed on to (as a player,
     /// master or observer); `needs` is said when there is neither. `None` when there is none
     /// the letter may see (said too).
-    pub(super) fn game_asked(
+    pub(crate) fn game_asked(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -848,7 +853,7 @@ impl<'j> Session<'j> {
         self.find_game(tx, line, &name)
     }
 
-    pub(super) fn find_game(
+    pub(crate) fn find_game(
         &mut self,
         tx: &Tx,
         line: usize,

@@ -5,8 +5,8 @@
 use crate::game::GameState;
 use chrono::{DateTime, Utc};
 
-use super::Judge;
-use super::letter::Session;
+use crate::judge::Judge;
+use crate::judge::letter::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::When;
 use crate::store::{GameRow, Tx, parse_time};
@@ -25,7 +25,7 @@ fn headline(body: &str) -> String {
 
 impl Session<'_> {
     /// DIARY RECORD, LIST, READ n, DELETE n.
-    pub(super) fn diary(
+    pub(crate) fn diary(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -114,7 +114,7 @@ impl Session<'_> {
 impl Judge {
     /// The game has ended: every diary of it goes to its members and its archive, each entry
     /// signed with its power. Nothing when no one kept a diary.
-    pub(super) fn publish_diaries(
+    pub(crate) fn publish_diaries(
         &self,
         tx: &Tx,
         game: &GameRow,
@@ -153,7 +153,7 @@ impl Judge {
             let subject = tr!(
                 words,
                 "diary.published_subject",
-                game = super::results::prefix(&self.config.judge.code, game)
+                game = crate::judge::phases::results::prefix(&self.config.judge.code, game)
             );
             (subject, body.join("\n") + "\n")
         };

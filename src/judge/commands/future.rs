@@ -8,12 +8,13 @@
 use crate::game::GameState;
 use chrono::{DateTime, Utc};
 
-use super::letter::Session;
-use super::{Judge, deadline_text_in};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::turn::{Calendar, PhaseKind, Season, Turn, YearDirection};
 use crate::game::orders::{is_complete, order_lines, stored_orders, submit};
 use crate::game::phases::phase_of_turn_message;
+use crate::judge::Judge;
+use crate::judge::deadline_text_in;
+use crate::judge::letter::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::Message;
 use crate::report::describe::describe_order_in;
@@ -30,7 +31,7 @@ const YEARS_AHEAD: i64 = 5;
 /// The phase the order lines of a letter go to after a PHASE line; `None` after a PHASE line
 /// that was refused, whose order lines are then read for no phase at all.
 #[derive(Clone, Debug)]
-pub(super) struct Later {
+pub(crate) struct Later {
     pub turn: Option<Turn>,
 }
 
@@ -38,7 +39,7 @@ pub(super) struct Later {
 const PHASES_A_YEAR: i64 = 5;
 
 /// The place of `turn` in the game's calendar: later phases have larger ranks.
-pub(super) fn rank(calendar: &Calendar, turn: Turn) -> i64 {
+pub(crate) fn rank(calendar: &Calendar, turn: Turn) -> i64 {
     let years = i64::from(turn.year - calendar.first_year);
     let years = match calendar.direction {
         YearDirection::Up => years,
@@ -87,7 +88,7 @@ fn turn_of(name: &PhaseName) -> Result<Turn, Message> {
 
 impl Session<'_> {
     /// PHASE: the order lines after it, up to the next PHASE, are for that phase.
-    pub(super) fn phase(&mut self, tx: &Tx, line: usize, name: &PhaseName) -> rusqlite::Result<()> {
+    pub(crate) fn phase(&mut self, tx: &Tx, line: usize, name: &PhaseName) -> rusqlite::Result<()> {
         // Until it is known which phase: the lines after a refused PHASE go nowhere.
         self.phase_for = Some(Later { turn: None });
         let Some((row, _)) = self.signed_on.clone() else {
@@ -130,7 +131,7 @@ impl Session<'_> {
     }
 
     /// Order lines after a PHASE line: their words checked, kept as written for that phase.
-    pub(super) fn later_orders(
+    pub(crate) fn later_orders(
         &mut self,
         tx: &Tx,
         later: &Later,
@@ -217,7 +218,7 @@ impl Session<'_> {
     }
 
     /// CLEAR: the power's orders withdrawn; after PHASE, only those kept for that phase.
-    pub(super) fn clear(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
+    pub(crate) fn clear(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
         let Some((row, power_id)) = self.signed_on.clone() else {
             self.fail(line, msg!("future.clear_needs_power"));
             return Ok(());
@@ -258,7 +259,7 @@ impl Session<'_> {
     }
 
     /// A line of the answer naming the phases `power` has orders kept for, if any.
-    pub(super) fn kept_later_line(
+    pub(crate) fn kept_later_line(
         &self,
         tx: &Tx,
         row: &GameRow,
@@ -308,7 +309,7 @@ impl Judge {
     /// A phase of `game` has begun on `position`: the orders kept for it are put in force, each
     /// power's player told what came of them; orders kept for phases passed over are dropped
     /// (their players told). Returns the letters.
-    pub(super) fn begin_kept_orders(
+    pub(crate) fn begin_kept_orders(
         &self,
         tx: &Tx,
         game: &GameRow,
@@ -413,7 +414,7 @@ impl Judge {
             let subject = tr!(
                 words,
                 "future.subject",
-                game = super::results::prefix(&self.config.judge.code, game)
+                game = crate::judge::phases::results::prefix(&self.config.judge.code, game)
             );
             letters.push(OutgoingLetter::fresh(
                 &member.email,

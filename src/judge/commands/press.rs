@@ -2,11 +2,11 @@
 //! press settings (white, grey or none; partial press; observers). Partial press goes to its
 //! recipients only (and the masters, when they watch all press); broadcasts are archived.
 
-use super::credit::power_named;
-use super::letter::Session;
 use crate::diplomacy::power::PowerId;
 use crate::game::GameState;
 use crate::game::settings::{GameSettings, PressKind};
+use crate::judge::commands::credit::power_named;
+use crate::judge::letter::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::store::{MemberRow, Tx};
@@ -15,7 +15,7 @@ use crate::{msg, tr};
 
 impl Session<'_> {
     /// Sends a press message from the power (or observer, or master) signed on.
-    pub(super) fn press(
+    pub(crate) fn press(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -115,7 +115,10 @@ impl Session<'_> {
                     tr!(
                         words,
                         "press.broadcast_subject",
-                        game = crate::judge::results::prefix(&self.judge.config.judge.code, &game),
+                        game = crate::judge::phases::results::prefix(
+                            &self.judge.config.judge.code,
+                            &game
+                        ),
                         signature = signature
                     ),
                     tr!(
@@ -130,7 +133,10 @@ impl Session<'_> {
                     tr!(
                         words,
                         "press.press_subject",
-                        game = crate::judge::results::prefix(&self.judge.config.judge.code, &game),
+                        game = crate::judge::phases::results::prefix(
+                            &self.judge.config.judge.code,
+                            &game
+                        ),
                         signature = signature
                     ),
                     tr!(

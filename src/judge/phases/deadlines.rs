@@ -5,10 +5,10 @@
 
 use chrono::{DateTime, Duration, Utc};
 
-use super::Judge;
 use crate::diplomacy::power::PowerId;
 use crate::game::orders::owing_powers;
 use crate::game::phases::phase_name_in;
+use crate::judge::Judge;
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::store::{GameRow, Tx};
@@ -16,7 +16,7 @@ use crate::tr;
 
 impl Judge {
     /// The powers of `game` whose orders are missing, incomplete or in error.
-    pub(super) fn missing_powers(&self, tx: &Tx, game: &GameRow) -> rusqlite::Result<Vec<PowerId>> {
+    pub(crate) fn missing_powers(&self, tx: &Tx, game: &GameRow) -> rusqlite::Result<Vec<PowerId>> {
         let Some((variant, position)) = self.game_position(game) else {
             return Ok(Vec::new());
         };
@@ -24,7 +24,7 @@ impl Judge {
     }
 
     /// One game's turn with the clock.
-    pub(super) fn at_deadline(
+    pub(crate) fn at_deadline(
         &self,
         tx: &Tx,
         game: &mut GameRow,
@@ -98,8 +98,8 @@ impl Judge {
             // when the grace ends; the late player's copy says so in its subject and adds
             // our own words.
             let letters_of: String = missing.iter().map(|p| map.power(*p).letter).collect();
-            let prefix = crate::judge::results::prefix(&self.config.judge.code, game);
-            let header = super::results::header_lines(
+            let prefix = crate::judge::phases::results::prefix(&self.config.judge.code, game);
+            let header = crate::judge::phases::results::header_lines(
                 &self.config.judge.code,
                 game,
                 variant,
@@ -217,7 +217,10 @@ impl Judge {
                         tr!(
                             words,
                             "deadlines.lost_subject",
-                            game = crate::judge::results::prefix(&self.config.judge.code, game),
+                            game = crate::judge::phases::results::prefix(
+                                &self.config.judge.code,
+                                game
+                            ),
                             power = map.power(*power).name
                         ),
                         tr!(
@@ -259,7 +262,7 @@ impl Judge {
                 let subject = tr!(
                     words,
                     "deadlines.offer_subject",
-                    game = crate::judge::results::prefix(&self.config.judge.code, game)
+                    game = crate::judge::phases::results::prefix(&self.config.judge.code, game)
                 );
                 (subject, text)
             };

@@ -5,12 +5,13 @@
 use crate::game::GameState;
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 
-use super::confirm::Waiting;
-use super::deadline_of;
-use super::letter::Session;
-use super::lockout::{Checked, Seat};
 use crate::diplomacy::power::PowerId;
 use crate::game::settings::Wishes;
+use crate::judge::access::confirm::Waiting;
+use crate::judge::access::lockout::Checked;
+use crate::judge::access::lockout::Seat;
+use crate::judge::deadline_of;
+use crate::judge::letter::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::Message;
 use crate::store::{GameRow, MemberRow, Tx};
@@ -59,7 +60,7 @@ impl Session<'_> {
     }
 
     /// SET for a player's own wishes.
-    pub(super) fn player_setting(
+    pub(crate) fn player_setting(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -102,10 +103,13 @@ impl Session<'_> {
                 // The days as written, in the game's zone.
                 let day = |date: &crate::text::date::WrittenDate| {
                     let midnight = chrono::NaiveTime::MIN;
-                    super::timing::moment(&game, date, midnight, self.now).map(|at| {
-                        let tz: chrono_tz::Tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
-                        at.with_timezone(&tz).format("%Y-%m-%d").to_string()
-                    })
+                    crate::judge::phases::timing::moment(&game, date, midnight, self.now).map(
+                        |at| {
+                            let tz: chrono_tz::Tz =
+                                game.time_zone.parse().unwrap_or(chrono_tz::UTC);
+                            at.with_timezone(&tz).format("%Y-%m-%d").to_string()
+                        },
+                    )
                 };
                 let days = day(from).and_then(|f| match to {
                     Some(to) => day(to).map(|t| (f, Some(t))),
@@ -151,7 +155,7 @@ impl Session<'_> {
             }
             Setting::Concede(power) => {
                 let named = self.judge.game_position(&game).and_then(|(variant, _)| {
-                    super::credit::power_named(&variant.map, power)
+                    crate::judge::commands::credit::power_named(&variant.map, power)
                         .map(|p| variant.map.power(p).clone())
                 });
                 let Some(named) = named else {
@@ -370,7 +374,8 @@ impl Session<'_> {
                 game,
                 msg!(
                     "wishes.absence_subject",
-                    game = crate::judge::results::prefix(&self.judge.config.judge.code, game)
+                    game =
+                        crate::judge::phases::results::prefix(&self.judge.config.judge.code, game)
                 ),
                 notice,
             )?;
@@ -402,7 +407,7 @@ impl Session<'_> {
                 // Only survivors share a draw: a power named that is out of the game is not.
                 let mut named: Vec<PowerId> = powers
                     .iter()
-                    .filter_map(|p| super::credit::power_named(map, p))
+                    .filter_map(|p| crate::judge::commands::credit::power_named(map, p))
                     .filter(|p| survivors.contains(p))
                     .collect();
                 if named.is_empty() || settings.dias {
@@ -414,7 +419,7 @@ impl Session<'_> {
             concessions.push(
                 wishes
                     .concede
-                    .and_then(|p| super::credit::power_named(map, &p)),
+                    .and_then(|p| crate::judge::commands::credit::power_named(map, &p)),
             );
         }
         let draw = match votes.first() {
@@ -459,7 +464,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "wishes.over_subject",
-                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
             ),
             text,
         )?;
@@ -538,7 +543,7 @@ fn past_absence(
 
 /// A new phase's deadline (or one set afresh by RESUME or ROLLBACK) moved past every member's
 /// declared absence it falls in, as SET ABSENCE promises for every deadline it covers.
-pub(super) fn beyond_absences(
+pub(crate) fn beyond_absences(
     tx: &Tx,
     game: &GameRow,
     deadline: DateTime<Utc>,
@@ -567,7 +572,7 @@ pub(super) fn beyond_absences(
     Ok(deadline)
 }
 
-pub(super) fn clear_phase_wishes(tx: &Tx, game_id: i64) -> rusqlite::Result<()> {
+pub(crate) fn clear_phase_wishes(tx: &Tx, game_id: i64) -> rusqlite::Result<()> {
     for member in tx.members(game_id)? {
         let mut wishes = tx.member_wishes(game_id, member.player_id)?;
         if wishes.wait || wishes.draw.is_some() || wishes.concede.is_some() || wishes.terminate {

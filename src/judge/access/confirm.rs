@@ -14,7 +14,9 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
-use super::letter::{Confirmed, Session};
+use crate::judge::letter::Confirmed;
+
+use crate::judge::letter::Session;
 use crate::letter::{Address, IncomingLetter, OutgoingLetter};
 use crate::report::Message;
 use crate::store::{RequestRow, Tx};
@@ -24,7 +26,7 @@ use crate::{msg, tr};
 /// which is forgotten once the request is settled.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
-pub(super) enum Waiting {
+pub(crate) enum Waiting {
     /// A whole letter: from an address not yet proven that asked for something needing
     /// proof (kind `letter`, confirmed by the sender), or signing on to locked `seats` (kind
     /// `held`, confirmed by their player from the seats' registered address).
@@ -73,7 +75,7 @@ impl Session<'_> {
     }
 
     /// Stores a request for `address` and returns it with its token.
-    pub(super) fn request(
+    pub(crate) fn request(
         &mut self,
         tx: &Tx,
         address: &str,
@@ -100,7 +102,7 @@ impl Session<'_> {
 
     /// Notes that something the letter asks for needs its sender's address to confirm: the
     /// whole letter will wait for it.
-    pub(super) fn hold(&mut self, what: Message) {
+    pub(crate) fn hold(&mut self, what: Message) {
         self.pending.push(what);
     }
 
@@ -108,7 +110,7 @@ impl Session<'_> {
     /// says what waits and shows the line to send.
     /// Returns false (and says why) when the address has too many letters waiting already:
     /// a forger cannot have the judge mail an address token after token.
-    pub(super) fn hold_for_sender(
+    pub(crate) fn hold_for_sender(
         &mut self,
         tx: &Tx,
         letter: &IncomingLetter,
@@ -146,7 +148,7 @@ impl Session<'_> {
     }
 
     /// A time as the answer's reader reads it (UTC).
-    pub(super) fn when(&self, at: DateTime<Utc>) -> crate::report::When {
+    pub(crate) fn when(&self, at: DateTime<Utc>) -> crate::report::When {
         crate::report::When {
             at: Some(at),
             zone: "UTC".into(),
@@ -155,7 +157,7 @@ impl Session<'_> {
 
     /// CONFIRM token: carries out what waited for it, if it comes back from the address it
     /// was mailed to, in the sender's own words (not in a copy of the judge's letter).
-    pub(super) fn confirm(&mut self, tx: &Tx, line: usize, token: &str) -> rusqlite::Result<()> {
+    pub(crate) fn confirm(&mut self, tx: &Tx, line: usize, token: &str) -> rusqlite::Result<()> {
         // The letter's reader has already left out what a reply reproduces in the forms the
         // mail clients write; a copy it could not tell (indented, say) still shows the
         // judge's own words around the token, and then confirms nothing.
@@ -166,7 +168,7 @@ impl Session<'_> {
         if self.failures >= self.judge.config.limits.password_failures_per_letter {
             self.refused(
                 line,
-                super::lockout::Checked::Exhausted,
+                crate::judge::access::lockout::Checked::Exhausted,
                 msg!("confirm.used"),
             );
             return Ok(());
@@ -224,7 +226,7 @@ impl Session<'_> {
                 } else {
                     Confirmed::BySender
                 };
-                let handled = super::letter::handle_confirmed(
+                let handled = crate::judge::letter::handle_confirmed(
                     self.judge,
                     tx,
                     &letter,

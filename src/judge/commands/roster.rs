@@ -3,10 +3,10 @@
 //! the reader may see them), `VERSION`, and `I AM ALSO` answered with how this judge moves an
 //! account instead.
 
-use super::info::state_word;
-use super::letter::Session;
 use crate::game::secrecy::{self, Identity, Reader};
 use crate::game::settings::{GameSettings, PressKind};
+use crate::judge::commands::info::state_word;
+use crate::judge::letter::Session;
 use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx};
 use crate::{msg, tr};
@@ -18,7 +18,7 @@ fn hours(minutes: u32) -> String {
 }
 
 /// A game's settings in a few lines of the reader's words (LIST FULL).
-pub(super) fn settings_lines(words: Words, game: &GameRow, settings: &GameSettings) -> Vec<String> {
+pub(crate) fn settings_lines(words: Words, game: &GameRow, settings: &GameSettings) -> Vec<String> {
     let press = match settings.press {
         PressKind::White => tr!(words, "master.press_white"),
         PressKind::Grey => tr!(words, "master.press_grey"),
@@ -74,7 +74,7 @@ pub(super) fn settings_lines(words: Words, game: &GameRow, settings: &GameSettin
 
 impl Session<'_> {
     /// LIST FULL: every game the letter may see, with its settings and who plays it.
-    pub(super) fn list_full(&mut self, tx: &Tx) -> rusqlite::Result<()> {
+    pub(crate) fn list_full(&mut self, tx: &Tx) -> rusqlite::Result<()> {
         let words = self.words();
         let mut lines = vec![tr!(words, "info.games")];
         let games = self.visible_games(tx)?;
@@ -139,7 +139,7 @@ impl Session<'_> {
                     .map
                     .power_by_id(power)
                     .map_or(power.clone(), |p| v.map.power(p).name.clone()),
-                _ => super::info::role_word(words, &member.role),
+                _ => crate::judge::commands::info::role_word(words, &member.role),
             };
             // Masters and observers are never hidden behind the game's anonymity.
             let hides = hidden && member.role == "player";
@@ -150,7 +150,7 @@ impl Session<'_> {
 
     /// WHO GAME [game] [FULL]: every player (and master; observers too with FULL) of the game,
     /// named as the reader may see them; in a game hiding its players, for its masters only.
-    pub(super) fn who_game(
+    pub(crate) fn who_game(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -179,7 +179,7 @@ impl Session<'_> {
     }
 
     /// VERSION: the judge's software, its version, and where it is.
-    pub(super) fn version(&mut self) {
+    pub(crate) fn version(&mut self) {
         let judge = &self.judge.config.judge;
         self.say(msg!(
             "roster.version",
@@ -193,7 +193,7 @@ impl Session<'_> {
     /// I AM ALSO address: an account here has one address; this says how to move it (SET
     /// ADDRESS, confirmed by a token), and that SIGNON works from any address. Whether the
     /// address is registered is not said.
-    pub(super) fn i_am_also(&mut self, line: usize, address: &str) {
+    pub(crate) fn i_am_also(&mut self, line: usize, address: &str) {
         self.fail(
             line,
             msg!("roster.i_am_also", old = address, here = self.sender),

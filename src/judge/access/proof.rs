@@ -11,9 +11,10 @@
 
 use chrono::{DateTime, Utc};
 
-use super::Judge;
-use super::letter::{Confirmed, Session};
-use super::lockout::Checked;
+use crate::judge::Judge;
+use crate::judge::access::lockout::Checked;
+use crate::judge::letter::Confirmed;
+use crate::judge::letter::Session;
 use crate::letter::{IncomingLetter, OutgoingLetter};
 use crate::store::Tx;
 use crate::text::command::{CommandKind, parse_commands};

@@ -7,13 +7,18 @@
 use crate::game::GameKind;
 use chrono::{DateTime, Utc};
 
-use super::Judge;
-use super::his::{self, Desk, Written, letter_of, name, power_by_letter};
-use super::letter::Session;
 use crate::config::Config;
 use crate::diplomacy::turn::PhaseKind;
 use crate::game::phases::next_deadline;
 use crate::his::{Lang, Power};
+use crate::judge::Judge;
+use crate::judge::his;
+use crate::judge::his::Desk;
+use crate::judge::his::Written;
+use crate::judge::his::letter_of;
+use crate::judge::his::name;
+use crate::judge::his::power_by_letter;
+use crate::judge::letter::Session;
 use crate::letter::OutgoingLetter;
 use crate::msg;
 use crate::report::Templates;
@@ -48,13 +53,13 @@ impl Desk for Judge {
     }
 
     fn subject_prefix(&self, game: &GameRow) -> String {
-        super::results::prefix(&self.config.judge.code, game)
+        crate::judge::phases::results::prefix(&self.config.judge.code, game)
     }
 }
 
 impl Judge {
     /// A window's deadline passed: the silent get the default, and the move goes on.
-    pub(super) fn his_deadline(
+    pub(crate) fn his_deadline(
         &self,
         tx: &Tx,
         game: &mut GameRow,
@@ -68,7 +73,7 @@ impl Session<'_> {
     /// The Here I Stand game called `name`, if that is what it is and the letter may see it
     /// (or, signing on with a power's letter and a password, sign on to that power:
     /// `judge::secrecy`).
-    pub(super) fn his_game(
+    pub(crate) fn his_game(
         &mut self,
         tx: &Tx,
         name: &str,
@@ -85,7 +90,7 @@ impl Session<'_> {
 
     /// CREATE ?game pw his: the sender referees it as its master; the 1517 board; the dice
     /// committed to in the first report.
-    pub(super) fn his_create(
+    pub(crate) fn his_create(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -113,7 +118,7 @@ impl Session<'_> {
 
     /// SIGNON <letter><game> pw in a Here I Stand game: takes a power without a player, or
     /// signs on as the power's player.
-    pub(super) fn his_signon(
+    pub(crate) fn his_signon(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -147,14 +152,14 @@ impl Session<'_> {
             };
             return self.his_take(tx, line, row, power, &hash);
         };
-        let seat = super::lockout::Seat::power(
+        let seat = crate::judge::access::lockout::Seat::power(
             &row,
             power.id(),
             power.name_in(Lang::En),
             Some((member.player_id, member.email.clone())),
         );
         let checked = self.check_password(tx, &seat, password, &member.password_hash)?;
-        if checked != super::lockout::Checked::Right {
+        if checked != crate::judge::access::lockout::Checked::Right {
             self.refused(line, checked, msg!("seats.wrong_password", game = row.name));
             return Ok(());
         }
@@ -168,7 +173,7 @@ impl Session<'_> {
     }
 
     /// The sender takes the Here I Stand power, which has no player.
-    pub(super) fn his_take(
+    pub(crate) fn his_take(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -217,7 +222,7 @@ impl Session<'_> {
             &row,
             msg!(
                 "his.joined_subject",
-                game = crate::judge::results::prefix(&self.judge.config.judge.code, &row),
+                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &row),
                 power = name(power)
             ),
             msg!(
@@ -234,7 +239,7 @@ impl Session<'_> {
     /// Lines written in a Here I Stand game: a power's MOVE, answers and standing
     /// instructions; the master's adjustments of the board. Each line is echoed, then what it
     /// did or why not.
-    pub(super) fn his_lines(
+    pub(crate) fn his_lines(
         &mut self,
         tx: &Tx,
         row: GameRow,
@@ -269,7 +274,8 @@ impl Session<'_> {
                 &game,
                 msg!(
                     "his.adjusted_subject",
-                    game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                    game =
+                        crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
                 ),
                 msg!("letter.text", text = text),
             )?;
@@ -279,9 +285,9 @@ impl Session<'_> {
     }
 
     /// LIST game for a Here I Stand game: the board where anything stands, and the move.
-    pub(super) fn his_list(&mut self, row: &GameRow) {
+    pub(crate) fn his_list(&mut self, row: &GameRow) {
         let words = self.words();
-        let state = super::info::state_word(words, &row.state);
+        let state = crate::judge::commands::info::state_word(words, &row.state);
         match his::list(row, words, &state) {
             Ok(text) => self.say_text(text),
             Err(why) => self.say(why),
@@ -289,7 +295,7 @@ impl Session<'_> {
     }
 
     /// TERMINATE in a Here I Stand game also reveals the dice seed, so anyone can check.
-    pub(super) fn his_reveal(&mut self, tx: &Tx, row: &GameRow) -> rusqlite::Result<()> {
+    pub(crate) fn his_reveal(&mut self, tx: &Tx, row: &GameRow) -> rusqlite::Result<()> {
         let Some(reveal) = his::reveal_line(row) else {
             return Ok(());
         };
@@ -300,7 +306,7 @@ impl Session<'_> {
             row,
             msg!(
                 "his.revealed_subject",
-                game = crate::judge::results::prefix(&self.judge.config.judge.code, row)
+                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, row)
             ),
             text,
         )

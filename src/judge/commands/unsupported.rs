@@ -3,13 +3,13 @@
 //! A setting that asks for what this judge does anyway is a note; anything else an error, so
 //! the player sees at once that nothing was done.
 
-use super::letter::Session;
+use crate::judge::letter::Session;
 use crate::msg;
 use crate::report::Message;
 use crate::text::command::Unsupported;
 
 /// Why `what` is not offered, and what to use instead, for the phrase as written.
-pub(super) fn reason(what: Unsupported, phrase: &str) -> Message {
+pub(crate) fn reason(what: Unsupported, phrase: &str) -> Message {
     use Unsupported::*;
     match what {
         Machiavelli => msg!("unsupported.machiavelli", phrase = phrase),
@@ -44,7 +44,7 @@ pub(super) fn reason(what: Unsupported, phrase: &str) -> Message {
 impl Session<'_> {
     /// A command or setting not offered: why, and what to use; `already` when what it asks
     /// for is how this judge works anyway (a note, not an error).
-    pub(super) fn unsupported(
+    pub(crate) fn unsupported(
         &mut self,
         line: usize,
         phrase: &str,

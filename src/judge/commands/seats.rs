@@ -2,10 +2,13 @@
 //! RESIGN, SET PASSWORD. Every password goes through `lockout`; what would make the judge
 //! write regularly to an address not yet proven waits for its confirmation (`confirm`).
 
-use super::letter::{Confirmed, Session};
-use super::lockout::{Checked, Seat};
-use super::password::hash_password;
+use crate::judge::letter::Confirmed;
+
 use crate::game::{GameKind, GameState};
+use crate::judge::access::lockout::Checked;
+use crate::judge::access::lockout::Seat;
+use crate::judge::access::password::hash_password;
+use crate::judge::letter::Session;
 
 /// Most new passwords one letter may set (accounts, games, seats): each is an argon2 hash.
 const MOST_PASSWORDS_SET: u32 = 5;
@@ -17,7 +20,7 @@ use crate::store::{GameRow, Tx};
 impl Session<'_> {
     /// REGISTER password [name]: an account with a password changes its name only with that
     /// password; a new one, or one without a password yet, waits for its address to confirm.
-    pub(super) fn register(
+    pub(crate) fn register(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -73,7 +76,7 @@ impl Session<'_> {
     }
 
     /// Says why a password opened nothing: wrong, the seat locked, or no more checks.
-    pub(super) fn refused(&mut self, line: usize, checked: Checked, wrong: Message) {
+    pub(crate) fn refused(&mut self, line: usize, checked: Checked, wrong: Message) {
         match checked {
             Checked::Right => {}
             Checked::Wrong => self.fail(line, wrong),
@@ -93,7 +96,7 @@ impl Session<'_> {
     /// The stored form of a password the letter sets (a new account, game or seat), or
     /// `None`, said on `line`, past `MOST_PASSWORDS_SET` in one letter: each costs argon2's
     /// time, so one letter cannot make the judge hash for long.
-    pub(super) fn new_password(&mut self, line: usize, password: &str) -> Option<String> {
+    pub(crate) fn new_password(&mut self, line: usize, password: &str) -> Option<String> {
         if self.passwords_set >= MOST_PASSWORDS_SET {
             self.fail(
                 line,
@@ -106,7 +109,7 @@ impl Session<'_> {
     }
 
     /// CREATE: at once from a proven address, else once the address confirms.
-    pub(super) fn create(
+    pub(crate) fn create(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -167,7 +170,7 @@ impl Session<'_> {
     }
 
     /// Makes the game, with the sender as its first player or (moderated) its master.
-    pub(super) fn create_game(
+    pub(crate) fn create_game(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -240,7 +243,7 @@ impl Session<'_> {
 
     /// SIGNON ?game password: a master or an observer signs on in that role; a newcomer joins
     /// a forming game (once their address is proven). Joining again never changes a password.
-    pub(super) fn join(
+    pub(crate) fn join(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -314,7 +317,7 @@ impl Session<'_> {
     }
 
     /// The sender joins the forming game `row` with this password (and preference).
-    pub(super) fn join_game(
+    pub(crate) fn join_game(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -354,7 +357,7 @@ impl Session<'_> {
     }
 
     /// Starts the games this letter filled, now that the whole letter is read.
-    pub(super) fn start_filled(&mut self, tx: &Tx) -> rusqlite::Result<()> {
+    pub(crate) fn start_filled(&mut self, tx: &Tx) -> rusqlite::Result<()> {
         for id in std::mem::take(&mut self.filled) {
             let mut row = tx.game(id)?;
             if row.state != GameState::Forming {
@@ -369,7 +372,7 @@ impl Session<'_> {
 
     /// SIGNON <letter><game> password: signs on as the power's player; a power without a
     /// player in a running game is taken over (once the sender's address is proven).
-    pub(super) fn signon(
+    pub(crate) fn signon(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -444,7 +447,7 @@ impl Session<'_> {
     }
 
     /// OBSERVE game password: the sender watches the game (once their address is proven).
-    pub(super) fn observe(
+    pub(crate) fn observe(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -471,7 +474,7 @@ impl Session<'_> {
     }
 
     /// The sender becomes an observer of `row`.
-    pub(super) fn observe_game(
+    pub(crate) fn observe_game(
         &mut self,
         tx: &Tx,
         row: GameRow,
@@ -487,7 +490,7 @@ impl Session<'_> {
         Ok(())
     }
 
-    pub(super) fn resign(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
+    pub(crate) fn resign(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
         let Some((row, power)) = self.signed_on.take() else {
             self.fail(line, msg!("seats.resign_needs_signon"));
             return Ok(());
@@ -510,7 +513,8 @@ impl Session<'_> {
                 &row,
                 msg!(
                     "seats.open_subject",
-                    game = crate::judge::results::prefix(&self.judge.config.judge.code, &row),
+                    game =
+                        crate::judge::phases::results::prefix(&self.judge.config.judge.code, &row),
                     power = info.name
                 ),
                 msg!(
@@ -527,7 +531,7 @@ impl Session<'_> {
     /// SET PASSWORD: after a SIGNON, the password of that seat in that game (power, master
     /// or observer), and after joining a forming game, that game's; before any, the password of the sender's account, which needs the old
     /// one (REGISTER old-password first) or else a confirmation from the account's address.
-    pub(super) fn set_password(
+    pub(crate) fn set_password(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -599,7 +603,7 @@ impl Session<'_> {
     }
 
     /// The sender takes over the power with `letter` in `row`, if it still has no player.
-    pub(super) fn take_seat(
+    pub(crate) fn take_seat(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -609,7 +613,7 @@ impl Session<'_> {
     ) -> rusqlite::Result<()> {
         let row = tx.game(row.id)?;
         if row.kind() == GameKind::HereIStand {
-            let Some(power) = super::his::power_by_letter(letter) else {
+            let Some(power) = crate::judge::his::power_by_letter(letter) else {
                 return Ok(());
             };
             return self.his_take(tx, line, row, power, password_hash);
@@ -678,7 +682,7 @@ impl Session<'_> {
             player = self.member_named(tx, &row, player.id)?,
             power = power.name,
             game = row.name,
-            deadline = super::deadline_of(&row)
+            deadline = crate::judge::deadline_of(&row)
         );
         // The newcomer's answer says what the others are told: the phase and its deadline.
         self.say(match phase {
@@ -687,7 +691,7 @@ impl Session<'_> {
                 power = power.name,
                 game = row.name,
                 phase = phase,
-                deadline = super::deadline_of(&row)
+                deadline = crate::judge::deadline_of(&row)
             ),
             None => msg!("seats.now_play_only", power = power.name, game = row.name),
         });
@@ -696,7 +700,7 @@ impl Session<'_> {
             &row,
             msg!(
                 "seats.taken_over_subject",
-                game = crate::judge::results::prefix(&self.judge.config.judge.code, &row),
+                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &row),
                 power = power.name
             ),
             text,

@@ -7,7 +7,8 @@
 use crate::game::GameState;
 use chrono::{DateTime, Utc};
 
-use super::credit::{credit_lines, lapse_lines};
+use crate::judge::commands::credit::credit_lines;
+
 use crate::diplomacy::adjudicate::{Outcome, Resolution, RetreatOptions, Submitted};
 use crate::diplomacy::credit::{Balance, balance};
 use crate::diplomacy::map::{Map, ProvinceId, RegionId, Terrain};
@@ -17,6 +18,7 @@ use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::YearEnd;
 use crate::diplomacy::turn::{PhaseKind, Turn};
 use crate::diplomacy::unit::{Unit, UnitKind};
+use crate::judge::commands::credit::lapse_lines;
 use crate::report::Words;
 use crate::report::classic;
 use crate::report::describe::{describe_order_in, note_in, unit_name_in};
@@ -25,7 +27,7 @@ use crate::tr;
 use crate::variant::Variant;
 
 /// Everything a phase's results letter says.
-pub(super) struct Results<'a> {
+pub(crate) struct Results<'a> {
     /// The judge's code in subjects and headers (`STRA`).
     pub code: &'a str,
     pub variant: &'a Variant,
@@ -48,7 +50,7 @@ pub(super) struct Results<'a> {
 
 /// `Spring`, `1901` (`240 BC`): a turn's season and year in `words`' language (English as
 /// the variant names them).
-pub(super) fn season_and_year(words: Words, variant: &Variant, turn: Turn) -> (String, String) {
+pub(crate) fn season_and_year(words: Words, variant: &Variant, turn: Turn) -> (String, String) {
     let (season, era) = crate::game::phases::calendar_messages(variant, turn);
     (
         words.message(&season),
@@ -57,7 +59,7 @@ pub(super) fn season_and_year(words: Words, variant: &Variant, turn: Turn) -> (S
 }
 
 /// The `::` header lines of a letter about `game` in its current phase.
-pub(super) fn header_lines(
+pub(crate) fn header_lines(
     code: &str,
     game: &GameRow,
     variant: &Variant,
@@ -77,7 +79,7 @@ pub(super) fn header_lines(
 
 /// The `::` lines of any letter about `game`: with its current phase and deadline when it is
 /// a Diplomacy game, with its deadline alone otherwise (Here I Stand).
-pub(super) fn game_header(
+pub(crate) fn game_header(
     code: &str,
     game: &GameRow,
     variant: Option<&str>,
@@ -104,7 +106,7 @@ pub(super) fn game_header(
 
 /// The subject of a letter about `game`: `STRA:game - S1901M what` (without the phase when
 /// the game has none).
-pub(super) fn game_subject(code: &str, game: &GameRow, turn: Option<Turn>, what: &str) -> String {
+pub(crate) fn game_subject(code: &str, game: &GameRow, turn: Option<Turn>, what: &str) -> String {
     match turn {
         Some(turn) => classic::subject(code, &game.name, &classic::phase_token(turn), what),
         None => format!("{code}:{} - {what}", game.name),
@@ -214,7 +216,7 @@ pub(crate) fn thread_root(judge_address: &str, game: &GameRow) -> String {
 
 /// The lines of njudge's ownership block for `board`: each power's centres, then the
 /// unowned ones (`Austria:   Budapest, Trieste, Vienna.`), wrapped under their column.
-pub(super) fn ownership_lines(words: Words, map: &Map, board: &Position) -> Vec<String> {
+pub(crate) fn ownership_lines(words: Words, map: &Map, board: &Position) -> Vec<String> {
     let longest = map
         .powers
         .iter()
@@ -266,7 +268,7 @@ pub(super) fn ownership_lines(words: Words, map: &Map, board: &Position) -> Vec<
 
 /// njudge's adjustment count lines for `board` (`Austria:   4 Supply centers,  3 Units:  Builds
 /// 1 unit.`; in other languages our own line), `winner`'s marked.
-pub(super) fn count_lines(
+pub(crate) fn count_lines(
     words: Words,
     map: &Map,
     board: &Position,
@@ -302,7 +304,7 @@ pub(super) fn count_lines(
 
 /// An adjustment order as njudge's adjustment letters write it: `Builds an army in Vienna.`,
 /// `Removes the fleet in the North Sea.`, `Build waived.`; any other order as we describe it.
-pub(super) fn adjustment_order(
+pub(crate) fn adjustment_order(
     words: Words,
     map: &Map,
     position: &Position,
@@ -371,7 +373,7 @@ impl Results<'_> {
     }
 
     /// The subject every member's letter and the archive carry: `STRA:game - S1901M Results`.
-    pub(super) fn subject(&self) -> String {
+    pub(crate) fn subject(&self) -> String {
         classic::subject(
             self.code,
             &self.game.name,
@@ -381,7 +383,7 @@ impl Results<'_> {
     }
 
     /// The template's values for the letter in `words`' language.
-    pub(super) fn context(&self, words: Words) -> serde_json::Value {
+    pub(crate) fn context(&self, words: Words) -> serde_json::Value {
         let map = self.map();
         let header = header_lines(
             self.code,
@@ -925,7 +927,7 @@ impl Results<'_> {
 
 /// `The Austrian Fleet in Trieste can retreat to Albania or Adriatic Sea.`, or `... with no
 /// valid retreats was destroyed.`
-pub(super) fn dislodged_line(words: Words, map: &Map, d: &RetreatOptions) -> String {
+pub(crate) fn dislodged_line(words: Words, map: &Map, d: &RetreatOptions) -> String {
     let unit = &d.dislodgement.unit;
     let adjective = &map.power(unit.power).adjective;
     let kind = kind_word(words, unit.kind);

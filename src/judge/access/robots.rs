@@ -6,7 +6,7 @@
 //! automatic mail: stored with its reason, never answered. A person's reply to the judge
 //! (`Re: STRA:alps - S1901M`) is read as ever, and so is any letter with a command in it.
 
-use super::Judge;
+use crate::judge::Judge;
 use crate::letter::IncomingLetter;
 use crate::text::command::{CommandKind, parse_commands};
 

@@ -4,13 +4,15 @@
 use crate::game::GameState;
 use chrono::{DateTime, Utc};
 
-use super::{Judge, deadline_text_in};
+use crate::judge::Judge;
+
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::diplomacy::map::Map;
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::{Progress, advance, eliminated};
 use crate::game::orders::{is_complete, powers_owing, stored_orders};
+use crate::judge::deadline_text_in;
 
 use crate::game::phases::{next_deadline, phase_name};
 use crate::letter::OutgoingLetter;
@@ -37,13 +39,13 @@ fn preference_groups(list: &str) -> Vec<Vec<char>> {
 
 impl Judge {
     /// The power a member holds, by id.
-    pub(super) fn power_of(map: &Map, power: &Option<String>) -> Option<PowerId> {
+    pub(crate) fn power_of(map: &Map, power: &Option<String>) -> Option<PowerId> {
         power.as_deref().and_then(|p| map.power_by_id(p))
     }
 
     /// Starts a game whose seats are all taken: powers dealt, position set, first deadline,
     /// and a start notice to every player.
-    pub(super) fn start_game(
+    pub(crate) fn start_game(
         &self,
         tx: &Tx,
         game: &mut GameRow,
@@ -138,7 +140,7 @@ impl Judge {
         // The start notice in one language, as the classic judge writes it: the players, the
         // starting position, the first deadline; `power` is the reader's (none: the archive's
         // copy, an observer's). Our own help for the first orders follows it.
-        let header = super::results::header_lines(
+        let header = crate::judge::phases::results::header_lines(
             &self.config.judge.code,
             game,
             variant,
@@ -204,7 +206,8 @@ impl Judge {
                     )
                 })
                 .unwrap_or_default();
-            let (season, year) = super::results::season_and_year(words, variant, position.turn);
+            let (season, year) =
+                crate::judge::phases::results::season_and_year(words, variant, position.turn);
             let position_heading = tr!(words, "start.position", season = season, year = year);
             self.templates.render_exact_in(
                 words.language(),
@@ -253,13 +256,13 @@ impl Judge {
 
     /// The words of a game's own language (`GameSettings::language`): its archive is kept
     /// in them.
-    pub(super) fn game_words(&self, game: &GameRow) -> Words<'_> {
+    pub(crate) fn game_words(&self, game: &GameRow) -> Words<'_> {
         self.templates.words(&game.settings.clone().language)
     }
 
     /// Keeps the position at the start of the game's current phase in its history, with
     /// who played each power then.
-    pub(super) fn record_phase(
+    pub(crate) fn record_phase(
         &self,
         tx: &Tx,
         game: &GameRow,
@@ -284,7 +287,7 @@ impl Judge {
     }
 
     /// The variant and current position of a running game.
-    pub(super) fn game_position(&self, game: &GameRow) -> Option<(&Variant, Position)> {
+    pub(crate) fn game_position(&self, game: &GameRow) -> Option<(&Variant, Position)> {
         let variant = self.variant(&game.variant)?;
         let text = game.position.as_deref()?;
         let mut last = self
@@ -305,7 +308,7 @@ impl Judge {
 
     /// Adjudicates the current phase of `game` with the orders in force, reports it to every
     /// member, keeps the report in the archive and moves the game to its next phase.
-    pub(super) fn process_phase(
+    pub(crate) fn process_phase(
         &self,
         tx: &Tx,
         game: &mut GameRow,
@@ -355,10 +358,12 @@ impl Judge {
             game.deadline_at = None;
         } else {
             let deadline = next_deadline(game, next.turn.kind, now);
-            game.deadline_at = Some(super::wishes::beyond_absences(tx, game, deadline)?);
+            game.deadline_at = Some(crate::judge::commands::wishes::beyond_absences(
+                tx, game, deadline,
+            )?);
         }
         let game_now: &GameRow = game;
-        let results = super::results::Results {
+        let results = crate::judge::phases::results::Results {
             code: &self.config.judge.code,
             variant,
             game: game_now,
@@ -407,7 +412,7 @@ impl Judge {
                 _ => phase_name(variant, &next),
             }
         );
-        super::wishes::clear_phase_wishes(tx, game_now.id)?;
+        crate::judge::commands::wishes::clear_phase_wishes(tx, game_now.id)?;
         self.record_phase(tx, game_now, variant, &next, now)?;
         tx.archive(game_now.id, game_now.phase_serial, &title, &body, now)?;
         let mut letters = Vec::new();
@@ -426,7 +431,7 @@ impl Judge {
             if game_map && wants {
                 let words = self.templates.words(&language);
                 let picture = pictures.entry(language).or_insert_with(|| {
-                    super::pictures::results_picture(
+                    crate::judge::phases::pictures::results_picture(
                         words,
                         variant,
                         game_now,
@@ -460,7 +465,7 @@ impl Judge {
 
     /// The language a member reads: their own choice for the game, else for the judge, else
     /// the game's.
-    pub(super) fn language_of(
+    pub(crate) fn language_of(
         &self,
         tx: &Tx,
         game: &GameRow,
@@ -476,7 +481,7 @@ impl Judge {
     }
 
     /// Reminders to powers whose orders are missing, incomplete or in error.
-    pub(super) fn remind(
+    pub(crate) fn remind(
         &self,
         tx: &Tx,
         game: &mut GameRow,
@@ -501,7 +506,7 @@ impl Judge {
                 Some(_) if is_complete(map, &position, power, &orders) => continue,
                 _ => false,
             };
-            let header = super::results::header_lines(
+            let header = crate::judge::phases::results::header_lines(
                 &self.config.judge.code,
                 game,
                 variant,
@@ -520,7 +525,7 @@ impl Judge {
                 } else {
                     tr!(words, "reminder.missing", hours = hours)
                 };
-                let order_lines = super::play::order_list(
+                let order_lines = crate::judge::commands::play::order_list(
                     words,
                     variant,
                     &position,
@@ -542,7 +547,7 @@ impl Judge {
                     tr!(
                         words,
                         "reminder.subject",
-                        game = super::results::prefix(&self.config.judge.code, game)
+                        game = crate::judge::phases::results::prefix(&self.config.judge.code, game)
                     ),
                     self.templates
                         .render_exact_in(words.language(), "reminder.txt", &context),

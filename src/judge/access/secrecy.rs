@@ -10,10 +10,11 @@
 //! - How members are named to each reader, and the rules of anonymous games, are the game's
 //!   own (`game/secrecy.rs`); `SET SHOW ADDRESS` is confirmed by a code mailed to the address.
 
-use super::letter::Session;
-use super::lockout::{Checked, Seat};
 use crate::game::secrecy::{Identity, Reader, by_reader, identities_hidden, make_anonymous, named};
 use crate::game::{GameKind, GameState};
+use crate::judge::access::lockout::Checked;
+use crate::judge::access::lockout::Seat;
+use crate::judge::letter::Session;
 
 use crate::msg;
 use crate::report::messages::Message;
@@ -49,7 +50,7 @@ fn address_code(tx: &Tx, address: &str) -> rusqlite::Result<Option<String>> {
 impl Session<'_> {
     /// Whether the letter may see `game`: a public game, or a private one it is a member
     /// of (signed on in it, or writing from a member's address) or allowed into.
-    pub(super) fn may_see(&self, tx: &Tx, game: &GameRow) -> rusqlite::Result<bool> {
+    pub(crate) fn may_see(&self, tx: &Tx, game: &GameRow) -> rusqlite::Result<bool> {
         let settings = game.settings.clone();
         if settings.public || settings.allow.contains(&self.sender) {
             return Ok(true);
@@ -73,7 +74,7 @@ impl Session<'_> {
     }
 
     /// Whether the game's allow and deny lists let the sender in.
-    pub(super) fn may_enter(&self, game: &GameRow) -> bool {
+    pub(crate) fn may_enter(&self, game: &GameRow) -> bool {
         let settings = game.settings.clone();
         !settings.deny.contains(&self.sender)
             && (settings.allow.is_empty() || settings.allow.contains(&self.sender))
@@ -84,7 +85,7 @@ impl Session<'_> {
     /// password given): the power's player with the power's password (writing from
     /// another address), or anyone the game's lists let in taking over a power without a
     /// player. Anything else is answered as a game that does not exist.
-    pub(super) fn find_game_to_join(
+    pub(crate) fn find_game_to_join(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -112,7 +113,7 @@ impl Session<'_> {
 
     /// Whether the letter may see `game`, or (signing on with a power's `letter` and a
     /// `password`) sign on to that power: see `find_game_to_join`.
-    pub(super) fn may_see_or_sign_on(
+    pub(crate) fn may_see_or_sign_on(
         &mut self,
         tx: &Tx,
         game: &GameRow,
@@ -142,7 +143,7 @@ impl Session<'_> {
             return Ok(false);
         }
         let power = if game.kind() == GameKind::HereIStand {
-            super::his::power_by_letter(letter).map(|p| {
+            crate::judge::his::power_by_letter(letter).map(|p| {
                 let name = p.name_in(crate::his::Lang::En).to_string();
                 (p.id().to_string(), name)
             })
@@ -173,7 +174,7 @@ impl Session<'_> {
     }
 
     /// The games the letter may see, in LIST's order.
-    pub(super) fn visible_games(&self, tx: &Tx) -> rusqlite::Result<Vec<GameRow>> {
+    pub(crate) fn visible_games(&self, tx: &Tx) -> rusqlite::Result<Vec<GameRow>> {
         let mut games = Vec::new();
         for game in tx.games()? {
             if self.may_see(tx, &game)? {
@@ -184,7 +185,7 @@ impl Session<'_> {
     }
 
     /// Who reads this letter's answer about `game`: a master of it if signed on as one.
-    pub(super) fn reader_for(&self, game: &GameRow) -> Reader {
+    pub(crate) fn reader_for(&self, game: &GameRow) -> Reader {
         if self.is_master_of(game) {
             Reader::Master
         } else {
@@ -194,7 +195,7 @@ impl Session<'_> {
 
     /// Says `masters` in the answer of a master of `game` signed on as such, and `public`
     /// in any copy of it for others (BECOME); to anyone else, `public`.
-    pub(super) fn say_by_reader(&mut self, game: &GameRow, public: Message, masters: Message) {
+    pub(crate) fn say_by_reader(&mut self, game: &GameRow, public: Message, masters: Message) {
         if self.is_master_of(game) {
             self.say(by_reader(game.id, public, masters));
         } else {
@@ -203,7 +204,7 @@ impl Session<'_> {
     }
 
     /// The player `player_id` of `game`, named for whoever reads it.
-    pub(super) fn member_named(
+    pub(crate) fn member_named(
         &self,
         tx: &Tx,
         game: &GameRow,
@@ -220,7 +221,7 @@ impl Session<'_> {
     /// members of its player's games. Without the code, the code is mailed there (in the
     /// answer); with the right one, it is done. A forged letter never reads the answer, so it
     /// can never show anyone's address.
-    pub(super) fn show_address(
+    pub(crate) fn show_address(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -248,7 +249,7 @@ impl Session<'_> {
 
     /// `SET HIDE ADDRESS`: only the masters of its player's games see the address the answer
     /// goes to. Hiding needs no proof: it gives nothing away.
-    pub(super) fn hide_address(&mut self, tx: &Tx) -> rusqlite::Result<()> {
+    pub(crate) fn hide_address(&mut self, tx: &Tx) -> rusqlite::Result<()> {
         if let Some(player) = tx.player_by_email(&self.answer_to)? {
             tx.set_show_address(player.id, false)?;
         }
@@ -259,7 +260,7 @@ impl Session<'_> {
     /// CREATE with its options: `create` makes the game (nothing else may, so an option is
     /// never laid on a game that was there before), then PRIVATE and ANONYMOUS are set on
     /// it and said.
-    pub(super) fn creating(
+    pub(crate) fn creating(
         &mut self,
         tx: &Tx,
         name: &str,

@@ -1,8 +1,7 @@
 //! A power's play by mail: its orders and its supply credit.
 
-use super::credit::{CreditOrder, change_credit};
-use super::deadline_text_in;
-use super::letter::Session;
+use crate::judge::commands::credit::CreditOrder;
+
 use crate::diplomacy::order::Order;
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
@@ -10,6 +9,9 @@ use crate::diplomacy::turn::PhaseKind;
 use crate::diplomacy::unit::Unit;
 use crate::game::orders::{is_complete, order_lines, stored_orders, submit};
 use crate::game::{GameKind, GameState};
+use crate::judge::commands::credit::change_credit;
+use crate::judge::deadline_text_in;
+use crate::judge::letter::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::report::describe::{describe_order_in, unit_name_in};
@@ -19,7 +21,7 @@ use crate::variant::Variant;
 use crate::{msg, tr};
 
 impl Session<'_> {
-    pub(super) fn orders(&mut self, tx: &Tx, text: &str, line: usize) -> rusqlite::Result<()> {
+    pub(crate) fn orders(&mut self, tx: &Tx, text: &str, line: usize) -> rusqlite::Result<()> {
         // Here I Stand: a power's moves and answers, or the master's adjustments.
         if let Some((row, power)) = self.signed_on.clone()
             && row.kind() == GameKind::HereIStand
@@ -162,7 +164,7 @@ impl Session<'_> {
     }
 
     /// Notes that this letter changed what decides whether `game` is processed early.
-    pub(super) fn touch(&mut self, game: i64, orders: bool) {
+    pub(crate) fn touch(&mut self, game: i64, orders: bool) {
         match self.touched.iter_mut().find(|(g, _)| *g == game) {
             Some(entry) => entry.1 |= orders,
             None => self.touched.push((game, orders)),
@@ -174,7 +176,7 @@ impl Session<'_> {
     /// already queued, so it goes out before the results), after the phase's short delay
     /// (new orders start the delay again); a game no longer ready stops waiting to be
     /// processed early.
-    pub(super) fn process_touched(&mut self, tx: &Tx) -> rusqlite::Result<()> {
+    pub(crate) fn process_touched(&mut self, tx: &Tx) -> rusqlite::Result<()> {
         for (id, orders) in std::mem::take(&mut self.touched) {
             let mut row = tx.game(id)?;
             if row.state != GameState::Active
@@ -227,7 +229,7 @@ impl Session<'_> {
     }
 
     /// CREDIT: grant, pass on, end or ask for supply credit (Diadochi V rule 8).
-    pub(super) fn credit(
+    pub(crate) fn credit(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -293,7 +295,7 @@ impl Session<'_> {
 /// A power's orders as njudge lists them back (`Movement orders for Spring of 1901.
 /// (game.001)`, an empty line, then `Austria: Army Vienna -> Galicia.` for each unit, in the
 /// board's order, or `Austria: Fleet Trieste, No Order Processed.`; adjustments as ordered).
-pub(super) fn order_list(
+pub(crate) fn order_list(
     words: Words,
     variant: &Variant,
     position: &Position,
@@ -303,7 +305,8 @@ pub(super) fn order_list(
     seq: i64,
 ) -> Vec<String> {
     let map = &variant.map;
-    let (season, year) = super::results::season_and_year(words, variant, position.turn);
+    let (season, year) =
+        crate::judge::phases::results::season_and_year(words, variant, position.turn);
     let seq = format!("{seq:03}");
     let heading = match position.turn.kind {
         PhaseKind::Movement => {
@@ -370,7 +373,8 @@ pub(super) fn order_list(
         // Padded as njudge pads its adjustment lines.
         let lead = crate::report::classic::padded(name, 26);
         for order in orders {
-            let text = super::results::adjustment_order(words, map, position, power, order);
+            let text =
+                crate::judge::phases::results::adjustment_order(words, map, position, power, order);
             lines.push(format!("{lead}{text}"));
         }
         if orders.is_empty() {

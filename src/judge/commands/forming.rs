@@ -3,17 +3,17 @@
 //! first phase is not processed forms again, its powers unassigned), `SET VARIANT` and `SET
 //! MANUAL START` (the game waits for FORCE BEGIN once full).
 
-use super::letter::Session;
-use super::master::command_word;
 use crate::game::settings::GameSettings;
 use crate::game::{GameKind, GameState};
+use crate::judge::commands::master::command_word;
+use crate::judge::letter::Session;
 use crate::msg;
 use crate::report::Message;
 use crate::store::{GameRow, Tx};
 
 impl Session<'_> {
     /// SIGNON ? password: the oldest public game forming that the sender may join.
-    pub(super) fn join_any(
+    pub(crate) fn join_any(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -47,7 +47,7 @@ impl Session<'_> {
 
     /// BECOME MASTER: the only player of a forming game, signed on to it in this letter,
     /// becomes its master; the game is moderated from then on.
-    pub(super) fn become_master(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
+    pub(crate) fn become_master(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
         if let Some(game) = &self.master_of {
             let text = msg!("forming.already_master", game = game.name);
             self.fail(line, text);
@@ -95,7 +95,7 @@ impl Session<'_> {
 
     /// UNSTART: a running game whose first phase is not yet processed forms again; its powers
     /// are unassigned (preferences may be sent again) and it waits for FORCE BEGIN.
-    pub(super) fn unstart(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
+    pub(crate) fn unstart(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
         let Some(mut game) = self.mastered(tx, line, command_word("UNSTART"))? else {
             return Ok(());
         };
@@ -140,7 +140,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "forming.unstarted_subject",
-                game = crate::judge::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
             ),
             text,
         )?;
@@ -150,7 +150,7 @@ impl Session<'_> {
 
     /// SET VARIANT before the game starts: the change to announce, or `None` after saying why
     /// not.
-    pub(super) fn set_variant(
+    pub(crate) fn set_variant(
         &mut self,
         tx: &Tx,
         line: usize,
@@ -200,7 +200,7 @@ impl Session<'_> {
     }
 
     /// SET NO MANUAL START on a full forming game: it starts once the letter is read.
-    pub(super) fn start_if_full(&mut self, tx: &Tx, game: &GameRow) -> rusqlite::Result<()> {
+    pub(crate) fn start_if_full(&mut self, tx: &Tx, game: &GameRow) -> rusqlite::Result<()> {
         let Some(variant) = self.judge.variant(&game.variant) else {
             return Ok(());
         };
