@@ -484,10 +484,18 @@ fn the_house_rules_hold() {
         "ARCHITECTURE.md has no table under `## Layers`"
     );
     let sources = sources_in(&root.join("src"));
-    let found: Vec<String> = offences(&sources, &layers)
-        .into_iter()
+    let all = offences(&sources, &layers);
+    let mut found: Vec<String> = all
+        .iter()
         .filter(|o| !KNOWN.iter().any(|k| same_offence(k, o)))
+        .cloned()
         .collect();
+    // A mended offence leaves the list with its mend.
+    for known in KNOWN {
+        if !all.iter().any(|o| same_offence(known, o)) {
+            found.push(format!("mended, so no longer listed as known: {known}"));
+        }
+    }
     assert!(found.is_empty(), "\n{}", found.join("\n"));
 }
 
@@ -510,7 +518,6 @@ const KNOWN: &[&str] = &[
     "his::load imports variant, a layer above it",
     "his::load imports variant::file, a layer above it",
     "his::load imports variant::layout, a layer above it",
-    "import circle: judge::access::confirm <-> judge::access::lockout <-> judge::commands::future <-> judge::commands::info <-> judge::letter <-> judge::phases::timing",
     "import circle: judge::commands::credit <-> judge::phases::results",
     "import circle: diplomacy::map <-> diplomacy::unit <-> text::lexicon",
     "import circle: drawing::board <-> drawing::orders",
@@ -518,7 +525,6 @@ const KNOWN: &[&str] = &[
     "import circle: interface::adjudicate <-> interface::workers <-> interface::writing",
     "import circle: text::command::phrases <-> text::command::set",
     "import circle: variant::borders <-> variant::load <-> variant::start",
-    "judge/letter/mod.rs: 908 lines (at most 800): split it by idea",
     "judge/phases/results.rs: 973 lines (at most 800): split it by idea",
     "text/command/set.rs: 896 lines (at most 800): split it by idea",
     "variant imports drawing::layout, a layer above it",

@@ -14,9 +14,9 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
-use crate::judge::letter::Confirmed;
+use crate::judge::letter::session::Confirmed;
 
-use crate::judge::letter::Session;
+use crate::judge::letter::session::Session;
 use crate::letter::{Address, IncomingLetter, OutgoingLetter};
 use crate::report::Message;
 use crate::store::{RequestRow, Tx};
@@ -168,7 +168,7 @@ impl Session<'_> {
         if self.failures >= self.judge.config.limits.password_failures_per_letter {
             self.refused(
                 line,
-                crate::judge::access::lockout::Checked::Exhausted,
+                crate::judge::access::seat::Checked::Exhausted,
                 msg!("confirm.used"),
             );
             return Ok(());

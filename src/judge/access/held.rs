@@ -15,8 +15,8 @@ use chrono::{DateTime, Duration, Utc};
 use crate::game::settings::GameSettings;
 use crate::judge::Judge;
 use crate::judge::access::confirm::Waiting;
-use crate::judge::access::lockout::Seat;
-use crate::judge::letter::Session;
+use crate::judge::access::seat::Seat;
+use crate::judge::letter::session::Session;
 use crate::msg;
 use crate::store::{GameRow, RequestRow, Tx};
 

@@ -8,4 +8,5 @@ pub(crate) mod lockout;
 pub(crate) mod password;
 pub(crate) mod proof;
 pub(crate) mod robots;
+pub(crate) mod seat;
 pub(crate) mod secrecy;

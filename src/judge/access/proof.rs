@@ -12,9 +12,9 @@
 use chrono::{DateTime, Utc};
 
 use crate::judge::Judge;
-use crate::judge::access::lockout::Checked;
-use crate::judge::letter::Confirmed;
-use crate::judge::letter::Session;
+use crate::judge::access::seat::Checked;
+use crate::judge::letter::session::Confirmed;
+use crate::judge::letter::session::Session;
 use crate::letter::{IncomingLetter, OutgoingLetter};
 use crate::store::Tx;
 use crate::text::command::{CommandKind, parse_commands};

@@ -12,9 +12,9 @@
 
 use crate::game::secrecy::{Identity, Reader, by_reader, identities_hidden, make_anonymous, named};
 use crate::game::{GameKind, GameState};
-use crate::judge::access::lockout::Checked;
-use crate::judge::access::lockout::Seat;
-use crate::judge::letter::Session;
+use crate::judge::access::seat::Checked;
+use crate::judge::access::seat::Seat;
+use crate::judge::letter::session::Session;
 
 use crate::msg;
 use crate::report::messages::Message;

@@ -6,6 +6,7 @@
 //! retreat with nothing dislodged) are dropped, and the player told.
 
 use crate::game::GameState;
+use crate::judge::letter::session::Later;
 use chrono::{DateTime, Utc};
 
 use crate::diplomacy::position::Position;
@@ -14,7 +15,7 @@ use crate::game::orders::{is_complete, order_lines, stored_orders, submit};
 use crate::game::phases::phase_of_turn_message;
 use crate::judge::Judge;
 use crate::judge::deadline_text_in;
-use crate::judge::letter::Session;
+use crate::judge::letter::session::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::Message;
 use crate::report::describe::describe_order_in;
@@ -27,13 +28,6 @@ use crate::{msg, tr};
 
 /// How many years ahead orders may be kept (njudge's limit).
 const YEARS_AHEAD: i64 = 5;
-
-/// The phase the order lines of a letter go to after a PHASE line; `None` after a PHASE line
-/// that was refused, whose order lines are then read for no phase at all.
-#[derive(Clone, Debug)]
-pub(crate) struct Later {
-    pub turn: Option<Turn>,
-}
 
 /// The phases of a year, in order, as `rank` counts them.
 const PHASES_A_YEAR: i64 = 5;

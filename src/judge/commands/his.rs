@@ -18,7 +18,7 @@ use crate::judge::his::Written;
 use crate::judge::his::letter_of;
 use crate::judge::his::name;
 use crate::judge::his::power_by_letter;
-use crate::judge::letter::Session;
+use crate::judge::letter::session::Session;
 use crate::letter::OutgoingLetter;
 use crate::msg;
 use crate::report::Templates;
@@ -152,14 +152,14 @@ impl Session<'_> {
             };
             return self.his_take(tx, line, row, power, &hash);
         };
-        let seat = crate::judge::access::lockout::Seat::power(
+        let seat = crate::judge::access::seat::Seat::power(
             &row,
             power.id(),
             power.name_in(Lang::En),
             Some((member.player_id, member.email.clone())),
         );
         let checked = self.check_password(tx, &seat, password, &member.password_hash)?;
-        if checked != crate::judge::access::lockout::Checked::Right {
+        if checked != crate::judge::access::seat::Checked::Right {
             self.refused(line, checked, msg!("seats.wrong_password", game = row.name));
             return Ok(());
         }

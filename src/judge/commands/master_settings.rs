@@ -5,7 +5,7 @@
 use crate::game::secrecy;
 use crate::game::settings::PressKind;
 use crate::judge::deadline_of;
-use crate::judge::letter::Session;
+use crate::judge::letter::session::Session;
 use crate::judge::phases::timing::DateSetting;
 use crate::msg;
 use crate::report::Message;
