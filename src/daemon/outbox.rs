@@ -318,11 +318,11 @@ impl Daemon {
         // Every letter about a game refers to the game's thread, so mail readers keep a
         // game's letters together.
         let in_thread =
-            crate::judge::phases::results::game_of_subject(&judge.code, &letter.subject)
+            crate::judge::phases::subjects::game_of_subject(&judge.code, &letter.subject)
                 .map(|name| tx.game_by_name(name))
                 .transpose()?
                 .flatten()
-                .map(|game| crate::judge::phases::results::thread_root(&judge.address, &game))
+                .map(|game| crate::judge::phases::subjects::thread_root(&judge.address, &game))
                 .filter(|root| !letter.references.contains(root))
                 .map(|root| {
                     let mut threaded = letter.clone();

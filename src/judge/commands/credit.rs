@@ -78,7 +78,7 @@ pub fn change_credit(
                     other,
                     msg!(
                         "credit.ask_subject",
-                        game = crate::judge::phases::results::prefix(code, game),
+                        game = crate::judge::phases::subjects::prefix(code, game),
                         power = me
                     ),
                     msg!(
@@ -102,7 +102,7 @@ pub fn change_credit(
                     other,
                     msg!(
                         "credit.grant_subject",
-                        game = crate::judge::phases::results::prefix(code, game),
+                        game = crate::judge::phases::subjects::prefix(code, game),
                         power = me
                     ),
                     msg!(
@@ -124,7 +124,7 @@ pub fn change_credit(
                     other,
                     msg!(
                         "credit.pass_subject",
-                        game = crate::judge::phases::results::prefix(code, game),
+                        game = crate::judge::phases::subjects::prefix(code, game),
                         power = me
                     ),
                     msg!(
@@ -146,7 +146,7 @@ pub fn change_credit(
                     other,
                     msg!(
                         "credit.end_subject",
-                        game = crate::judge::phases::results::prefix(code, game),
+                        game = crate::judge::phases::subjects::prefix(code, game),
                         power = me
                     ),
                     msg!("credit.ended", power = me, game = game.name),

@@ -153,7 +153,7 @@ impl Judge {
             let subject = tr!(
                 words,
                 "diary.published_subject",
-                game = crate::judge::phases::results::prefix(&self.config.judge.code, game)
+                game = crate::judge::phases::subjects::prefix(&self.config.judge.code, game)
             );
             (subject, body.join("\n") + "\n")
         };

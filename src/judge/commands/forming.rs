@@ -140,7 +140,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "forming.unstarted_subject",
-                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &game)
             ),
             text,
         )?;

@@ -408,7 +408,7 @@ impl Judge {
             let subject = tr!(
                 words,
                 "future.subject",
-                game = crate::judge::phases::results::prefix(&self.config.judge.code, game)
+                game = crate::judge::phases::subjects::prefix(&self.config.judge.code, game)
             );
             letters.push(OutgoingLetter::fresh(
                 &member.email,

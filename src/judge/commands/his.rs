@@ -53,7 +53,7 @@ impl Desk for Judge {
     }
 
     fn subject_prefix(&self, game: &GameRow) -> String {
-        crate::judge::phases::results::prefix(&self.config.judge.code, game)
+        crate::judge::phases::subjects::prefix(&self.config.judge.code, game)
     }
 }
 
@@ -222,7 +222,7 @@ impl Session<'_> {
             &row,
             msg!(
                 "his.joined_subject",
-                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &row),
+                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &row),
                 power = name(power)
             ),
             msg!(
@@ -274,8 +274,10 @@ impl Session<'_> {
                 &game,
                 msg!(
                     "his.adjusted_subject",
-                    game =
-                        crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
+                    game = crate::judge::phases::subjects::prefix(
+                        &self.judge.config.judge.code,
+                        &game
+                    )
                 ),
                 msg!("letter.text", text = text),
             )?;
@@ -306,7 +308,7 @@ impl Session<'_> {
             row,
             msg!(
                 "his.revealed_subject",
-                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, row)
+                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, row)
             ),
             text,
         )

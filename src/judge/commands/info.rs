@@ -65,7 +65,7 @@ impl Session<'_> {
         let words = self.words();
         let map = &variant.map;
         let code = &self.judge.config.judge.code;
-        let header = crate::judge::phases::results::header_lines(
+        let header = crate::judge::phases::subjects::header_lines(
             code,
             row,
             variant,
@@ -121,7 +121,7 @@ impl Session<'_> {
             .map(|(p, name)| format!("     {}{name}", classic::padded(&map.power(*p).name, 26)))
             .collect();
         let (season, year) =
-            crate::judge::phases::results::season_and_year(words, variant, position.turn);
+            crate::judge::phases::subjects::season_and_year(words, variant, position.turn);
         let status = match position.turn.kind {
             PhaseKind::Movement => tr!(
                 words,
@@ -198,9 +198,9 @@ impl Session<'_> {
                 ));
             }
         }
-        let ownership = crate::judge::phases::results::ownership_lines(words, map, position);
+        let ownership = crate::judge::phases::reckoning::ownership_lines(words, map, position);
         let counts = if position.turn.kind == PhaseKind::Adjustment {
-            crate::judge::phases::results::count_lines(words, map, position, None)
+            crate::judge::phases::reckoning::count_lines(words, map, position, None)
         } else {
             Vec::new()
         };
@@ -339,7 +339,7 @@ impl Session<'_> {
         // game from it).
         let words = self.words();
         let position = self.judge.game_position(&row);
-        let [judge_line, deadline_line] = crate::judge::phases::results::game_header(
+        let [judge_line, deadline_line] = crate::judge::phases::subjects::game_header(
             &self.judge.config.judge.code,
             &row,
             self.judge.variant(&row.variant).map(|v| v.name.as_str()),
@@ -393,7 +393,7 @@ impl Session<'_> {
         body.push_str(&format!("\n{}\n", tr!(words, "classic.history_end")));
         // Whatever the archive holds, no address the reader may not see.
         body = secrecy::scrub(tx, words, &row, &body, self.reader_for(&row))?;
-        let subject = crate::judge::phases::results::game_subject(
+        let subject = crate::judge::phases::subjects::game_subject(
             &self.judge.config.judge.code,
             &row,
             position.as_ref().map(|(_, p)| p.turn),

@@ -152,7 +152,7 @@ impl Session<'_> {
                     _ => tr!(
                         words,
                         "master.announcements",
-                        game = crate::judge::phases::results::prefix(
+                        game = crate::judge::phases::subjects::prefix(
                             &self.judge.config.judge.code,
                             game
                         )
@@ -292,8 +292,10 @@ impl Session<'_> {
             (
                 msg!(
                     "master.paused_subject",
-                    game =
-                        crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
+                    game = crate::judge::phases::subjects::prefix(
+                        &self.judge.config.judge.code,
+                        &game
+                    )
                 ),
                 msg!("master.paused", game = game.name),
             )
@@ -316,8 +318,10 @@ impl Session<'_> {
             (
                 msg!(
                     "master.resumed_subject",
-                    game =
-                        crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
+                    game = crate::judge::phases::subjects::prefix(
+                        &self.judge.config.judge.code,
+                        &game
+                    )
                 ),
                 msg!(
                     "master.resumed",
@@ -363,7 +367,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "master.extended_subject",
-                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &game)
             ),
             text,
         )?;
@@ -441,7 +445,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "master.terminated_subject",
-                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &game)
             ),
             text,
         )?;
@@ -478,7 +482,10 @@ impl Session<'_> {
         self.acted_for
             .push(crate::judge::letter::session::ActedFor {
                 game: game.name.clone(),
-                prefix: crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game),
+                prefix: crate::judge::phases::subjects::prefix(
+                    &self.judge.config.judge.code,
+                    &game,
+                ),
                 power: variant.map.power(id).name.clone(),
                 player,
                 sections: Vec::new(),
@@ -539,7 +546,7 @@ impl Session<'_> {
             tr!(
                 words,
                 "master.ejected_you_subject",
-                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &game)
             ),
             tr!(words, "master.ejected_you", game = game.name) + "\n",
         ));
@@ -548,7 +555,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "master.ejected_subject",
-                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &game)
             ),
             what,
         )?;
@@ -592,7 +599,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "master.promoted_subject",
-                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &game)
             ),
             text,
         )?;
@@ -681,7 +688,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "master.rolled_back_subject",
-                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &game)
             ),
             text,
         )?;

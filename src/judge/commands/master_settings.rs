@@ -347,7 +347,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "master.setting_subject",
-                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &game)
             ),
             msg!("master.setting_notice", game = game.name, change = change),
         )?;

@@ -306,7 +306,7 @@ pub(crate) fn order_list(
 ) -> Vec<String> {
     let map = &variant.map;
     let (season, year) =
-        crate::judge::phases::results::season_and_year(words, variant, position.turn);
+        crate::judge::phases::subjects::season_and_year(words, variant, position.turn);
     let seq = format!("{seq:03}");
     let heading = match position.turn.kind {
         PhaseKind::Movement => {
@@ -373,8 +373,9 @@ pub(crate) fn order_list(
         // Padded as njudge pads its adjustment lines.
         let lead = crate::report::classic::padded(name, 26);
         for order in orders {
-            let text =
-                crate::judge::phases::results::adjustment_order(words, map, position, power, order);
+            let text = crate::judge::phases::reckoning::adjustment_order(
+                words, map, position, power, order,
+            );
             lines.push(format!("{lead}{text}"));
         }
         if orders.is_empty() {

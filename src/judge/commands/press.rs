@@ -115,7 +115,7 @@ impl Session<'_> {
                     tr!(
                         words,
                         "press.broadcast_subject",
-                        game = crate::judge::phases::results::prefix(
+                        game = crate::judge::phases::subjects::prefix(
                             &self.judge.config.judge.code,
                             &game
                         ),
@@ -133,7 +133,7 @@ impl Session<'_> {
                     tr!(
                         words,
                         "press.press_subject",
-                        game = crate::judge::phases::results::prefix(
+                        game = crate::judge::phases::subjects::prefix(
                             &self.judge.config.judge.code,
                             &game
                         ),

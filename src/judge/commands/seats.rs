@@ -514,7 +514,7 @@ impl Session<'_> {
                 msg!(
                     "seats.open_subject",
                     game =
-                        crate::judge::phases::results::prefix(&self.judge.config.judge.code, &row),
+                        crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &row),
                     power = info.name
                 ),
                 msg!(
@@ -700,7 +700,7 @@ impl Session<'_> {
             &row,
             msg!(
                 "seats.taken_over_subject",
-                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &row),
+                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &row),
                 power = power.name
             ),
             text,

@@ -375,7 +375,7 @@ impl Session<'_> {
                 msg!(
                     "wishes.absence_subject",
                     game =
-                        crate::judge::phases::results::prefix(&self.judge.config.judge.code, game)
+                        crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, game)
                 ),
                 notice,
             )?;
@@ -464,7 +464,7 @@ impl Session<'_> {
             &game,
             msg!(
                 "wishes.over_subject",
-                game = crate::judge::phases::results::prefix(&self.judge.config.judge.code, &game)
+                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &game)
             ),
             text,
         )?;

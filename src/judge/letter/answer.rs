@@ -112,9 +112,9 @@ impl Session<'_> {
         let prefix = session.reply_prefix.clone().or_else(|| {
             let game = session.signed_on.as_ref().map(|(g, _)| g);
             game.or(session.master_of.as_ref())
-                .map(|g| crate::judge::phases::results::prefix(code, g))
+                .map(|g| crate::judge::phases::subjects::prefix(code, g))
         });
-        let subject = crate::judge::phases::results::reply_subject(
+        let subject = crate::judge::phases::subjects::reply_subject(
             code,
             prefix.as_deref(),
             session.errors > 0,

@@ -218,7 +218,7 @@ impl<'j> Session<'j> {
     /// Signs the letter on to `row` as `power`; the first game signed on to names the answer.
     pub(crate) fn sign_on(&mut self, row: GameRow, power: String) {
         if self.reply_prefix.is_none() {
-            self.reply_prefix = Some(crate::judge::phases::results::prefix(
+            self.reply_prefix = Some(crate::judge::phases::subjects::prefix(
                 &self.judge.config.judge.code,
                 &row,
             ));

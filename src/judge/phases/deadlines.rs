@@ -98,8 +98,8 @@ impl Judge {
             // when the grace ends; the late player's copy says so in its subject and adds
             // our own words.
             let letters_of: String = missing.iter().map(|p| map.power(*p).letter).collect();
-            let prefix = crate::judge::phases::results::prefix(&self.config.judge.code, game);
-            let header = crate::judge::phases::results::header_lines(
+            let prefix = crate::judge::phases::subjects::prefix(&self.config.judge.code, game);
+            let header = crate::judge::phases::subjects::header_lines(
                 &self.config.judge.code,
                 game,
                 variant,
@@ -217,7 +217,7 @@ impl Judge {
                         tr!(
                             words,
                             "deadlines.lost_subject",
-                            game = crate::judge::phases::results::prefix(
+                            game = crate::judge::phases::subjects::prefix(
                                 &self.config.judge.code,
                                 game
                             ),
@@ -262,7 +262,7 @@ impl Judge {
                 let subject = tr!(
                     words,
                     "deadlines.offer_subject",
-                    game = crate::judge::phases::results::prefix(&self.config.judge.code, game)
+                    game = crate::judge::phases::subjects::prefix(&self.config.judge.code, game)
                 );
                 (subject, text)
             };

@@ -140,7 +140,7 @@ impl Judge {
         // The start notice in one language, as the classic judge writes it: the players, the
         // starting position, the first deadline; `power` is the reader's (none: the archive's
         // copy, an observer's). Our own help for the first orders follows it.
-        let header = crate::judge::phases::results::header_lines(
+        let header = crate::judge::phases::subjects::header_lines(
             &self.config.judge.code,
             game,
             variant,
@@ -207,7 +207,7 @@ impl Judge {
                 })
                 .unwrap_or_default();
             let (season, year) =
-                crate::judge::phases::results::season_and_year(words, variant, position.turn);
+                crate::judge::phases::subjects::season_and_year(words, variant, position.turn);
             let position_heading = tr!(words, "start.position", season = season, year = year);
             self.templates.render_exact_in(
                 words.language(),
@@ -506,7 +506,7 @@ impl Judge {
                 Some(_) if is_complete(map, &position, power, &orders) => continue,
                 _ => false,
             };
-            let header = crate::judge::phases::results::header_lines(
+            let header = crate::judge::phases::subjects::header_lines(
                 &self.config.judge.code,
                 game,
                 variant,
@@ -547,7 +547,8 @@ impl Judge {
                     tr!(
                         words,
                         "reminder.subject",
-                        game = crate::judge::phases::results::prefix(&self.config.judge.code, game)
+                        game =
+                            crate::judge::phases::subjects::prefix(&self.config.judge.code, game)
                     ),
                     self.templates
                         .render_exact_in(words.language(), "reminder.txt", &context),
