@@ -3,6 +3,7 @@
 pub mod adjudicate;
 pub mod case;
 mod reading;
+pub(crate) mod result;
 pub mod stream;
 mod workers;
 mod writing;

@@ -18,8 +18,8 @@ use std::io::{Read, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, mpsc};
 
-use super::adjudicate::{Options, StreamError, Summary, run_case};
 use super::case;
+use super::result::{Options, StreamError, Summary, run_case};
 use super::stream::{CaseReader, InputError, Next, ResultWriter};
 use super::writing::write_entry;
 use crate::text::order::OrderReader;

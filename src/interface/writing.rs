@@ -11,7 +11,7 @@ use std::io::Write;
 use serde::Serialize;
 use serde_json::Value;
 
-use super::adjudicate::{CaseResult, Entry, Keyed, OrderResult, UnitResult};
+use super::result::{CaseResult, Entry, Keyed, OrderResult, UnitResult};
 use super::stream::Indented;
 
 /// Appends `entry` to `out` as an element of the results list: from its `{` to its `}`, laid
@@ -249,8 +249,8 @@ const LIST_DEPTH: usize = 4;
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::interface::adjudicate::{Options, run_case};
     use crate::interface::case;
+    use crate::interface::result::{Options, run_case};
     use crate::text::order::OrderReader;
 
     /// The entry as serde_json writes it through the `Serialize` the types derive.

@@ -55,6 +55,7 @@ mod master;
 mod phrases;
 mod reply;
 mod set;
+mod setting;
 mod unsupported;
 
 use super::Diagnostic;
@@ -64,7 +65,7 @@ pub use future::{DiaryAction, PhaseName};
 use line::Word;
 use master::Master;
 pub use reply::own_text;
-pub use set::{ObserverPress, PhaseSetting, PressMode, Setting, render as render_setting};
+pub use setting::{ObserverPress, PhaseSetting, PressMode, Setting, render as render_setting};
 pub use unsupported::Unsupported;
 
 /// One command read from a letter.
@@ -647,7 +648,7 @@ pub fn render(command: &Command) -> String {
         CommandKind::Unstart => "UNSTART".into(),
         CommandKind::BecomeMaster => "BECOME MASTER".into(),
         CommandKind::Unsupported { phrase, .. } => phrase.clone(),
-        CommandKind::Set(setting) => set::render(setting),
+        CommandKind::Set(setting) => setting::render(setting),
         CommandKind::Process { phase: None } => "PROCESS".into(),
         CommandKind::Process { phase: Some(phase) } => format!("PROCESS {phase}"),
         CommandKind::Predict => "PREDICT".into(),

@@ -3,7 +3,7 @@
 //! line spells winning; and the words of the classic judges' settings, to name an unknown one.
 
 use super::line::{self, Word};
-use super::set::{PhaseSetting, PressMode, Setting};
+use super::setting::{PhaseSetting, PressMode, Setting};
 use super::unsupported;
 
 /// What a setting's phrase leads to: a setting that takes nothing, or what reads its words.
