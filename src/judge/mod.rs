@@ -2,7 +2,8 @@
 //! reminders and processed phases. Everything happens inside one store transaction, which
 //! the caller commits together with the letters it queues.
 //!
-//! - `letter/`: one incoming letter's session: its commands run one by one, and its answer.
+//! - `session/`: one incoming letter's session: what it builds up (`mod.rs`), its handling
+//!   (`handle.rs`), the one table from command to handler (`dispatch.rs`), its answer.
 //! - `commands/`: what each command does, by family (seats, information, play, press, a
 //!   player's and a master's settings, forming games, help).
 //! - `access/`: who a letter may act as: passwords and locks, proof past the hourly limit,
@@ -15,8 +16,8 @@ use crate::game::{GameKind, GameState};
 pub(crate) mod access;
 pub(crate) mod commands;
 pub mod his;
-pub(crate) mod letter;
 pub(crate) mod phases;
+pub(crate) mod session;
 
 use chrono::{DateTime, Utc};
 
@@ -123,7 +124,7 @@ impl Judge {
         letter: &IncomingLetter,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<Handled> {
-        crate::judge::letter::handle(self, tx, letter, now)
+        crate::judge::session::handle::handle(self, tx, letter, now)
     }
 
     /// The operator's commands for `game` (`strategos game do`): run as its master, through
@@ -156,7 +157,7 @@ impl Judge {
             size: commands.len(),
             warnings: Vec::new(),
         };
-        crate::judge::letter::handle_as(self, tx, &letter, now, Some(row))
+        crate::judge::session::handle::handle_as(self, tx, &letter, now, Some(row))
             .map(|handled| Ok(handled.letters))
     }
 

@@ -14,9 +14,9 @@ use hmac::{Hmac, KeyInit, Mac};
 use serde::{Deserialize, Serialize};
 use sha2::Sha256;
 
-use crate::judge::letter::session::Confirmed;
+use crate::judge::session::Confirmed;
 
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::letter::{Address, IncomingLetter, OutgoingLetter};
 use crate::report::Message;
 use crate::store::{RequestRow, Tx};
@@ -226,7 +226,7 @@ impl Session<'_> {
                 } else {
                     Confirmed::BySender
                 };
-                let handled = crate::judge::letter::handle_confirmed(
+                let handled = crate::judge::session::handle::handle_confirmed(
                     self.judge,
                     tx,
                     &letter,

@@ -16,7 +16,7 @@ use crate::game::settings::GameSettings;
 use crate::judge::Judge;
 use crate::judge::access::confirm::Waiting;
 use crate::judge::access::seat::Seat;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::msg;
 use crate::store::{GameRow, RequestRow, Tx};
 

@@ -13,8 +13,8 @@ use chrono::{DateTime, Utc};
 
 use crate::judge::Judge;
 use crate::judge::access::seat::Checked;
-use crate::judge::letter::session::Confirmed;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Confirmed;
+use crate::judge::session::Session;
 use crate::letter::{IncomingLetter, OutgoingLetter};
 use crate::store::Tx;
 use crate::text::command::{CommandKind, parse_commands};

@@ -14,7 +14,7 @@ use crate::game::secrecy::{Identity, Reader, by_reader, identities_hidden, make_
 use crate::game::{GameKind, GameState};
 use crate::judge::access::seat::Checked;
 use crate::judge::access::seat::Seat;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 
 use crate::msg;
 use crate::report::messages::Message;

@@ -6,7 +6,7 @@ use crate::game::GameState;
 use chrono::{DateTime, Utc};
 
 use crate::judge::Judge;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::When;
 use crate::store::{GameRow, Tx, parse_time};

@@ -6,7 +6,7 @@
 use crate::game::settings::GameSettings;
 use crate::game::{GameKind, GameState};
 use crate::judge::commands::master::command_word;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::msg;
 use crate::report::Message;
 use crate::store::{GameRow, Tx};

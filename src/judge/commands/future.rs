@@ -6,7 +6,7 @@
 //! retreat with nothing dislodged) are dropped, and the player told.
 
 use crate::game::GameState;
-use crate::judge::letter::session::Later;
+use crate::judge::session::Later;
 use chrono::{DateTime, Utc};
 
 use crate::diplomacy::position::Position;
@@ -15,7 +15,7 @@ use crate::game::orders::{is_complete, order_lines, stored_orders, submit};
 use crate::game::phases::phase_of_turn_message;
 use crate::judge::Judge;
 use crate::judge::deadline_text_in;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::Message;
 use crate::report::describe::describe_order_in;

@@ -4,7 +4,7 @@
 //! and its provinces (`GET map <variant>`); the short list of commands (`HELP`). Each file
 //! goes once a letter; a name the judge does not know gets the index of files, once.
 
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::msg;
 use crate::store::Tx;
 use crate::text::command::Unsupported;

@@ -18,7 +18,7 @@ use crate::judge::his::Written;
 use crate::judge::his::letter_of;
 use crate::judge::his::name;
 use crate::judge::his::power_by_letter;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::letter::OutgoingLetter;
 use crate::msg;
 use crate::report::Templates;

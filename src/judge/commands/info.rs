@@ -5,7 +5,7 @@ use crate::diplomacy::progress::VictoryCounting;
 use crate::game::phases::phase_name_in;
 use crate::game::secrecy::{self, Reader};
 use crate::game::{GameKind, GameState};
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::describe::unit_name_in;
 use crate::report::{Message, Words};

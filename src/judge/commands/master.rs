@@ -7,7 +7,7 @@ use chrono::Duration;
 
 use crate::game::phases::{next_deadline, phase_message, phase_name, phase_name_in};
 use crate::game::secrecy;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 
 use crate::judge::Judge;
 
@@ -479,17 +479,13 @@ impl Session<'_> {
             .into_iter()
             .find(|m| m.power.as_deref() == Some(power_id.as_str()) && m.role == "player")
             .map(|m| m.email);
-        self.acted_for
-            .push(crate::judge::letter::session::ActedFor {
-                game: game.name.clone(),
-                prefix: crate::judge::phases::subjects::prefix(
-                    &self.judge.config.judge.code,
-                    &game,
-                ),
-                power: variant.map.power(id).name.clone(),
-                player,
-                sections: Vec::new(),
-            });
+        self.acted_for.push(crate::judge::session::ActedFor {
+            game: game.name.clone(),
+            prefix: crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &game),
+            power: variant.map.power(id).name.clone(),
+            player,
+            sections: Vec::new(),
+        });
         self.became = Some(self.acted_for.len() - 1);
         self.touched.push((game.id, false));
         self.say(msg!(

@@ -5,8 +5,8 @@
 use crate::game::secrecy;
 use crate::game::settings::PressKind;
 use crate::judge::deadline_of;
-use crate::judge::letter::session::Session;
 use crate::judge::phases::timing::DateSetting;
+use crate::judge::session::Session;
 use crate::msg;
 use crate::report::Message;
 use crate::store::Tx;

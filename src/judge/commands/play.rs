@@ -11,7 +11,7 @@ use crate::game::orders::{is_complete, order_lines, stored_orders, submit};
 use crate::game::{GameKind, GameState};
 use crate::judge::commands::credit::change_credit;
 use crate::judge::deadline_text_in;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::report::describe::{describe_order_in, unit_name_in};

@@ -6,7 +6,7 @@ use crate::diplomacy::power::PowerId;
 use crate::game::GameState;
 use crate::game::settings::{GameSettings, PressKind};
 use crate::judge::commands::credit::power_named;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::store::{MemberRow, Tx};

@@ -6,7 +6,7 @@
 use crate::game::secrecy::{self, Identity, Reader};
 use crate::game::settings::{GameSettings, PressKind};
 use crate::judge::commands::info::state_word;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx};
 use crate::{msg, tr};

@@ -2,13 +2,13 @@
 //! RESIGN, SET PASSWORD. Every password goes through `lockout`; what would make the judge
 //! write regularly to an address not yet proven waits for its confirmation (`confirm`).
 
-use crate::judge::letter::session::Confirmed;
+use crate::judge::session::Confirmed;
 
 use crate::game::{GameKind, GameState};
 use crate::judge::access::password::hash_password;
 use crate::judge::access::seat::Checked;
 use crate::judge::access::seat::Seat;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 
 /// Most new passwords one letter may set (accounts, games, seats): each is an argon2 hash.
 const MOST_PASSWORDS_SET: u32 = 5;

@@ -3,7 +3,7 @@
 //! A setting that asks for what this judge does anyway is a note; anything else an error, so
 //! the player sees at once that nothing was done.
 
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::msg;
 use crate::report::Message;
 use crate::text::command::Unsupported;

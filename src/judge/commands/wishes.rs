@@ -11,7 +11,7 @@ use crate::judge::access::confirm::Waiting;
 use crate::judge::access::seat::Checked;
 use crate::judge::access::seat::Seat;
 use crate::judge::deadline_of;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::letter::OutgoingLetter;
 use crate::report::Message;
 use crate::store::{GameRow, MemberRow, Tx};

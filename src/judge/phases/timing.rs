@@ -9,7 +9,7 @@ use chrono::{DateTime, Duration, NaiveTime, TimeZone, Utc};
 use crate::game::settings::GameSettings;
 use crate::judge::Judge;
 use crate::judge::deadline_of;
-use crate::judge::letter::session::Session;
+use crate::judge::session::Session;
 use crate::letter::OutgoingLetter;
 use crate::msg;
 use crate::report::{Message, When};

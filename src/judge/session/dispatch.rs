@@ -1,7 +1,7 @@
 //! The one place a letter's command is mapped to what does it (`run_command`), and the
 //! commands a master's BECOME does for a power.
 
-use super::session::Session;
+use super::Session;
 use crate::game::{GameKind, GameState};
 
 use crate::store::Tx;

@@ -13,11 +13,7 @@ use crate::store::{GameRow, Tx};
 use crate::text::Severity;
 use crate::text::command::{Command, CommandKind, parse_commands};
 
-pub(crate) mod answer;
-pub(crate) mod dispatch;
-pub(crate) mod session;
-
-use session::{Confirmed, Session};
+use super::{Confirmed, Session};
 
 /// Handles `letter`; returns the letters to send and whether anything was done.
 pub(crate) fn handle(

@@ -2,6 +2,10 @@
 //! answer's paragraphs, the letters it causes, the passwords it checked; and the small things
 //! every command does with it: say, fail, sign on, speak the answer's language.
 
+pub(crate) mod answer;
+pub(crate) mod dispatch;
+pub(crate) mod handle;
+
 use chrono::{DateTime, Utc};
 
 use crate::judge::Judge;
@@ -81,7 +85,7 @@ pub(crate) struct Session<'j> {
     /// Whether this letter is a held one whose token came back.
     pub(crate) confirmed: Confirmed,
     /// The later phase the order lines go to, after a PHASE line.
-    pub(crate) phase_for: Option<crate::judge::letter::session::Later>,
+    pub(crate) phase_for: Option<crate::judge::session::Later>,
     /// Orders were read for a power signed on (the closing advice about orders is for them).
     pub(crate) orders_read: bool,
     /// Games the letter asked about by name (for the log).

@@ -2,7 +2,7 @@
 //! reader, the limits on what one letter may write and to whom, and the letter in a few words
 //! for the log.
 
-use super::session::{Section, Session};
+use super::{Section, Session};
 use crate::game::GameKind;
 
 use crate::judge::Handled;
