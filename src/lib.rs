@@ -8,7 +8,8 @@
 //! - `letter`: incoming and outgoing letters, plain data.
 //! - `mail`: reading, writing, fetching and sending mail.
 //! - `archive`: the archive as a static web site, and the SUMMARY of a game.
-//! - `watchdog`, `fault`: the time limit on one letter's handling, and faults injected by tests.
+//! - `daemon`: the loop and the clock, with its watchdog (the time limit on one letter's
+//!   handling) and the faults tests inject.
 //!
 //! `ARCHITECTURE.md` at the top of the repository describes how these fit together.
 
@@ -18,7 +19,6 @@ pub mod daemon;
 pub mod dice;
 pub mod diplomacy;
 pub mod drawing;
-pub mod fault;
 pub mod game;
 pub mod his;
 pub mod interface;
@@ -29,4 +29,3 @@ pub mod report;
 pub mod store;
 pub mod text;
 pub mod variant;
-pub mod watchdog;

@@ -5,8 +5,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use strategos::config::{Config, SecurityConfig};
+use strategos::daemon::fault::Fault;
+use strategos::daemon::watchdog::Watchdog;
 use strategos::daemon::{Clock, Daemon, Inbox};
-use strategos::fault::Fault;
 use strategos::judge::Judge;
 use strategos::mail::imap::ImapSettings;
 use strategos::mail::maildir::Maildir;
@@ -17,7 +18,6 @@ use strategos::mail::send::{
 use strategos::report::Templates;
 use strategos::store::Store;
 use strategos::variant::Variant;
-use strategos::watchdog::Watchdog;
 
 fn security(s: SecurityConfig) -> Security {
     match s {

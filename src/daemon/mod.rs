@@ -11,7 +11,6 @@ use std::time::Duration as StdDuration;
 use chrono::{DateTime, Utc};
 use tracing::{error, info, warn};
 
-use crate::fault::Fault;
 use crate::judge::Judge;
 use crate::letter::{Address, OutgoingLetter};
 use crate::mail::compose::compose_apart;
@@ -22,10 +21,13 @@ use crate::mail::redact::{purged, redacted};
 use crate::mail::send::{SendError, Transport};
 use crate::store::{MessageState, RawState, Store, Tx};
 use crate::tr;
-use crate::watchdog::{Watchdog, Watching};
+use fault::Fault;
+use watchdog::{Watchdog, Watching};
 
+pub mod fault;
 mod keeping;
 mod outbox;
+pub mod watchdog;
 
 use outbox::process_alive;
 pub use outbox::process_token;

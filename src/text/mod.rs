@@ -8,7 +8,6 @@
 //! - `lexicon`: a map's names prepared once for every reader (`Lexicon::of`).
 //! - `names`: place names normalised, looked up, and "did you mean" suggestions.
 //! - `order`: orders read from text (`parse_orders`, `parse_order`) and written back (`render`).
-//! - `table`: checks the data-driven table of order texts in `tests/data/text/orders.txt`.
 
 use crate::report::Message;
 use std::fmt;
@@ -23,7 +22,6 @@ pub mod names;
 pub mod order;
 mod parse;
 mod place;
-pub mod table;
 #[cfg(test)]
 mod tests;
 

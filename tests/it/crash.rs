@@ -321,7 +321,7 @@ fn run_until_done(
     let mut statuses = Vec::new();
     while statuses.len() < most {
         let status = judge(config, now0(), true)
-            .env(strategos::fault::FAULT_VARIABLE, fault)
+            .env(strategos::daemon::fault::FAULT_VARIABLE, fault)
             .status()
             .unwrap();
         statuses.push(status);
@@ -413,7 +413,7 @@ fn poison_that_stalls_the_judge_is_ended_by_the_watchdog_and_set_aside() {
         return;
     }
     assert_eq!(statuses.len(), 4, "{statuses:?}");
-    let watchdog = Some(strategos::watchdog::WATCHDOG_EXIT);
+    let watchdog = Some(strategos::daemon::watchdog::WATCHDOG_EXIT);
     assert!(
         statuses[..3].iter().all(|s| s.code() == watchdog),
         "{statuses:?}"

@@ -1036,7 +1036,7 @@ impl Transport for Watching {
 /// whole, and its sender gets one answer saying so, in the sender's language.
 #[test]
 fn a_letter_that_panics_the_judge_is_set_aside_after_three_attempts() {
-    use strategos::fault::{Fault, FaultKind};
+    use strategos::daemon::fault::{Fault, FaultKind};
     let mut judge = Harness::new("poison-panic");
     judge.set_time(at("2027-01-05T12:00:00Z"));
     judge.daemon.fault = Some(Fault {

@@ -1,11 +1,13 @@
 //! Order texts: the table in `tests/data/text/orders.txt`, and property tests that the
 //! parser never panics, whatever it is fed.
 
+mod table;
+
 use proptest::prelude::*;
 
 use strategos::diplomacy::turn::PhaseKind;
 use strategos::text::order::{parse_order, parse_orders, render};
-use strategos::text::table::check_table;
+use table::check_table;
 
 use crate::case::variants;
 

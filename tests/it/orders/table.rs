@@ -3,11 +3,10 @@
 //! The format is described at the top of that file. Besides what each case expects, every
 //! order read is rendered and read again, and must come back the same.
 
-use crate::diplomacy::map::Map;
-use crate::diplomacy::turn::PhaseKind;
-
-use super::order::{parse_order, parse_orders, render};
-use super::{Diagnostic, Severity};
+use strategos::diplomacy::map::Map;
+use strategos::diplomacy::turn::PhaseKind;
+use strategos::text::order::{parse_order, parse_orders, render};
+use strategos::text::{Diagnostic, Severity};
 
 /// A diagnostic a case expects.
 struct Expected {
