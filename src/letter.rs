@@ -218,6 +218,9 @@ pub struct OutgoingLetter {
     pub references: Vec<String>,
     /// Files sent with the text (a letter with none is a single text part, as always).
     pub attachments: Vec<Attachment>,
+    /// The game the letter is about, by name, if any: its letters are kept in the game's
+    /// thread (`References`), so that mail readers keep a game's letters together.
+    pub game: Option<String>,
 }
 
 impl OutgoingLetter {
@@ -249,7 +252,14 @@ impl OutgoingLetter {
             in_reply_to: None,
             references: Vec::new(),
             attachments: Vec::new(),
+            game: None,
         }
+    }
+
+    /// The letter, about game `name` (in its thread).
+    pub fn about(mut self, name: &str) -> OutgoingLetter {
+        self.game = Some(name.to_string());
+        self
     }
 }
 

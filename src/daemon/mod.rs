@@ -586,6 +586,7 @@ impl Daemon {
             in_reply_to: Some(letter.message_id.clone()),
             references: vec![letter.message_id.clone()],
             attachments: Vec::new(),
+            game: None,
         }
     }
 

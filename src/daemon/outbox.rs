@@ -315,20 +315,21 @@ impl Daemon {
             email: judge.address.clone(),
             name: Some(judge.name.clone()),
         };
-        // Every letter about a game refers to the game's thread, so mail readers keep a
-        // game's letters together.
-        let in_thread =
-            crate::judge::phases::subjects::game_of_subject(&judge.code, &letter.subject)
-                .map(|name| tx.game_by_name(name))
-                .transpose()?
-                .flatten()
-                .map(|game| crate::judge::phases::subjects::thread_root(&judge.address, &game))
-                .filter(|root| !letter.references.contains(root))
-                .map(|root| {
-                    let mut threaded = letter.clone();
-                    threaded.references.insert(0, root);
-                    threaded
-                });
+        // Every letter about a game (`OutgoingLetter::game`, set where it is written) refers to
+        // the game's thread, so mail readers keep a game's letters together.
+        let in_thread = letter
+            .game
+            .as_deref()
+            .map(|name| tx.game_by_name(name))
+            .transpose()?
+            .flatten()
+            .map(|game| crate::judge::phases::subjects::thread_root(&judge.address, &game))
+            .filter(|root| !letter.references.contains(root))
+            .map(|root| {
+                let mut threaded = letter.clone();
+                threaded.references.insert(0, root);
+                threaded
+            });
         let raw = compose_apart(
             in_thread.as_ref().unwrap_or(letter),
             &from,

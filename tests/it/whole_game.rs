@@ -70,6 +70,7 @@ impl Table<'_> {
             in_reply_to: None,
             references: Vec::new(),
             attachments: Vec::new(),
+            game: None,
         };
         let id = format!("{}.{}.player@example.test", self.game, self.serial);
         self.sent_ids.push(id.clone());

@@ -163,7 +163,7 @@ impl Judge {
         for member in tx.members(game.id)? {
             let language = self.language_of(tx, game, &member)?;
             let (subject, body) = written(self.templates.words(&language));
-            letters.push(OutgoingLetter::fresh(&member.email, subject, body));
+            letters.push(OutgoingLetter::fresh(&member.email, subject, body).about(&game.name));
         }
         Ok(letters)
     }

@@ -410,11 +410,10 @@ impl Judge {
                 "future.subject",
                 game = crate::judge::phases::subjects::prefix(&self.config.judge.code, game)
             );
-            letters.push(OutgoingLetter::fresh(
-                &member.email,
-                subject,
-                lines.join("\n") + "\n",
-            ));
+            letters.push(
+                OutgoingLetter::fresh(&member.email, subject, lines.join("\n") + "\n")
+                    .about(&game.name),
+            );
         }
         tx.drop_future_orders_until(game.id, current)?;
         Ok(letters)

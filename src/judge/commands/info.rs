@@ -400,7 +400,7 @@ impl Session<'_> {
             "History",
         );
         self.caused
-            .push(OutgoingLetter::fresh(&self.answer_to, subject, body));
+            .push(OutgoingLetter::fresh(&self.answer_to, subject, body).about(&row.name));
         self.say(msg!("info.history_follows", game = row.name));
         Ok(())
     }

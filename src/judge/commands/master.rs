@@ -117,11 +117,10 @@ impl Session<'_> {
             let words = self.judge.templates.words(&language);
             let view = secrecy::master_view(game, &member);
             let written = |message: &Message| words.message(&secrecy::as_read_by(message, view));
-            self.caused.push(OutgoingLetter::fresh(
-                &member.email,
-                written(&subject),
-                written(&text) + "\n",
-            ));
+            self.caused.push(
+                OutgoingLetter::fresh(&member.email, written(&subject), written(&text) + "\n")
+                    .about(&game.name),
+            );
         }
         Ok(())
     }
@@ -165,7 +164,7 @@ impl Session<'_> {
                     .join("\n\n")
                     + "\n";
                 self.caused
-                    .push(OutgoingLetter::fresh(&member.email, subject, body));
+                    .push(OutgoingLetter::fresh(&member.email, subject, body).about(&game.name));
             }
         }
         Ok(())
@@ -537,15 +536,21 @@ impl Session<'_> {
         };
         self.say(what.clone());
         let words = self.judge.templates.words(&language);
-        self.caused.push(OutgoingLetter::fresh(
-            &member.email,
-            tr!(
-                words,
-                "master.ejected_you_subject",
-                game = crate::judge::phases::subjects::prefix(&self.judge.config.judge.code, &game)
-            ),
-            tr!(words, "master.ejected_you", game = game.name) + "\n",
-        ));
+        self.caused.push(
+            OutgoingLetter::fresh(
+                &member.email,
+                tr!(
+                    words,
+                    "master.ejected_you_subject",
+                    game = crate::judge::phases::subjects::prefix(
+                        &self.judge.config.judge.code,
+                        &game
+                    )
+                ),
+                tr!(words, "master.ejected_you", game = game.name) + "\n",
+            )
+            .about(&game.name),
+        );
         self.announce_seat(
             tx,
             &game,

@@ -278,11 +278,14 @@ impl Session<'_> {
                     {
                         let language = self.judge.language_of(tx, &row, m)?;
                         let words = self.judge.templates.words(&language);
-                        self.caused.push(OutgoingLetter::fresh(
-                            &m.email,
-                            words.message(&subject),
-                            words.message(&body) + "\n",
-                        ));
+                        self.caused.push(
+                            OutgoingLetter::fresh(
+                                &m.email,
+                                words.message(&subject),
+                                words.message(&body) + "\n",
+                            )
+                            .about(&row.name),
+                        );
                     }
                 }
             }

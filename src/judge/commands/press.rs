@@ -159,7 +159,7 @@ impl Session<'_> {
                 continue;
             }
             self.caused
-                .push(OutgoingLetter::fresh(&to.email, subject, body));
+                .push(OutgoingLetter::fresh(&to.email, subject, body).about(&game.name));
         }
         if broadcast {
             let (subject, body) = letter(self.judge.game_words(&game));

@@ -309,7 +309,7 @@ fn progress(
     for m in &members {
         let words = desk.member_words(tx, game, m)?;
         let (subject, body) = write(words);
-        let mut letter = OutgoingLetter::fresh(&m.email, subject, body);
+        let mut letter = OutgoingLetter::fresh(&m.email, subject, body).about(&game.name);
         let wants = tx.member_wishes(game.id, m.player_id)?.map.unwrap_or(true);
         if game_map && wants {
             let picture = pictures
@@ -332,25 +332,28 @@ fn progress(
             };
             let words = desk.member_words(tx, game, member)?;
             let lang = lang_of(words);
-            letters.push(OutgoingLetter::fresh(
-                &member.email,
-                tr!(
-                    words,
-                    "his.asked_subject",
-                    game = desk.subject_prefix(game),
-                    power = power.name_in(lang),
-                    window = window.number
-                ),
-                tr!(
-                    words,
-                    "his.asked",
-                    question = window.question.describe_in(&referee.map, lang),
-                    deadline = crate::judge::deadline_of(game),
-                    signon = format!("{}{}", letter_of(power), game.name),
-                    forms = forms,
-                    default = default
-                ),
-            ));
+            letters.push(
+                OutgoingLetter::fresh(
+                    &member.email,
+                    tr!(
+                        words,
+                        "his.asked_subject",
+                        game = desk.subject_prefix(game),
+                        power = power.name_in(lang),
+                        window = window.number
+                    ),
+                    tr!(
+                        words,
+                        "his.asked",
+                        question = window.question.describe_in(&referee.map, lang),
+                        deadline = crate::judge::deadline_of(game),
+                        signon = format!("{}{}", letter_of(power), game.name),
+                        forms = forms,
+                        default = default
+                    ),
+                )
+                .about(&game.name),
+            );
         }
     }
     Ok(letters)

@@ -196,7 +196,7 @@ impl Judge {
                         letters = letters_of
                     )
                 };
-                letters.push(OutgoingLetter::fresh(&m.email, subject, body));
+                letters.push(OutgoingLetter::fresh(&m.email, subject, body).about(&game.name));
             }
         } else {
             // Past the grace in a game that waits: silent powers are offered for takeover once.
@@ -212,25 +212,28 @@ impl Judge {
                     let language = self.language_of(tx, game, m)?;
                     let words = self.templates.words(&language);
                     tx.remove_member(game.id, m.player_id)?;
-                    letters.push(OutgoingLetter::fresh(
-                        &m.email,
-                        tr!(
-                            words,
-                            "deadlines.lost_subject",
-                            game = crate::judge::phases::subjects::prefix(
-                                &self.config.judge.code,
-                                game
+                    letters.push(
+                        OutgoingLetter::fresh(
+                            &m.email,
+                            tr!(
+                                words,
+                                "deadlines.lost_subject",
+                                game = crate::judge::phases::subjects::prefix(
+                                    &self.config.judge.code,
+                                    game
+                                ),
+                                power = map.power(*power).name
                             ),
-                            power = map.power(*power).name
-                        ),
-                        tr!(
-                            words,
-                            "deadlines.lost",
-                            phase = phase_name_in(words, variant, &position),
-                            game = game.name,
-                            power = map.power(*power).name
-                        ) + "\n",
-                    ));
+                            tr!(
+                                words,
+                                "deadlines.lost",
+                                phase = phase_name_in(words, variant, &position),
+                                game = game.name,
+                                power = map.power(*power).name
+                            ) + "\n",
+                        )
+                        .about(&game.name),
+                    );
                 }
             }
             // The offer in one language: subject and text.
@@ -278,7 +281,7 @@ impl Judge {
             {
                 let language = self.language_of(tx, game, &m)?;
                 let (subject, body) = offer(self.templates.words(&language));
-                letters.push(OutgoingLetter::fresh(&m.email, subject, body));
+                letters.push(OutgoingLetter::fresh(&m.email, subject, body).about(&game.name));
             }
         }
         game.settings = settings;

@@ -237,11 +237,10 @@ impl Judge {
             };
             let language = self.language_of(tx, game, member)?;
             let words = self.templates.words(&language);
-            letters.push(OutgoingLetter::fresh(
-                &member.email,
-                subject.clone(),
-                notice(words, Some(power)),
-            ));
+            letters.push(
+                OutgoingLetter::fresh(&member.email, subject.clone(), notice(words, Some(power)))
+                    .about(&game.name),
+            );
         }
         let words = self.game_words(game);
         tx.archive(
@@ -423,7 +422,7 @@ impl Judge {
         for m in tx.members(game_now.id)? {
             let language = self.language_of(tx, game_now, &m)?;
             let (subject, body) = write(self.templates.words(&language));
-            let mut letter = OutgoingLetter::fresh(&m.email, subject, body);
+            let mut letter = OutgoingLetter::fresh(&m.email, subject, body).about(&game_now.name);
             let wants = tx
                 .member_wishes(game_now.id, m.player_id)?
                 .map
@@ -450,7 +449,8 @@ impl Judge {
             if recipient.is_empty() {
                 tx.archive(game_now.id, game_now.phase_serial, &subject, &body, now)?;
             } else {
-                letters.push(OutgoingLetter::fresh(&recipient, subject, body));
+                letters
+                    .push(OutgoingLetter::fresh(&recipient, subject, body).about(&game_now.name));
             }
         }
         if game_now.state == GameState::Finished {
@@ -542,17 +542,22 @@ impl Judge {
                     "header": header, "orders": order_lines, "warning": warning,
                     "deadline": deadline_text_in(words, game), "time_left": time_left,
                 });
-                letters.push(OutgoingLetter::fresh(
-                    &m.email,
-                    tr!(
-                        words,
-                        "reminder.subject",
-                        game =
-                            crate::judge::phases::subjects::prefix(&self.config.judge.code, game)
-                    ),
-                    self.templates
-                        .render_exact_in(words.language(), "reminder.txt", &context),
-                ));
+                letters.push(
+                    OutgoingLetter::fresh(
+                        &m.email,
+                        tr!(
+                            words,
+                            "reminder.subject",
+                            game = crate::judge::phases::subjects::prefix(
+                                &self.config.judge.code,
+                                game
+                            )
+                        ),
+                        self.templates
+                            .render_exact_in(words.language(), "reminder.txt", &context),
+                    )
+                    .about(&game.name),
+                );
             }
         }
         Ok(letters)

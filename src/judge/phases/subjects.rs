@@ -153,23 +153,6 @@ pub(crate) fn reply_subject(
     format!("Re: {flag}{head} {}", rest.trim())
 }
 
-/// The game a letter's subject is about, by the prefix every letter about a game carries
-/// (`STRA:game - `, after `Re: `, `[Error Flag] ` or `[You are late!] `), if any.
-pub(crate) fn game_of_subject<'s>(code: &str, subject: &'s str) -> Option<&'s str> {
-    let mut rest = subject.trim_start();
-    for lead in [
-        "Re: ",
-        "[Error Flag] ",
-        "[You are late!] ",
-        "[Вы опаздываете!] ",
-    ] {
-        rest = rest.strip_prefix(lead).unwrap_or(rest);
-    }
-    let after = rest.strip_prefix(code)?.strip_prefix(':')?;
-    let (name, _) = after.split_once(" -")?;
-    (!name.is_empty() && !name.contains(char::is_whitespace)).then_some(name)
-}
-
 /// The Message-ID every letter about `game` refers to (`References:`), so that mail readers
 /// thread a game's letters together: made from the game's number and name, never sent itself.
 pub(crate) fn thread_root(judge_address: &str, game: &GameRow) -> String {

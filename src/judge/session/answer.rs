@@ -109,11 +109,16 @@ impl Session<'_> {
             ));
         }
         let code = &judge.config.judge.code;
-        let prefix = session.reply_prefix.clone().or_else(|| {
-            let game = session.signed_on.as_ref().map(|(g, _)| g);
-            game.or(session.master_of.as_ref())
-                .map(|g| crate::judge::phases::subjects::prefix(code, g))
-        });
+        let game = session.signed_on.as_ref().map(|(g, _)| g);
+        let game = game.or(session.master_of.as_ref());
+        let prefix = session
+            .reply_prefix
+            .clone()
+            .or_else(|| game.map(|g| crate::judge::phases::subjects::prefix(code, g)));
+        let thread = session
+            .reply_game
+            .clone()
+            .or_else(|| game.map(|g| g.name.clone()));
         let subject = crate::judge::phases::subjects::reply_subject(
             code,
             prefix.as_deref(),
@@ -153,6 +158,7 @@ impl Session<'_> {
                 .into_iter()
                 .map(|(_, a)| a)
                 .collect(),
+            game: thread,
         }];
         letters.append(&mut others);
         // No letter the judge writes is larger than the limit; the rest is summed up.
@@ -233,7 +239,9 @@ impl Session<'_> {
                 game = acted.prefix,
                 power = acted.power
             );
-            copies.push(OutgoingLetter::fresh(&player, subject, self.reply(&done)));
+            copies.push(
+                OutgoingLetter::fresh(&player, subject, self.reply(&done)).about(&acted.game),
+            );
         }
         copies
     }

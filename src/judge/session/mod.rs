@@ -70,6 +70,8 @@ pub(crate) struct Session<'j> {
     /// The subject prefix of the game the letter first signed on to, as it stood then (the
     /// answer's subject carries it, as njudge's does, whatever the letter went on to process).
     pub(crate) reply_prefix: Option<String>,
+    /// The name of that game: the answer is in its thread.
+    pub(crate) reply_game: Option<String>,
     /// New passwords hashed for this letter (each costs argon2's time; see `new_password`).
     pub(crate) passwords_set: u32,
     /// Help files already sent in this letter (each is sent once).
@@ -177,6 +179,7 @@ impl<'j> Session<'j> {
             unread: 0,
             unread_orders: 0,
             reply_prefix: None,
+            reply_game: None,
             passwords_set: 0,
             helped: Vec::new(),
             attachments: Vec::new(),
@@ -226,6 +229,7 @@ impl<'j> Session<'j> {
                 &self.judge.config.judge.code,
                 &row,
             ));
+            self.reply_game = Some(row.name.clone());
         }
         self.signed_on = Some((row, power));
         self.phase_for = None;

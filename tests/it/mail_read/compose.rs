@@ -21,6 +21,7 @@ fn letter() -> OutgoingLetter {
         in_reply_to: Some("orders-1901@mail.example.test".into()),
         references: vec!["start-1@judge.example.test".into(), "orders-1901@mail.example.test".into()],
         attachments: Vec::new(),
+        game: None,
     }
 }
 
