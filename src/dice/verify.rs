@@ -199,7 +199,7 @@ pub fn verify(text: &str) -> Verification {
         match read {
             Err(why) => result.problems.push(Problem::Unreadable {
                 line: tidy(line),
-                why,
+                why: why.to_string(),
             }),
             Ok(DiceLine::Commitment { game, commitment }) => {
                 note_game(&mut result, &game);

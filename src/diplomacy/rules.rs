@@ -131,28 +131,34 @@ impl Rules {
     ];
 
     /// Changes one named switch; the error says what values it takes.
-    pub fn set_switch(&mut self, name: &str, value: &SwitchValue) -> Result<(), String> {
+    pub fn set_switch(&mut self, name: &str, value: &SwitchValue) -> Result<(), SwitchError> {
+        let takes = |values: &'static str| SwitchError::Takes {
+            name: name.to_string(),
+            values,
+        };
         let flag = |value: &SwitchValue| match value {
             SwitchValue::Bool(b) => Ok(*b),
-            _ => Err(format!("{name} takes true or false")),
+            _ => Err(takes("true or false")),
         };
-        let text = |value: &SwitchValue, allowed: &str| match value {
+        let text = |value: &SwitchValue, allowed: &'static str| match value {
             SwitchValue::Text(t) => Ok(t.clone()),
-            _ => Err(format!("{name} takes one of: {allowed}")),
+            _ => Err(takes(allowed)),
         };
         match name {
             "multi_route_convoy" => {
-                self.multi_route_convoy = match text(value, "any_route, all_routes")?.as_str() {
-                    "any_route" => MultiRouteConvoy::AnyRouteDisrupts,
-                    "all_routes" => MultiRouteConvoy::AllRoutesMustFail,
-                    _ => return Err(format!("{name} takes one of: any_route, all_routes")),
-                }
+                self.multi_route_convoy =
+                    match text(value, "one of: any_route, all_routes")?.as_str() {
+                        "any_route" => MultiRouteConvoy::AnyRouteDisrupts,
+                        "all_routes" => MultiRouteConvoy::AllRoutesMustFail,
+                        _ => return Err(takes("one of: any_route, all_routes")),
+                    }
             }
             "convoy_paradox" => {
-                self.convoy_paradox = match text(value, "szykman, rulebook_2000")?.as_str() {
+                self.convoy_paradox = match text(value, "one of: szykman, rulebook_2000")?.as_str()
+                {
                     "szykman" => ConvoyParadox::Szykman,
                     "rulebook_2000" => ConvoyParadox::Rulebook2000,
-                    _ => return Err(format!("{name} takes one of: szykman, rulebook_2000")),
+                    _ => return Err(takes("one of: szykman, rulebook_2000")),
                 }
             }
             "convoyed_attack_cuts_support_against_itself" => {
@@ -167,25 +173,44 @@ impl Rules {
             "supply_credit" => self.supply_credit = flag(value)?,
             "civil_disorder_removal" => {
                 self.civil_disorder_removal =
-                    match text(value, "owned_centre, home_centre")?.as_str() {
+                    match text(value, "one of: owned_centre, home_centre")?.as_str() {
                         "owned_centre" => CivilDisorderRemoval::FarthestFromOwnedCentre,
                         "home_centre" => CivilDisorderRemoval::FarthestFromHomeCentre,
-                        _ => return Err(format!("{name} takes one of: owned_centre, home_centre")),
+                        _ => return Err(takes("one of: owned_centre, home_centre")),
                     }
             }
             "max_fleet_builds" => {
                 self.max_fleet_builds = match value {
                     SwitchValue::Int(n) if *n >= 0 => Some(*n as u32),
-                    _ => return Err(format!("{name} takes a number of at least 0")),
+                    _ => return Err(takes("a number of at least 0")),
                 }
             }
             _ => {
-                return Err(format!(
-                    "'{name}' is not a rules switch; the switches are {}",
-                    Rules::SWITCHES.join(", ")
-                ));
+                return Err(SwitchError::Unknown(name.to_string()));
             }
         }
         Ok(())
+    }
+}
+
+/// Why a rules switch was not set; its `Display` says so to whoever wrote it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SwitchError {
+    /// No switch has that name.
+    Unknown(String),
+    /// The switch takes other values (`true or false`, `one of: ...`).
+    Takes { name: String, values: &'static str },
+}
+
+impl std::fmt::Display for SwitchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SwitchError::Unknown(name) => write!(
+                f,
+                "'{name}' is not a rules switch; the switches are {}",
+                Rules::SWITCHES.join(", ")
+            ),
+            SwitchError::Takes { name, values } => write!(f, "{name} takes {values}"),
+        }
     }
 }

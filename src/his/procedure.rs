@@ -65,7 +65,7 @@ impl Procedure {
         request: MoveRequest,
         standing: Standing,
         inputs: &[Input],
-    ) -> Result<Procedure, String> {
+    ) -> Result<Procedure, ReplayError> {
         let mut p = Procedure::start(map, board, request, standing);
         for (i, input) in inputs.iter().enumerate() {
             let current = match &p.status {
@@ -94,7 +94,7 @@ impl Procedure {
                 _ => Err(Phrase::same("it does not answer what the procedure awaits")),
             };
             if let Err(why) = result {
-                return Err(format!("input {}: {}", i + 1, why.en));
+                return Err(ReplayError { input: i + 1, why });
             }
         }
         Ok(p)
@@ -214,4 +214,18 @@ impl Procedure {
 
 fn no_window() -> Phrase {
     Phrase::new("no window is open", "ни одно окно не открыто")
+}
+
+/// Why a stored procedure could not be replayed: which input (from 1) and why, in each
+/// language.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReplayError {
+    pub input: usize,
+    pub why: Phrase,
+}
+
+impl std::fmt::Display for ReplayError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "input {}: {}", self.input, self.why.en)
+    }
 }

@@ -81,8 +81,8 @@ pub fn select(map: &Map, board: Option<&Position>, text: &str) -> (String, Vec<D
                 let outer = taking(&blocks);
                 let holds = match evaluate(map, board, condition) {
                     Ok(holds) => holds || board.is_none(),
-                    Err(message) => {
-                        fail(message);
+                    Err(why) => {
+                        fail(why.to_string());
                         false
                     }
                 };
@@ -105,9 +105,9 @@ pub fn select(map: &Map, board: Option<&Position>, text: &str) -> (String, Vec<D
                         block.now = block.outer && (board.is_none() || !block.taken) && holds;
                         block.taken |= holds;
                     }
-                    (Some(block), Err(message)) => {
+                    (Some(block), Err(why)) => {
                         block.now = false;
-                        fail(message);
+                        fail(why.to_string());
                     }
                     (None, _) => fail("ELSE IF without IF before it".into()),
                 }
@@ -146,20 +146,46 @@ fn tokens(condition: &str) -> Vec<String> {
     words
 }
 
+/// Why an IF condition cannot be read; its `Display` says so to the writer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum ConditionError {
+    Missing,
+    OutOfPlace(String),
+    EndsTooSoon,
+    Unclosed,
+    NoProvince(String),
+}
+
+impl std::fmt::Display for ConditionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConditionError::Missing => {
+                f.write_str("IF needs a condition, like: IF NOT French Army Ruhr")
+            }
+            ConditionError::OutOfPlace(word) => {
+                write!(f, "'{word}' is out of place in the condition")
+            }
+            ConditionError::EndsTooSoon => f.write_str("the condition ends too soon"),
+            ConditionError::Unclosed => f.write_str("a '(' in the condition is not closed"),
+            ConditionError::NoProvince(words) => write!(
+                f,
+                "'{words}' names no province in the condition: write [power] [type] province, like: IF NOT French Army Ruhr"
+            ),
+        }
+    }
+}
+
 /// Whether the condition holds on the board (`false` when there is none); its words read.
-fn evaluate(map: &Map, board: Option<&Position>, condition: &str) -> Result<bool, String> {
+fn evaluate(map: &Map, board: Option<&Position>, condition: &str) -> Result<bool, ConditionError> {
     let words = tokens(condition);
     if words.is_empty() {
-        return Err("IF needs a condition, like: IF NOT French Army Ruhr".into());
+        return Err(ConditionError::Missing);
     }
     let mut at = 0;
     let value = expression(map, board, &words, &mut at)?;
     match words.get(at) {
         None => Ok(value),
-        Some(word) => Err(format!(
-            "'{}' is out of place in the condition",
-            shown(word)
-        )),
+        Some(word) => Err(ConditionError::OutOfPlace(shown(word))),
     }
 }
 
@@ -173,7 +199,7 @@ fn expression(
     board: Option<&Position>,
     words: &[String],
     at: &mut usize,
-) -> Result<bool, String> {
+) -> Result<bool, ConditionError> {
     let mut value = term(map, board, words, at)?;
     while let Some(word) = words.get(*at) {
         let and = is_word(word, "and");
@@ -193,9 +219,9 @@ fn term(
     board: Option<&Position>,
     words: &[String],
     at: &mut usize,
-) -> Result<bool, String> {
+) -> Result<bool, ConditionError> {
     match words.get(*at).map(String::as_str) {
-        None => Err("the condition ends too soon".into()),
+        None => Err(ConditionError::EndsTooSoon),
         Some(word) if is_word(word, "not") => {
             *at += 1;
             term(map, board, words, at).map(|v| !v)
@@ -204,7 +230,7 @@ fn term(
             *at += 1;
             let value = expression(map, board, words, at)?;
             if words.get(*at).map(String::as_str) != Some(")") {
-                return Err("a '(' in the condition is not closed".into());
+                return Err(ConditionError::Unclosed);
             }
             *at += 1;
             Ok(value)
@@ -284,7 +310,7 @@ fn province(map: &Map, words: &[&str]) -> Option<ProvinceId> {
 }
 
 /// `[power] [type] province`, in any order.
-fn describe(map: &Map, words: &[String]) -> Result<Wanted, String> {
+fn describe(map: &Map, words: &[String]) -> Result<Wanted, ConditionError> {
     let mut kind = None;
     let mut rest: Vec<&str> = Vec::new();
     for word in words {
@@ -319,10 +345,7 @@ fn describe(map: &Map, words: &[String]) -> Result<Wanted, String> {
             kind,
             province,
         }),
-        _ => Err(format!(
-            "'{}' names no province in the condition: write [power] [type] province, like: IF NOT French Army Ruhr",
-            shown(&words.join(" "))
-        )),
+        _ => Err(ConditionError::NoProvince(shown(&words.join(" ")))),
     }
 }
 

@@ -123,9 +123,49 @@ fn part(word: &str) -> Option<Part> {
     }
 }
 
+/// Why words are no date; its `Display` says so to the writer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DateError {
+    /// No words at all.
+    Empty,
+    /// A word shaped as an ISO date names no day of the calendar (`2027-02-30`).
+    NoSuchDay(String),
+    /// A word that is no part of a date.
+    NotADate(String),
+    /// A word that gives a part of the date already given.
+    Twice(String),
+    /// A weekday with a day, a month or a year.
+    WeekdayWithDate,
+    /// A year without its month.
+    YearWithoutMonth,
+}
+
+impl std::fmt::Display for DateError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DateError::Empty => write!(f, "a date is needed, like: 15 Jun 2027 23:30"),
+            DateError::NoSuchDay(word) => write!(f, "'{word}' is no day of the calendar"),
+            DateError::NotADate(word) => write!(
+                f,
+                "'{word}' is not part of a date: write a date like 15 Jun 2027 23:30, Tue 18:00 or 2027-06-15"
+            ),
+            DateError::Twice(word) => {
+                write!(f, "'{word}' gives a part of the date a second time")
+            }
+            DateError::WeekdayWithDate => write!(
+                f,
+                "a weekday stands alone: write Tue, or a day and a month like 15 Jun"
+            ),
+            DateError::YearWithoutMonth => {
+                write!(f, "a year needs a month, like: Jun 2027 or 15 Jun 2027")
+            }
+        }
+    }
+}
+
 /// Reads the words of a date. Each part at most once; a weekday goes with neither a day, a
-/// month nor a year. The message says what is wrong, for the writer.
-pub fn read_date(words: &[&str]) -> Result<WrittenDate, String> {
+/// month nor a year.
+pub fn read_date(words: &[&str]) -> Result<WrittenDate, DateError> {
     let mut date = WrittenDate {
         weekday: None,
         day: None,
@@ -135,7 +175,7 @@ pub fn read_date(words: &[&str]) -> Result<WrittenDate, String> {
         text: words.join(" "),
     };
     if words.is_empty() {
-        return Err("a date is needed, like: 15 Jun 2027 23:30".into());
+        return Err(DateError::Empty);
     }
     for word in words {
         if *word == "," {
@@ -146,11 +186,9 @@ pub fn read_date(words: &[&str]) -> Result<WrittenDate, String> {
             word.len() == 10 && word.as_bytes()[4] == b'-' && word.as_bytes()[7] == b'-';
         let Some(part) = part(word) else {
             if iso_shaped {
-                return Err(format!("'{shown}' is no day of the calendar"));
+                return Err(DateError::NoSuchDay(shown));
             }
-            return Err(format!(
-                "'{shown}' is not part of a date: write a date like 15 Jun 2027 23:30, Tue 18:00 or 2027-06-15"
-            ));
+            return Err(DateError::NotADate(shown));
         };
         let twice = match part {
             Part::Weekday(d) => date.weekday.replace(d).is_some(),
@@ -167,15 +205,15 @@ pub fn read_date(words: &[&str]) -> Result<WrittenDate, String> {
             }
         };
         if twice {
-            return Err(format!("'{shown}' gives a part of the date a second time"));
+            return Err(DateError::Twice(shown));
         }
     }
     if date.weekday.is_some() && (date.day.is_some() || date.month.is_some() || date.year.is_some())
     {
-        return Err("a weekday stands alone: write Tue, or a day and a month like 15 Jun".into());
+        return Err(DateError::WeekdayWithDate);
     }
     if date.year.is_some() && date.month.is_none() {
-        return Err("a year needs a month, like: Jun 2027 or 15 Jun 2027".into());
+        return Err(DateError::YearWithoutMonth);
     }
     Ok(date)
 }

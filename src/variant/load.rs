@@ -573,7 +573,7 @@ fn build_rules(file: &VariantFile, problems: &mut Problems) -> Rules {
             _ => SwitchValue::Text(String::new()),
         };
         if let Err(message) = rules.set_switch(switch, &converted) {
-            problems.at(value, key, message);
+            problems.at(value, key, message.to_string());
         }
     }
     rules

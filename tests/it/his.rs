@@ -646,11 +646,12 @@ fn a_procedure_is_rebuilt_from_its_inputs() {
         values[0] = 7;
     }
     let err = Procedure::replay(&map, &board, request.clone(), Standing::new(), &bad).unwrap_err();
-    assert!(err.starts_with("input 4:"), "{err}");
+    assert_eq!(err.input, 4, "{err}");
+    assert!(err.to_string().starts_with("input 4:"), "{err}");
     // Dice where a window is open are refused too.
     let stray = [p.inputs()[2].clone()];
     let err = Procedure::replay(&map, &board, request, Standing::new(), &stray).unwrap_err();
-    assert!(err.starts_with("input 1:"), "{err}");
+    assert_eq!(err.input, 1, "{err}");
 }
 
 /// Random boards and moves, answered at random (or by letting deadlines pass) with random

@@ -214,8 +214,8 @@ impl Args<'_> {
                     match super::super::date::read_date(&texts) {
                         Ok(date) if name == "from" => from = Some(date),
                         Ok(date) => to = Some(date),
-                        Err(message) => {
-                            self.report(Severity::Error, value[0].column, message);
+                        Err(why) => {
+                            self.report(Severity::Error, value[0].column, why.to_string());
                             valid = false;
                         }
                     }

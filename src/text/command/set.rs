@@ -219,8 +219,8 @@ impl Args<'_> {
         let texts: Vec<&str> = words.iter().map(|w| w.text).collect();
         match read_date(&texts) {
             Ok(date) => Some(date),
-            Err(message) => {
-                self.report(Severity::Error, words[0].column, message);
+            Err(why) => {
+                self.report(Severity::Error, words[0].column, why.to_string());
                 None
             }
         }
