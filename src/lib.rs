@@ -8,6 +8,8 @@
 //! - `mail`: reading, writing, fetching and sending mail.
 //! - `archive`: the archive as a static web site, and the SUMMARY of a game.
 //! - `watchdog`, `fault`: the time limit on one letter's handling, and faults injected by tests.
+//! - `files`: files written whole and renamed into place, private unless meant public.
+//! - `syslog`: the system log, where `strategos deliver` logs (never on its output).
 //!
 //! `ARCHITECTURE.md` at the top of the repository describes how these fit together.
 
@@ -18,6 +20,7 @@ pub mod dice;
 pub mod diplomacy;
 pub mod drawing;
 pub mod fault;
+pub mod files;
 pub mod his;
 pub mod interface;
 pub mod judge;
@@ -25,6 +28,7 @@ pub mod letter;
 pub mod mail;
 pub mod report;
 pub mod store;
+pub mod syslog;
 pub mod text;
 pub mod variant;
 pub mod watchdog;

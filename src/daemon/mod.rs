@@ -683,14 +683,15 @@ impl Daemon {
                             continue;
                         }
                     };
-                    // Marked only once stored (now or before); otherwise it stays for the next
-                    // round.
+                    // Removed only once stored (now or before): the database holds it, and
+                    // the raw letter with its passwords stays nowhere else. Otherwise it stays
+                    // for the next round.
                     let Ok(new) = self.try_accept(&raw, &format!("maildir:{}", message.id)) else {
                         continue;
                     };
                     n += usize::from(new);
-                    if let Err(e) = maildir.mark_handled(&message) {
-                        warn!(id = %message.id, error = %e, "cannot mark a message handled");
+                    if let Err(e) = maildir.remove(&message) {
+                        warn!(id = %message.id, error = %e, "cannot remove a stored letter from the inbox");
                     }
                 }
             }

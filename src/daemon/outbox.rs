@@ -152,7 +152,7 @@ impl Daemon {
             let result = self.store.begin().and_then(|tx| {
                 match &outcome {
                     Ok(()) => tx.mark_sent(letter.id, now)?,
-                    Err(SendError::Transient(e)) => {
+                    Err(SendError::Transient(e) | SendError::Unavailable(e)) => {
                         if !tx.mark_retry(letter.id, e, max_attempts, now)? {
                             let why = format!("given up after {max_attempts} attempts: {e}");
                             Self::tell_keeper(&self.judge, &tx, &letter.recipients, &why, now)?;
@@ -175,6 +175,12 @@ impl Daemon {
                     // Sent (or refused) but not recorded: it will be tried again, so send no
                     // more until the store can keep count.
                     warn!(message_id = %letter.message_id, error = %e, "cannot record a sending; no more sending this round");
+                    break;
+                }
+                (Err(SendError::Unavailable(e)), Ok(())) => {
+                    // The way out does not work: no other letter would go either, and each
+                    // would wait for its own failure (a minute for a hung command).
+                    warn!(message_id = %letter.message_id, error = %e, "a letter was not sent, and no more are tried this round");
                     break;
                 }
                 (Err(e), Ok(())) => {
@@ -225,10 +231,14 @@ impl Daemon {
                 continue;
             }
             let outcome = self.transport.stage(from, &letter.recipients, &letter.raw);
+            let unavailable = matches!(outcome, Err(SendError::Unavailable(_)));
             if matches!(outcome, Err(SendError::Transient(_))) {
                 failed.extend(recipients);
             }
             outcomes.insert(letter.id, outcome);
+            if unavailable {
+                break;
+            }
         }
         if let Err(e) = self.transport.settle() {
             for outcome in outcomes.values_mut().filter(|o| o.is_ok()) {

@@ -1,6 +1,7 @@
 //! `strategos adjudicate` run as a program, as outside tools run it.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -8,8 +9,14 @@ use serde_json::Value;
 use crate::case::{compare, data};
 
 fn strategos(args: &[&str], stdin: Option<&str>) -> Output {
+    strategos_in(args, stdin, &[])
+}
+
+/// `strategos` with variables set in its environment.
+fn strategos_in(args: &[&str], stdin: Option<&str>, env: &[(&str, &Path)]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_strategos"))
         .args(args)
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -244,7 +251,14 @@ fn a_bad_config_stops_the_program_naming_the_key() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown field `variant_dir`"), "{err}");
-    std::fs::write(&config, "[paths]\nvariants = \"tests/data/variants\"\n").unwrap();
+    // A relative path is read from the configuration's own folder.
+    std::fs::create_dir_all(dir.join("mine")).unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/variants/tiny.toml"),
+        dir.join("mine").join("tiny.toml"),
+    )
+    .unwrap();
+    std::fs::write(&config, "[paths]\nvariants = \"mine\"\n").unwrap();
     let case = r#"{"variant": "tiny", "phase": {"season": "spring", "year": 240, "kind": "movement"},
         "units": [{"power": "north", "type": "fleet", "at": "nor"}], "orders": {"north": ["F Northland - Middle Sea"]}}"#;
     let out = strategos(
@@ -491,8 +505,9 @@ fn the_judge_logs_each_letter_and_phase_in_plain_text() {
     std::fs::write(
         &config,
         format!(
-            "[judge]\naddress = \"judge@example.test\"\n[paths]\ndatabase = \"{}\"\nvariants = \"tests/data/variants\"\n[outbox]\nmaildir = \"{}\"\n",
+            "[judge]\naddress = \"judge@example.test\"\n[paths]\ndatabase = \"{}\"\nvariants = \"{}\"\n[outbox]\nmaildir = \"{}\"\n",
             db.display(),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/variants"),
             judge.dir.0.join("out").display()
         ),
     )
@@ -505,9 +520,17 @@ fn the_judge_logs_each_letter_and_phase_in_plain_text() {
         "--now",
         "2027-01-05T13:00:00Z",
     ];
-    let out = strategos(&args, Some(letter));
-    let log = String::from_utf8_lossy(&out.stderr);
+    // `deliver` logs to the system log (here a socket of the test's), never on its output,
+    // which a mail server would mail back to the letter's sender.
+    let syslog = strategos::syslog::Listener::bind(&judge.dir.0.join("syslog")).unwrap();
+    let out = strategos_in(
+        &args,
+        Some(letter),
+        &[("STRATEGOS_SYSLOG_SOCKET", syslog.path.as_path())],
+    );
+    let log = syslog.lines().join("\n");
     assert_eq!(out.status.code(), Some(0), "{log}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
     assert!(
         !log.contains('\u{1b}'),
         "colour codes in a log that is no terminal:\n{log}"
