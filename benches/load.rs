@@ -124,6 +124,7 @@ fn daemon(dir: &Path, now: DateTime<Utc>) -> Daemon {
             variants: variant::embedded().expect("built-in variants load"),
             templates: Templates::built_in(),
             last_position: Default::default(),
+            pictures_ahead: Default::default(),
         },
         store: Store::open(&dir.join("judge.db")).expect("database opens"),
         inbox: Inbox::Maildir(Maildir::open(dir.join("in")).expect("inbox")),

@@ -194,6 +194,7 @@ fn operate(
         variants,
         templates,
         last_position: Default::default(),
+        pictures_ahead: Default::default(),
     };
     let tx = store.begin().map_err(db)?;
     let letters = judge.operate(&tx, game, commands, now).map_err(db)??;

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use strategos::config::{Config, SecurityConfig};
 use strategos::daemon::{Clock, Daemon, Inbox};
 use strategos::fault::Fault;
+use strategos::files::exposure;
 use strategos::judge::Judge;
 use strategos::mail::imap::ImapSettings;
 use strategos::mail::maildir::Maildir;
@@ -16,7 +17,6 @@ use strategos::mail::security::Security;
 use strategos::mail::send::{
     MaildirTransport, SendmailTransport, SmtpSettings, SmtpTransport, Transport,
 };
-use strategos::files::exposure;
 use strategos::report::Templates;
 use strategos::store::{Store, Upgrade};
 use strategos::variant::Variant;
@@ -127,8 +127,8 @@ pub fn daemon(
         Upgrade::Refuse => Store::open(database).map(|store| (store, None)),
         Upgrade::Migrate => Store::open_migrating(database),
     };
-    let (store, migrated) = opened
-        .map_err(|e| format!("paths.database: cannot open {}: {e}", database.display()))?;
+    let (store, migrated) =
+        opened.map_err(|e| format!("paths.database: cannot open {}: {e}", database.display()))?;
     if let Some(m) = migrated {
         tracing::info!(
             "the database {} is migrated from schema {} to {}; its copy from before is {}",
@@ -206,6 +206,7 @@ pub fn daemon(
         variants,
         templates,
         last_position: Default::default(),
+        pictures_ahead: Default::default(),
     };
     // The watchdog ends a handling that outlasts its time; the fault (tests only) is read in
     // debug builds alone.

@@ -18,6 +18,15 @@ use crate::store::{GameRow, Tx, position_from_json, position_to_json};
 use crate::variant::Variant;
 use crate::{msg, tr};
 
+/// A phase adjudicated with the orders in force (`Judge::play`).
+pub(super) struct Played {
+    pub submitted: Vec<Submitted>,
+    /// The powers that owed orders and gave none.
+    pub missing: Vec<PowerId>,
+    pub resolution: crate::diplomacy::adjudicate::Resolution,
+    pub progress: Progress,
+}
+
 /// `Spring 1901 movement`, in English: the name phases are stored and asked for by.
 pub fn phase_name(variant: &Variant, position: &Position) -> String {
     phase_name_in(Words::english(), variant, position)
@@ -373,19 +382,18 @@ impl Judge {
         Some((variant, position))
     }
 
-    /// Adjudicates the current phase of `game` with the orders in force, reports it to every
-    /// member, keeps the report in the archive and moves the game to its next phase.
-    pub(super) fn process_phase(
+    /// The current phase of `game` (at `position`) adjudicated with the orders in force:
+    /// what `process_phase` carries out. It only reads, so the pictures of a busy deadline
+    /// are foreseen from it before their games are processed (`pictures::foresee`).
+    pub(super) fn play(
         &self,
         tx: &Tx,
-        game: &mut GameRow,
-        now: DateTime<Utc>,
-    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
-        let Some((variant, position)) = self.game_position(game) else {
-            return Ok(Vec::new());
-        };
+        game: &GameRow,
+        variant: &Variant,
+        position: &Position,
+    ) -> rusqlite::Result<Played> {
         let map = &variant.map;
-        let owing = powers_owing(map, &position);
+        let owing = powers_owing(map, position);
         let mut submitted = Vec::new();
         let mut missing = Vec::new();
         for power in &owing {
@@ -401,14 +409,39 @@ impl Judge {
                 None => missing.push(*power),
             }
         }
-        let resolution = adjudicate(map, &variant.rules, &position, &submitted);
+        let resolution = adjudicate(map, &variant.rules, position, &submitted);
         // The game's own victory threshold (SET CENTERS), else the variant's.
         let mut victory = variant.victory();
         if let Some(centres) = GameSettings::from_json(&game.settings).centres {
             victory.threshold = centres;
         }
-        let Progress { next, year_end } =
-            advance(map, &variant.calendar, &victory, &position, &resolution);
+        let progress = advance(map, &variant.calendar, &victory, position, &resolution);
+        Ok(Played {
+            submitted,
+            missing,
+            resolution,
+            progress,
+        })
+    }
+
+    /// Adjudicates the current phase of `game` with the orders in force, reports it to every
+    /// member, keeps the report in the archive and moves the game to its next phase.
+    pub(super) fn process_phase(
+        &self,
+        tx: &Tx,
+        game: &mut GameRow,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
+        let Some((variant, position)) = self.game_position(game) else {
+            return Ok(Vec::new());
+        };
+        let map = &variant.map;
+        let Played {
+            submitted,
+            missing,
+            resolution,
+            progress: Progress { next, year_end },
+        } = self.play(tx, game, variant, &position)?;
         let eliminated = eliminated(map, &next);
         let standing = year_end.as_ref().map(|y| &y.standing);
         let winner = standing
@@ -496,7 +529,7 @@ impl Judge {
             if game_map && wants {
                 let words = self.templates.words(&language);
                 let picture = pictures.entry(language).or_insert_with(|| {
-                    super::pictures::results_picture(
+                    super::pictures::ResultsScene::new(
                         words,
                         variant,
                         game_now,
@@ -505,6 +538,7 @@ impl Judge {
                         &resolution,
                         &next,
                     )
+                    .and_then(|scene| self.pictures_ahead.take_or_paint(scene, variant, words))
                 });
                 letter.attachments.extend(picture.clone());
             }
