@@ -54,7 +54,9 @@ pub fn refuse_arguments(error: &clap::Error) -> ExitCode {
 
 /// Logs why the letter could not be stored and asks the mail server to keep it.
 fn keep(why: &str) -> ExitCode {
-    tracing::error!("strategos deliver: {why}; the mail server keeps the letter and offers it again (exit status 75)");
+    tracing::error!(
+        "strategos deliver: {why}; the mail server keeps the letter and offers it again (exit status 75)"
+    );
     ExitCode::from(EX_TEMPFAIL)
 }
 

@@ -28,7 +28,7 @@ pub const UMASK: u32 = 0o077;
 /// started with (a login shell's 022, a mail server's pipe). Returns the umask it replaced.
 pub fn keep_private() -> u32 {
     // SAFETY: umask(2) only swaps the process's file-creation mask; it cannot fail.
-    u32::from(unsafe { libc::umask(UMASK as libc::mode_t) })
+    unsafe { libc::umask(UMASK as libc::mode_t) }
 }
 
 /// Makes each temporary name of this process unique.
@@ -184,7 +184,12 @@ mod tests {
         std::os::unix::fs::symlink(&target, &file).unwrap();
         write_whole(&file, b"page", PUBLIC).unwrap();
         assert_eq!(fs::read_to_string(&target).unwrap(), "kept");
-        assert!(!fs::symlink_metadata(&file).unwrap().file_type().is_symlink());
+        assert!(
+            !fs::symlink_metadata(&file)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
         assert_eq!(fs::read_to_string(&file).unwrap(), "page");
         assert_eq!(fs::metadata(&file).unwrap().mode() & 0o777, PUBLIC);
         // A dangling link: its target is not created.

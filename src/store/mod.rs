@@ -193,7 +193,9 @@ impl Store {
     /// into a new file beside it, only its owner may read it, and it is linked into place
     /// once checked, so a failed copy leaves nothing.
     pub fn back_up(&self, path: &std::path::Path) -> Result<(), String> {
-        let version = self.schema().map_err(|e| format!("cannot read the database: {e}"))?;
+        let version = self
+            .schema()
+            .map_err(|e| format!("cannot read the database: {e}"))?;
         upgrade::copy_checked(&self.conn, path, version)
     }
 

@@ -214,7 +214,9 @@ fn copy_before_migrating(conn: &Connection, path: &Path, found: i64) -> Result<P
 pub(super) fn copy_checked(conn: &Connection, path: &Path, version: i64) -> Result<(), String> {
     let shown = path.display();
     if crate::files::taken(path) {
-        return Err(format!("{shown} exists already; give a new file for the copy"));
+        return Err(format!(
+            "{shown} exists already; give a new file for the copy"
+        ));
     }
     let temporary = crate::files::new_private_beside(path)
         .map_err(|e| format!("cannot write the copy {shown}: {e}"))?;

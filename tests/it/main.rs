@@ -52,6 +52,7 @@
 
 mod archive;
 mod attacks;
+mod busy;
 mod case;
 mod cli;
 mod commands;
@@ -80,6 +81,7 @@ mod postfix_pipe;
 mod random;
 mod rulebook;
 mod secrecy;
+mod upgrade;
 mod variants;
 mod vocabulary;
 mod whole_game;
