@@ -504,6 +504,12 @@ impl<'s, 'a> Board<'s, 'a> {
     /// What stands on the board: orders, units, the dislodged with their retreats, and the
     /// legend beneath.
     pub(super) fn on_top(&self, out: &mut String, words: Words) {
+        self.on_the_map(out, words);
+        write_legend(out, &self.legend(words));
+    }
+
+    /// What stands on the map: orders, units, the dislodged with their retreats.
+    pub(super) fn on_the_map(&self, out: &mut String, words: Words) {
         let (scene, spots) = (self.scene, &self.spots);
         let (map, layout, position) = (scene.map, scene.layout, scene.position);
         super::orders::draw_orders(out, scene, spots);
@@ -532,7 +538,11 @@ impl<'s, 'a> Board<'s, 'a> {
         out.push_str("</g>");
 
         super::orders::draw_dislodged(out, scene, spots, words);
-        draw_legend(out, scene, words, self.w, self.h);
+    }
+
+    /// The legend beneath the map, in pieces.
+    pub(super) fn legend(&self, words: Words) -> Legend {
+        legend(self.scene, words, self.w, self.h)
     }
 }
 
@@ -545,11 +555,48 @@ fn short_name(id: &str) -> String {
     }
 }
 
-fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
+/// The legend beneath the map, piece by piece: each piece one or two whole elements, so that
+/// `layers` can paint it alone and keep what recurs from board to board.
+pub(super) struct Legend {
+    /// Its ground: the background and the line above it.
+    pub ground: String,
+    /// The board's title (its game and phase).
+    pub title: String,
+    /// For each power: its id, its centre symbol and name (the same on every board of the
+    /// map), and its count of centres and units.
+    pub powers: Vec<(String, String, String)>,
+    /// The key to the symbols.
+    pub key: String,
+    /// Diadochi V's credit in force, if any.
+    pub credit: Option<String>,
+}
+
+/// The legend as the whole picture writes it.
+fn write_legend(out: &mut String, legend: &Legend) {
+    out.push_str(r##"<g id="legend">"##);
+    out.push_str(&legend.ground);
+    out.push_str(&legend.title);
+    for (id, named, count) in &legend.powers {
+        let _ = write!(
+            out,
+            r##"<g class="legend-power" data-power="{}">"##,
+            escape(id)
+        );
+        out.push_str(named);
+        out.push_str(count);
+        out.push_str("</g>");
+    }
+    out.push_str(&legend.key);
+    if let Some(credit) = &legend.credit {
+        out.push_str(credit);
+    }
+    out.push_str("</g>");
+}
+
+fn legend(scene: &Scene, words: Words, w: f64, h: f64) -> Legend {
     let (map, position) = (scene.map, scene.position);
-    let _ = write!(
-        out,
-        r##"<g id="legend"><rect y="{}" width="{}" height="{}" fill="#fbf8f0"/><line x1="0" y1="{}" x2="{}" y2="{}" stroke="#444"/>"##,
+    let ground = format!(
+        r##"<rect y="{}" width="{}" height="{}" fill="#fbf8f0"/><line x1="0" y1="{}" x2="{}" y2="{}" stroke="#444"/>"##,
         num(h),
         num(w),
         num(if position.credits.is_empty() {
@@ -561,42 +608,46 @@ fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
         num(w),
         num(h)
     );
-    let _ = write!(
-        out,
+    let title = format!(
         r##"<text x="10" y="{}" font-size="14" fill="#111">{}</text>"##,
         num(h + 20.0),
         escape(&scene.title)
     );
     let n = map.powers.len().max(1) as f64;
     let step = (w - 20.0) / n;
-    for (i, info) in map.powers.iter().enumerate() {
-        let power = PowerId(i as u8);
-        let x = 10.0 + step * i as f64;
-        let colour = colour_of(map, scene.layout, power);
-        let units = position.units.iter().filter(|u| u.power == power).count();
-        let centres = position.centres_of(map, power);
-        let _ = write!(
-            out,
-            r##"<g class="legend-power" data-power="{}">"##,
-            escape(&info.id)
-        );
-        centre_symbol(out, Point::new(x + 6.0, h + 43.0), colour);
-        let _ = write!(
-            out,
-            r##"<text x="{}" y="{}" font-size="12" fill="#111">{}</text><text x="{}" y="{}" font-size="10" fill="#333">{}</text></g>"##,
-            num(x + 16.0),
-            num(h + 40.0),
-            escape(&info.name),
-            num(x + 16.0),
-            num(h + 54.0),
-            escape(&tr!(
-                words,
-                "map.legend_power",
-                centres = centres,
-                units = units
-            ))
-        );
-    }
+    let powers = map
+        .powers
+        .iter()
+        .enumerate()
+        .map(|(i, info)| {
+            let power = PowerId(i as u8);
+            let x = 10.0 + step * i as f64;
+            let colour = colour_of(map, scene.layout, power);
+            let units = position.units.iter().filter(|u| u.power == power).count();
+            let centres = position.centres_of(map, power);
+            let mut named = String::new();
+            centre_symbol(&mut named, Point::new(x + 6.0, h + 43.0), colour);
+            let _ = write!(
+                named,
+                r##"<text x="{}" y="{}" font-size="12" fill="#111">{}</text>"##,
+                num(x + 16.0),
+                num(h + 40.0),
+                escape(&info.name),
+            );
+            let count = format!(
+                r##"<text x="{}" y="{}" font-size="10" fill="#333">{}</text>"##,
+                num(x + 16.0),
+                num(h + 54.0),
+                escape(&tr!(
+                    words,
+                    "map.legend_power",
+                    centres = centres,
+                    units = units
+                ))
+            );
+            (info.id.clone(), named, count)
+        })
+        .collect();
     let credit: Vec<String> = position
         .credits
         .iter()
@@ -610,20 +661,24 @@ fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
             )
         })
         .collect();
-    let _ = write!(
-        out,
+    let key = format!(
         r##"<text x="{}" y="{}" font-size="11" text-anchor="end" fill="#333">{}</text>"##,
         num(w - 10.0),
         num(h + 20.0),
         escape(&tr!(words, "map.key"))
     );
-    if !credit.is_empty() {
-        let _ = write!(
-            out,
+    let credit = (!credit.is_empty()).then(|| {
+        format!(
             r##"<text class="credit" x="10" y="{}" font-size="11" fill="#333">{}</text>"##,
             num(h + 72.0),
             escape(&credit.join("; "))
-        );
+        )
+    });
+    Legend {
+        ground,
+        title,
+        powers,
+        key,
+        credit,
     }
-    out.push_str("</g>");
 }

@@ -55,11 +55,67 @@ pub fn paint_board(scene: &Scene, words: Words) -> Option<Pixmap> {
     )?;
     backdrop.labels.paint(&mut pixmap);
     paint(
-        &board.document(true, |out| board.on_top(out, words)),
+        &board.document(true, |out| board.on_the_map(out, words)),
         &mut pixmap,
     )?;
+    paint_legend(&board, words, &mut pixmap)?;
     Some(pixmap)
 }
+
+/// Pieces of legends painted once and kept, by their documents: a map's ground, each power's
+/// centre and name and the key, in each language, and the counts (`3 centres, 3 units`)
+/// boards share; at most this many (a few kilobytes each).
+const PIECES_KEPT: usize = 2048;
+
+/// The legend beneath the map (`Board::legend`), painted over `pixmap` piece by piece: the
+/// pieces that recur from board to board taken painted from those kept (painted now and
+/// kept when they are not), the board's own title and credit painted now. Text is the
+/// costliest thing a picture paints, and most of a legend's is the same on every board.
+fn paint_legend(board: &Board, words: Words, pixmap: &mut Pixmap) -> Option<()> {
+    let legend = board.legend(words);
+    let mut recurring = vec![legend.ground.as_str()];
+    for (_, named, count) in &legend.powers {
+        recurring.push(named);
+        recurring.push(count);
+    }
+    recurring.push(&legend.key);
+    // From two rows above the map's edge: the line along it is drawn across the edge.
+    let top = (board.h.floor() as u32).saturating_sub(2);
+    let height = (board.h + board.legend).ceil() as u32 - top;
+    for piece in recurring {
+        let document = board.document(false, |out| out.push_str(piece));
+        let kept = {
+            let pieces = PIECES.lock().unwrap_or_else(|e| e.into_inner());
+            pieces.get(&document).cloned()
+        };
+        let painted = match kept {
+            Some(painted) => painted,
+            None => {
+                let mut layer = Pixmap::new(pixmap.width(), height)?;
+                let tree = resvg::usvg::Tree::from_str(&document, png::options()).ok()?;
+                resvg::render(
+                    &tree,
+                    resvg::tiny_skia::Transform::from_translate(0.0, -(top as f32)),
+                    &mut layer.as_mut(),
+                );
+                let painted = Arc::new(Sparse::of_rows(&layer, top * pixmap.width()));
+                let mut pieces = PIECES.lock().unwrap_or_else(|e| e.into_inner());
+                if pieces.len() >= PIECES_KEPT {
+                    pieces.clear();
+                }
+                pieces.insert(document, painted.clone());
+                painted
+            }
+        };
+        painted.paint(pixmap);
+    }
+    let own = legend.title + legend.credit.as_deref().unwrap_or_default();
+    paint(&board.document(false, |out| out.push_str(&own)), pixmap)
+}
+
+/// The legends' pieces painted and kept (`paint_legend`).
+static PIECES: std::sync::LazyLock<Mutex<std::collections::HashMap<String, Arc<Sparse>>>> =
+    std::sync::LazyLock::new(Default::default);
 
 /// The unchanging layers of a board as SVG documents, and the land that changes colour.
 struct Plan {
@@ -266,12 +322,17 @@ struct Sparse {
 
 impl Sparse {
     fn of(layer: &Pixmap) -> Sparse {
+        Sparse::of_rows(layer, 0)
+    }
+
+    /// A layer of the picture's rows from the one whose first pixel is `first` down.
+    fn of_rows(layer: &Pixmap, first: u32) -> Sparse {
         let pixels = layer
             .pixels()
             .iter()
             .enumerate()
             .filter(|(_, p)| p.alpha() > 0)
-            .map(|(i, p)| (i as u32, *p))
+            .map(|(i, p)| (first + i as u32, *p))
             .collect();
         Sparse { pixels }
     }
@@ -302,43 +363,65 @@ fn times(value: u8, share: u16) -> u8 {
     ((product + (product >> 8)) >> 8) as u8
 }
 
-/// How much of each pixel a shape covers, in runs of covered pixels.
+/// How much of each pixel a shape covers: runs of pixels it covers wholly, and runs of
+/// pixels it covers in part with their coverage (its edges).
 struct Mask {
-    runs: Vec<(u32, Vec<u8>)>,
+    /// First pixel and length of each run covered wholly.
+    whole: Vec<(u32, u32)>,
+    /// First pixel of each run covered in part, and each pixel's coverage.
+    edges: Vec<(u32, Vec<u8>)>,
 }
 
 impl Mask {
     /// The shape painted (in white) on `layer`: its coverage is the alpha.
     fn of(layer: &Pixmap) -> Mask {
-        let mut runs: Vec<(u32, Vec<u8>)> = Vec::new();
-        let mut last = None;
+        let mut mask = Mask {
+            whole: Vec::new(),
+            edges: Vec::new(),
+        };
+        let mut last: Option<(usize, bool)> = None;
         for (i, p) in layer.pixels().iter().enumerate() {
-            if p.alpha() == 0 {
+            let a = p.alpha();
+            if a == 0 {
+                last = None;
                 continue;
             }
-            match runs.last_mut() {
-                Some((_, coverage)) if last == Some(i - 1) => coverage.push(p.alpha()),
-                _ => runs.push((i as u32, vec![p.alpha()])),
+            let full = a == 255;
+            match (last, full) {
+                (Some((before, true)), true) if before + 1 == i => {
+                    if let Some((_, length)) = mask.whole.last_mut() {
+                        *length += 1;
+                    }
+                }
+                (Some((before, false)), false) if before + 1 == i => {
+                    if let Some((_, coverage)) = mask.edges.last_mut() {
+                        coverage.push(a);
+                    }
+                }
+                (_, true) => mask.whole.push((i as u32, 1)),
+                (_, false) => mask.edges.push((i as u32, vec![a])),
             }
-            last = Some(i);
+            last = Some((i, full));
         }
-        Mask { runs }
+        mask
     }
 
     /// Paints the shape over `pixmap` in an opaque `colour`.
     fn fill(&self, pixmap: &mut Pixmap, (r, g, b): (u8, u8, u8)) {
         let under = pixmap.pixels_mut();
         let solid = PremultipliedColorU8::from_rgba(r, g, b, 255).expect("opaque");
-        for (start, coverage) in &self.runs {
+        for (start, length) in &self.whole {
+            let start = *start as usize;
+            if let Some(pixels) = under.get_mut(start..start + *length as usize) {
+                pixels.fill(solid);
+            }
+        }
+        for (start, coverage) in &self.edges {
             let start = *start as usize;
             let Some(pixels) = under.get_mut(start..start + coverage.len()) else {
                 continue;
             };
             for (d, a) in pixels.iter_mut().zip(coverage) {
-                if *a == 255 {
-                    *d = solid;
-                    continue;
-                }
                 let (a, keep) = (u16::from(*a), 255 - u16::from(*a));
                 let mix = |s: u8, d: u8| times(s, a).saturating_add(times(d, keep));
                 *d = PremultipliedColorU8::from_rgba(
