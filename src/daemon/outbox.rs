@@ -115,7 +115,9 @@ impl Daemon {
                 if recipients.iter().any(|r| taken.contains(r)) {
                     behind_others += 1;
                 } else if tx.claim_outbox(*id, now, &me, stale.as_deref())? {
-                    letters.push(tx.outbox_letter(*id)?);
+                    // Its bytes are read when it is sent: a round's letters, each carrying a
+                    // picture, would otherwise all be in memory at once.
+                    letters.push(tx.outbox_envelope(*id)?);
                     continue;
                 }
                 taken.extend(recipients.iter().cloned());
@@ -147,7 +149,9 @@ impl Daemon {
             }
             let outcome = match staged.remove(&letter.id) {
                 Some(outcome) => outcome,
-                None => self.transport.send(&from, &letter.recipients, &letter.raw),
+                None => self
+                    .letter_bytes(letter.id)
+                    .and_then(|raw| self.transport.send(&from, &letter.recipients, &raw)),
             };
             let result = self.store.begin().and_then(|tx| {
                 match &outcome {
@@ -216,7 +220,7 @@ impl Daemon {
     fn stage_round(
         &mut self,
         from: &str,
-        letters: &[crate::store::OutboxRow],
+        letters: &[crate::store::OutboxEnvelope],
     ) -> HashMap<i64, Result<(), SendError>> {
         let mut outcomes = HashMap::new();
         if !self.transport.stages() {
@@ -230,7 +234,9 @@ impl Daemon {
                 failed.extend(recipients);
                 continue;
             }
-            let outcome = self.transport.stage(from, &letter.recipients, &letter.raw);
+            let outcome = self
+                .letter_bytes(letter.id)
+                .and_then(|raw| self.transport.stage(from, &letter.recipients, &raw));
             let unavailable = matches!(outcome, Err(SendError::Unavailable(_)));
             if matches!(outcome, Err(SendError::Transient(_))) {
                 failed.extend(recipients);
@@ -246,6 +252,20 @@ impl Daemon {
             }
         }
         outcomes
+    }
+
+    /// The bytes of outbox letter `id`, made whole, read when it is sent.
+    fn letter_bytes(&mut self, id: i64) -> Result<Vec<u8>, SendError> {
+        let read = self.store.begin().and_then(|tx| tx.outbox_letter(id));
+        match read {
+            Ok(Some(row)) => Ok(row.raw),
+            Ok(None) => Err(SendError::Transient(format!(
+                "letter {id} is no longer in the outbox"
+            ))),
+            Err(e) => Err(SendError::Transient(format!(
+                "cannot read letter {id} from the outbox: {e}"
+            ))),
+        }
     }
 
     /// Tells the keeper that a letter could not be delivered (never about letters to the

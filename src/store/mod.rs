@@ -18,7 +18,10 @@ use rusqlite::{Connection, Transaction};
 pub use diary::DiaryEntry;
 pub use games::{GameRow, MemberRow, PhaseRow, PlayerRow};
 pub use identities::IdentityRow;
-pub use mail::{MessageState, OutboxRow, QueuedLetter, RawState, StoredMessage, UnsettledMessage};
+pub use mail::{
+    MessageState, OutboxEnvelope, OutboxRow, QueuedLetter, RawState, StoredMessage,
+    UnsettledMessage,
+};
 pub use position::{position_from_json, position_to_json};
 pub use trust::{FailureRow, RequestRow};
 pub use upgrade::{Migrated, OpenError, SCHEMA, Upgrade, judge_version};
