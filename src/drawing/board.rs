@@ -18,10 +18,7 @@ use super::check::is_sea_in;
 use super::geometry::Point;
 use super::layout::{Layout, LinkKind};
 pub use super::orders::{DrawnOrder, drawn_orders};
-use super::partition::Owner;
-use super::svg::{
-    arrow_markers, centre_symbol, escape, label, lines_path, num, rings_path, tint, unit_symbol,
-};
+use super::svg::{arrow_markers, centre_symbol, escape, label, lines_path, num, tint, unit_symbol};
 
 /// Colours of the map itself (the powers' are the variant's).
 const SEA: &str = "#b9d7ea";
@@ -255,7 +252,7 @@ impl<'s, 'a> Board<'s, 'a> {
     pub(super) fn seas(&self, out: &mut String) {
         let (map, sheet) = (self.scene.map, self.sheet);
         out.push_str(r##"<g id="seas">"##);
-        for (i, shape) in sheet.shapes.iter().enumerate() {
+        for i in 0..sheet.shapes.len() {
             if !sheet.water[i] {
                 continue;
             }
@@ -266,7 +263,7 @@ impl<'s, 'a> Board<'s, 'a> {
                 out,
                 r##"<path id="province-{}" class="sea" d="{}" fill="{SEA}"><title>{}</title></path>"##,
                 escape(&map.province(p).id),
-                rings_path(shape),
+                sheet.shape_path(i),
                 escape(&map.province(p).name)
             );
         }
@@ -307,10 +304,10 @@ impl<'s, 'a> Board<'s, 'a> {
             let _ = write!(
                 out,
                 r##"<path d="{}" fill="{VOID_LAND}"/>"##,
-                rings_path(&sheet.void_land)
+                sheet.void_land_path()
             );
         }
-        for (i, shape) in sheet.shapes.iter().enumerate() {
+        for i in 0..sheet.shapes.len() {
             if sheet.water[i] {
                 continue;
             }
@@ -328,7 +325,7 @@ impl<'s, 'a> Board<'s, 'a> {
                 out,
                 r##"<path id="province-{}" class="land" d="{}" fill="{fill}" fill-rule="evenodd"><title>{}</title></path>"##,
                 escape(&province.id),
-                rings_path(shape),
+                sheet.shape_path(i),
                 escape(&province.name)
             );
         }
@@ -336,24 +333,10 @@ impl<'s, 'a> Board<'s, 'a> {
     }
 
     pub(super) fn borders(&self, out: &mut String) {
-        let mut land_borders = Vec::new();
-        let mut sea_borders = Vec::new();
-        for border in &self.sheet.borders {
-            let list = if border.water {
-                &mut sea_borders
-            } else {
-                &mut land_borders
-            };
-            if border.a != Owner::Void || border.b != Owner::Void {
-                list.extend(border.pieces.iter().map(|(a, b)| [*a, *b]));
-            }
-        }
+        let [land_borders, sea_borders, coastline] = self.sheet.line_paths();
         let _ = write!(
             out,
-            r##"<g id="borders" fill="none"><path d="{}" stroke="{BORDER}" stroke-width="1.2"/><path d="{}" stroke="#6f9fc0" stroke-width="1"/><path d="{}" stroke="#4a4a4a" stroke-width="1.2"/></g>"##,
-            lines_path(land_borders.iter().map(|s| &s[..])),
-            lines_path(sea_borders.iter().map(|s| &s[..])),
-            lines_path(self.sheet.coastline.iter().map(|l| &l[..])),
+            r##"<g id="borders" fill="none"><path d="{land_borders}" stroke="{BORDER}" stroke-width="1.2"/><path d="{sea_borders}" stroke="#6f9fc0" stroke-width="1"/><path d="{coastline}" stroke="#4a4a4a" stroke-width="1.2"/></g>"##,
         );
     }
 
