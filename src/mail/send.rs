@@ -462,7 +462,8 @@ impl Transport for SendmailTransport {
 /// For tests: keeps every message it is given instead of sending it, and fails on request.
 ///
 /// Planned failures are checked in this order: a recipient told to refuse (permanent, every
-/// time), then transient failures for a recipient, then transient failures for any message.
+/// time), then transient failures for a recipient, then the way out down, then transient
+/// failures for any message.
 /// A failed attempt records nothing in `sent`.
 #[derive(Clone, Debug, Default)]
 pub struct RecordingTransport {
@@ -471,6 +472,7 @@ pub struct RecordingTransport {
     /// Every call to `send`, failed or not.
     pub attempts: usize,
     next_failures: usize,
+    unavailable: usize,
     transient_for: Vec<(String, usize)>,
     refused: Vec<String>,
 }
@@ -491,6 +493,12 @@ impl RecordingTransport {
     /// The next `times` sends fail transiently, whoever they are for.
     pub fn fail_next(&mut self, times: usize) {
         self.next_failures += times;
+    }
+
+    /// The next `times` sends find the way out down (`SendError::Unavailable`), whoever they
+    /// are for.
+    pub fn go_down(&mut self, times: usize) {
+        self.unavailable += times;
     }
 
     /// The next `times` sends that include `recipient` fail transiently.
@@ -524,6 +532,12 @@ impl Transport for RecordingTransport {
             return Err(SendError::Transient(format!(
                 "451 4.3.0 <{recipient}>: try again later"
             )));
+        }
+        if self.unavailable > 0 {
+            self.unavailable -= 1;
+            return Err(SendError::Unavailable(
+                "connection refused by the server".to_owned(),
+            ));
         }
         if self.next_failures > 0 {
             self.next_failures -= 1;

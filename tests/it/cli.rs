@@ -547,3 +547,60 @@ fn the_judge_logs_each_letter_and_phase_in_plain_text() {
     );
     assert!(!log.contains("bpw"), "a password in the log:\n{log}");
 }
+
+/// `strategos deliver` exits 75 (the mail system keeps the letter) on every failure before the
+/// letter is stored, writing nothing on its output (which a mail server mails back to the
+/// sender) and saying why in the system log; 0 once it is stored.
+#[test]
+fn deliver_keeps_the_letter_on_every_failure_and_says_why_in_the_system_log() {
+    let dir = std::env::temp_dir().join(format!("strategos-deliver-fail-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let syslog = strategos::syslog::Listener::bind(&dir.join("syslog")).unwrap();
+    let env = [("STRATEGOS_SYSLOG_SOCKET", syslog.path.as_path())];
+    let config = dir.join("config.toml");
+    let letter = "From: you@example.org\r\nSubject: hello\r\nMessage-ID: <keep-1@example.org>\r\n\r\nHELP\r\n";
+    let cases: [(&str, &[&str], &str); 4] = [
+        (
+            "[paths]\ndatabse = \"judge.db\"\n",
+            &["deliver"],
+            "unknown field `databse`",
+        ),
+        ("", &["deliver", "--now", "yesterday"], "--now"),
+        ("", &["deliver", "--later"], "--later"),
+        // A database whose folder cannot be made (a file is in the way).
+        (
+            "[paths]\ndatabase = \"config.toml/judge.db\"\n",
+            &["deliver"],
+            "paths.database",
+        ),
+    ];
+    for (text, args, why) in cases {
+        std::fs::write(&config, text).unwrap();
+        let mut all = vec!["--config", config.to_str().unwrap()];
+        all.extend(args);
+        let out = strategos_in(&all, Some(letter), &env);
+        assert_eq!(out.status.code(), Some(75), "{args:?}: {out:?}");
+        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+        let log = syslog.lines().join("\n");
+        assert!(
+            log.contains(why) && log.contains("keeps the letter"),
+            "{why}: {log}"
+        );
+    }
+    // Mended, the letter is stored and answered.
+    std::fs::write(
+        &config,
+        "[paths]\ndatabase = \"judge.db\"\n[outbox]\nmaildir = \"sent\"\n",
+    )
+    .unwrap();
+    let out = strategos_in(
+        &["--config", config.to_str().unwrap(), "deliver"],
+        Some(letter),
+        &env,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+    assert_eq!(std::fs::read_dir(dir.join("sent/new")).unwrap().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
