@@ -344,6 +344,10 @@ impl Sparse {
             let Some(d) = under.get_mut(*i as usize) else {
                 continue;
             };
+            if p.alpha() == 255 {
+                *d = *p;
+                continue;
+            }
             let keep = 255 - u16::from(p.alpha());
             let over = |s: u8, d: u8| s.saturating_add(times(d, keep));
             *d = PremultipliedColorU8::from_rgba(
