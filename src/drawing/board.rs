@@ -404,23 +404,33 @@ impl<'s, 'a> Board<'s, 'a> {
     /// Supply centres and build sites in their owners' colours; destroyed and restoring
     /// centres (Diadochi V).
     pub(super) fn centres(&self, out: &mut String, words: Words) {
+        out.push_str(r##"<g id="centres">"##);
+        for piece in self.centre_pieces(words) {
+            out.push_str(&piece.svg);
+        }
+        out.push_str("</g>");
+    }
+
+    /// Each supply centre or build site with its marks, a piece standing at its point.
+    pub(super) fn centre_pieces(&self, words: Words) -> Vec<Piece> {
         let (map, layout, position, spots) = (
             self.scene.map,
             self.scene.layout,
             self.scene.position,
             &self.spots,
         );
-        out.push_str(r##"<g id="centres">"##);
+        let mut pieces = Vec::new();
         for (i, province) in map.provinces.iter().enumerate() {
             let p = ProvinceId(i as u16);
             if province.centre.is_none() && !province.build_site {
                 continue;
             }
+            let mut out = String::new();
             let at = spots.centre(p);
             let owner = position.owners.get(i).copied().flatten();
             let fill = owner.map(|o| colour_of(map, layout, o)).unwrap_or("#fff");
             if province.centre.is_some() {
-                centre_symbol(out, at, fill);
+                centre_symbol(&mut out, at, fill);
             } else {
                 let _ = write!(
                     out,
@@ -460,8 +470,9 @@ impl<'s, 'a> Board<'s, 'a> {
                     ))
                 );
             }
+            pieces.push(Piece { at, svg: out });
         }
-        out.push_str("</g>");
+        pieces
     }
 
     /// Each province's short name.
@@ -493,34 +504,55 @@ impl<'s, 'a> Board<'s, 'a> {
 
     /// What stands on the map: orders, units, the dislodged with their retreats.
     pub(super) fn on_the_map(&self, out: &mut String, words: Words) {
-        let (scene, spots) = (self.scene, &self.spots);
-        let (map, layout, position) = (scene.map, scene.layout, scene.position);
-        super::orders::draw_orders(out, scene, spots);
-
+        self.orders(out);
         out.push_str(r##"<g id="units">"##);
-        for unit in &position.units {
-            let at = spots.region(unit.region);
-            let _ = write!(
-                out,
-                r##"<g class="unit" id="unit-{}" data-power="{}"><title>{} {} {}</title>"##,
-                escape(&map.region_id(unit.region).replace('/', "-")),
-                escape(&map.power(unit.power).id),
-                escape(&map.power(unit.power).adjective),
-                unit.kind.word(),
-                escape(&map.region_name(unit.region))
-            );
-            unit_symbol(
-                out,
-                at,
-                unit.kind == UnitKind::Fleet,
-                colour_of(map, layout, unit.power),
-                false,
-            );
-            out.push_str("</g>");
+        for piece in self.unit_pieces() {
+            out.push_str(&piece.svg);
         }
         out.push_str("</g>");
+        self.dislodged(out, words);
+    }
 
-        super::orders::draw_dislodged(out, scene, spots, words);
+    /// The orders with what came of them.
+    pub(super) fn orders(&self, out: &mut String) {
+        super::orders::draw_orders(out, self.scene, &self.spots);
+    }
+
+    /// The units dislodged, with their retreats.
+    pub(super) fn dislodged(&self, out: &mut String, words: Words) {
+        super::orders::draw_dislodged(out, self.scene, &self.spots, words);
+    }
+
+    /// Each unit, a piece standing where it is.
+    pub(super) fn unit_pieces(&self) -> Vec<Piece> {
+        let (scene, spots) = (self.scene, &self.spots);
+        let (map, layout, position) = (scene.map, scene.layout, scene.position);
+        position
+            .units
+            .iter()
+            .map(|unit| {
+                let at = spots.region(unit.region);
+                let mut out = String::new();
+                let _ = write!(
+                    out,
+                    r##"<g class="unit" id="unit-{}" data-power="{}"><title>{} {} {}</title>"##,
+                    escape(&map.region_id(unit.region).replace('/', "-")),
+                    escape(&map.power(unit.power).id),
+                    escape(&map.power(unit.power).adjective),
+                    unit.kind.word(),
+                    escape(&map.region_name(unit.region))
+                );
+                unit_symbol(
+                    &mut out,
+                    at,
+                    unit.kind == UnitKind::Fleet,
+                    colour_of(map, layout, unit.power),
+                    false,
+                );
+                out.push_str("</g>");
+                Piece { at, svg: out }
+            })
+            .collect()
     }
 
     /// The legend beneath the map, in pieces.
@@ -537,6 +569,17 @@ fn short_name(id: &str) -> String {
         None => String::new(),
     }
 }
+
+/// A piece of the picture (a centre with its marks, a unit) and the point it stands at: it
+/// reaches at most `PIECE_REACH` pixels from it, so `layers` can paint it alone and keep it.
+pub(super) struct Piece {
+    pub at: Point,
+    pub svg: String,
+}
+
+/// How far a piece reaches from its point (a fleet is 24 pixels wide, a restoring centre's
+/// ring 9 pixels round, with their strokes).
+pub(super) const PIECE_REACH: f64 = 16.0;
 
 /// The legend beneath the map, piece by piece: each piece one or two whole elements, so that
 /// `layers` can paint it alone and keep what recurs from board to board.

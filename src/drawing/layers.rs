@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
 
-use super::board::{Board, Lands, Scene};
+use super::board::{Board, Lands, PIECE_REACH, Piece, Scene};
 use super::partition::Sheet;
 use super::png;
 use super::svg::rgb;
@@ -49,23 +49,96 @@ pub fn paint_board(scene: &Scene, words: Words) -> Option<Pixmap> {
         }
     }
     backdrop.borders.paint(&mut pixmap);
-    paint(
-        &board.document(true, |out| board.centres(out, words)),
-        &mut pixmap,
-    )?;
+    for piece in board.centre_pieces(words) {
+        paint_piece(&board, &piece, &mut pixmap)?;
+    }
     backdrop.labels.paint(&mut pixmap);
+    let mut orders = String::new();
+    board.orders(&mut orders);
     paint(
-        &board.document(true, |out| board.on_the_map(out, words)),
+        &board.document(true, |out| out.push_str(&orders)),
         &mut pixmap,
     )?;
+    for piece in board.unit_pieces() {
+        paint_piece(&board, &piece, &mut pixmap)?;
+    }
+    let mut dislodged = String::new();
+    board.dislodged(&mut dislodged, words);
+    if !scene.retreats.is_empty() {
+        paint(
+            &board.document(true, |out| out.push_str(&dislodged)),
+            &mut pixmap,
+        )?;
+    }
     paint_legend(&board, words, &mut pixmap)?;
     Some(pixmap)
 }
 
-/// Pieces of legends painted once and kept, by their documents: a map's ground, each power's
-/// centre and name and the key, in each language, and the counts (`3 centres, 3 units`)
-/// boards share; at most this many (a few kilobytes each).
-const PIECES_KEPT: usize = 2048;
+/// A rectangle of the picture, in pixels.
+#[derive(Clone, Copy)]
+struct Region {
+    x: u32,
+    y: u32,
+    w: u32,
+    h: u32,
+}
+
+/// A centre's or a unit's piece painted over `pixmap`: kept, or painted alone around its
+/// point and kept.
+fn paint_piece(board: &Board, piece: &Piece, pixmap: &mut Pixmap) -> Option<()> {
+    let reach = PIECE_REACH;
+    let x0 = (piece.at.x - reach).floor().max(0.0) as u32;
+    let y0 = (piece.at.y - reach).floor().max(0.0) as u32;
+    let x1 = ((piece.at.x + reach).ceil() as u32).min(pixmap.width());
+    let y1 = ((piece.at.y + reach).ceil() as u32).min(pixmap.height());
+    if x1 <= x0 || y1 <= y0 {
+        return Some(());
+    }
+    let region = Region {
+        x: x0,
+        y: y0,
+        w: x1 - x0,
+        h: y1 - y0,
+    };
+    paint_kept(board, &piece.svg, region, pixmap)
+}
+
+/// The SVG `fragment` (a piece that reaches no further than `region`) painted over `pixmap`:
+/// taken painted from the pieces kept, by its whole document, or painted now and kept.
+fn paint_kept(board: &Board, fragment: &str, region: Region, pixmap: &mut Pixmap) -> Option<()> {
+    let document = board.document(false, |out| out.push_str(fragment));
+    let kept = {
+        let pieces = PIECES.lock().unwrap_or_else(|e| e.into_inner());
+        pieces.get(&document).cloned()
+    };
+    let painted = match kept {
+        Some(painted) => painted,
+        None => {
+            let mut layer = Pixmap::new(region.w, region.h)?;
+            let tree = resvg::usvg::Tree::from_str(&document, png::options()).ok()?;
+            resvg::render(
+                &tree,
+                resvg::tiny_skia::Transform::from_translate(-(region.x as f32), -(region.y as f32)),
+                &mut layer.as_mut(),
+            );
+            let painted = Arc::new(Sparse::of_region(&layer, region, pixmap.width()));
+            let mut pieces = PIECES.lock().unwrap_or_else(|e| e.into_inner());
+            if pieces.len() >= PIECES_KEPT {
+                pieces.clear();
+            }
+            pieces.insert(document, painted.clone());
+            painted
+        }
+    };
+    painted.paint(pixmap);
+    Some(())
+}
+
+/// Pieces painted once and kept, by their documents: a map's centres in each owner's colour,
+/// its units, its legends' ground, each power's centre and name and the key in each language,
+/// and the counts (`3 centres, 3 units`) boards share; at most this many (a few kilobytes
+/// each, a legend's ground a few hundred).
+const PIECES_KEPT: usize = 4096;
 
 /// The legend beneath the map (`Board::legend`), painted over `pixmap` piece by piece: the
 /// pieces that recur from board to board taken painted from those kept (painted now and
@@ -81,39 +154,20 @@ fn paint_legend(board: &Board, words: Words, pixmap: &mut Pixmap) -> Option<()> 
     recurring.push(&legend.key);
     // From two rows above the map's edge: the line along it is drawn across the edge.
     let top = (board.h.floor() as u32).saturating_sub(2);
-    let height = (board.h + board.legend).ceil() as u32 - top;
+    let region = Region {
+        x: 0,
+        y: top,
+        w: pixmap.width(),
+        h: pixmap.height().saturating_sub(top),
+    };
     for piece in recurring {
-        let document = board.document(false, |out| out.push_str(piece));
-        let kept = {
-            let pieces = PIECES.lock().unwrap_or_else(|e| e.into_inner());
-            pieces.get(&document).cloned()
-        };
-        let painted = match kept {
-            Some(painted) => painted,
-            None => {
-                let mut layer = Pixmap::new(pixmap.width(), height)?;
-                let tree = resvg::usvg::Tree::from_str(&document, png::options()).ok()?;
-                resvg::render(
-                    &tree,
-                    resvg::tiny_skia::Transform::from_translate(0.0, -(top as f32)),
-                    &mut layer.as_mut(),
-                );
-                let painted = Arc::new(Sparse::of_rows(&layer, top * pixmap.width()));
-                let mut pieces = PIECES.lock().unwrap_or_else(|e| e.into_inner());
-                if pieces.len() >= PIECES_KEPT {
-                    pieces.clear();
-                }
-                pieces.insert(document, painted.clone());
-                painted
-            }
-        };
-        painted.paint(pixmap);
+        paint_kept(board, piece, region, pixmap)?;
     }
     let own = legend.title + legend.credit.as_deref().unwrap_or_default();
     paint(&board.document(false, |out| out.push_str(&own)), pixmap)
 }
 
-/// The legends' pieces painted and kept (`paint_legend`).
+/// The pieces painted and kept (`paint_kept`).
 static PIECES: std::sync::LazyLock<Mutex<std::collections::HashMap<String, Arc<Sparse>>>> =
     std::sync::LazyLock::new(Default::default);
 
@@ -322,17 +376,26 @@ struct Sparse {
 
 impl Sparse {
     fn of(layer: &Pixmap) -> Sparse {
-        Sparse::of_rows(layer, 0)
+        let whole = Region {
+            x: 0,
+            y: 0,
+            w: layer.width(),
+            h: layer.height(),
+        };
+        Sparse::of_region(layer, whole, layer.width())
     }
 
-    /// A layer of the picture's rows from the one whose first pixel is `first` down.
-    fn of_rows(layer: &Pixmap, first: u32) -> Sparse {
+    /// A layer of the picture's `region` (the picture `width` pixels wide).
+    fn of_region(layer: &Pixmap, region: Region, width: u32) -> Sparse {
         let pixels = layer
             .pixels()
             .iter()
             .enumerate()
             .filter(|(_, p)| p.alpha() > 0)
-            .map(|(i, p)| (first + i as u32, *p))
+            .map(|(i, p)| {
+                let (x, y) = (i as u32 % region.w, i as u32 / region.w);
+                ((region.y + y) * width + region.x + x, *p)
+            })
             .collect();
         Sparse { pixels }
     }
