@@ -1,7 +1,7 @@
 //! The clock's work in a round: reminders and phases due now, each game in a transaction of
 //! its own with the letters it queues, in order. When several games are due and the machine
-//! has more than one core, their results pictures (the costly part, about 13 ms each against
-//! 1.5 ms for the rest of a game) are painted ahead on the other cores: before each game is
+//! has more than one core, their results pictures (the costly part, several times the rest of
+//! a game's work) are painted ahead by a thread a core: before each game is
 //! processed, the games a few places after it are foreseen (`Judge::foresee_pictures`, which
 //! only reads) and their scenes queued for painting threads; processing a game takes its
 //! picture painted (`judge::pictures::PicturesAhead`), or paints it itself when no thread
@@ -39,9 +39,15 @@ impl Daemon {
                 return 0;
             }
         };
+        // A painter a core: the calling thread's own work (about a tenth of a game's) and its
+        // waits leave the cores to them, and it paints whatever it finds unclaimed when its
+        // game comes. One core: nothing to gain.
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-        // The calling thread paints too, whatever it finds unclaimed when its game comes.
-        let painters = cores.saturating_sub(1).min(MOST_PAINTERS);
+        let painters = if cores > 1 {
+            cores.min(MOST_PAINTERS)
+        } else {
+            0
+        };
         let Daemon { judge, store, .. } = self;
         if painters == 0 || due.len() < 2 || !judge.config.maps.results_pictures {
             return Self::tick_games(judge, store, &due, 0, now);
@@ -51,7 +57,13 @@ impl Daemon {
         ahead.open();
         std::thread::scope(|scope| {
             for _ in 0..painters {
-                scope.spawn(move || ahead.paint_queue(judge));
+                // Named, so that `top` and profiles tell them from the loop.
+                let painter = std::thread::Builder::new()
+                    .name("painter".into())
+                    .spawn_scoped(scope, move || ahead.paint_queue(judge));
+                if let Err(e) = painter {
+                    warn!(error = %e, "cannot start a painting thread; the games paint their own");
+                }
             }
             let sent = Self::tick_games(judge, store, &due, painters * AHEAD_PER_PAINTER, now);
             ahead.close();
