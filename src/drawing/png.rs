@@ -45,7 +45,7 @@ const PALETTE: usize = 256;
 /// The pixels as an indexed PNG, compressed fast: the picture is flat colours (sea, land, the
 /// powers', black and white) and their anti-aliased edges, so its most frequent 256 colours
 /// keep every flat area exact, and each rarer edge colour takes the nearest of them. Fewer
-/// bytes than an RGBA PNG (190 kB for the standard board), and faster to compress. (The pictures are opaque: each colour
+/// bytes than an RGBA PNG (about 196 kB for the standard board), and faster to compress. (The pictures are opaque: each colour
 /// is taken off its premultiplied alpha.)
 pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
     type HashMap<K, V> = std::collections::HashMap<K, V, BuildColourHasher>;
@@ -150,6 +150,9 @@ pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
             .collect::<Vec<u8>>(),
     );
     encoder.set_compression(png::Compression::Fast);
+    // Each row filtered by Paeth's predictor alone rather than by the best of five: a
+    // tenth of the picture's time less for 3.5% more bytes (196 kB for the standard board).
+    encoder.set_filter(png::Filter::Paeth);
     let mut writer = encoder.write_header().ok()?;
     writer.write_image_data(&indexed).ok()?;
     writer.finish().ok()?;
