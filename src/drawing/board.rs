@@ -411,6 +411,16 @@ impl<'s, 'a> Board<'s, 'a> {
         out.push_str("</g>");
     }
 
+    /// Where each supply centre or build site stands (its piece reaches `PIECE_REACH` from
+    /// there): the same on every board of the map.
+    pub(super) fn centre_points(&self) -> Vec<Point> {
+        let map = self.scene.map;
+        (0..map.provinces.len())
+            .filter(|i| map.provinces[*i].centre.is_some() || map.provinces[*i].build_site)
+            .map(|i| self.spots.centre(ProvinceId(i as u16)))
+            .collect()
+    }
+
     /// Each supply centre or build site with its marks, a piece standing at its point.
     pub(super) fn centre_pieces(&self, words: Words) -> Vec<Piece> {
         let (map, layout, position, spots) = (

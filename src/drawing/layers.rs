@@ -182,6 +182,8 @@ struct Plan {
     /// Each land province that changes colour: its shape's index on the sheet, and the
     /// document of its shape alone, in white.
     shapes: Vec<(usize, String)>,
+    /// Where the centres stand (their pieces are painted between the borders and the names).
+    centres: Vec<super::geometry::Point>,
     width: f64,
     height: f64,
 }
@@ -214,6 +216,7 @@ impl Plan {
             borders,
             labels,
             shapes,
+            centres: board.centre_points(),
             width: board.w,
             height: board.h + board.legend,
         }
@@ -229,6 +232,7 @@ impl Plan {
             && plan.borders == self.borders
             && plan.labels == self.labels
             && plan.shapes == self.shapes
+            && plan.centres == self.centres
     }
 }
 
@@ -270,6 +274,7 @@ impl Known {
             province.name.hash(&mut hasher);
             std::mem::discriminant(&province.terrain).hash(&mut hasher);
             province.centre.is_some().hash(&mut hasher);
+            province.build_site.hash(&mut hasher);
         }
         board.w.to_bits().hash(&mut hasher);
         (board.h + board.legend).to_bits().hash(&mut hasher);
@@ -340,9 +345,28 @@ impl Backdrop {
             .iter()
             .map(|(i, document)| Some((*i, Mask::of(&layer(document)?))))
             .collect::<Option<Vec<_>>>()?;
-        let under = layer(&plan.under)?;
+        let mut under = layer(&plan.under)?;
         let borders = Sparse::of(&layer(&plan.borders)?);
         let labels = Sparse::of(&layer(&plan.labels)?);
+        // What no board changes under a border or a name (no centre's land beneath, no
+        // centre's piece between) is painted into the layer beneath once: each picture
+        // paints only the rest.
+        let (width, height) = (under.width() as usize, under.height() as usize);
+        let mut changing = vec![false; width * height];
+        for (_, mask) in &shapes {
+            mask.mark(&mut changing);
+        }
+        let borders = borders.bake(&mut under, &changing);
+        let reach = PIECE_REACH.ceil() as i64;
+        for at in &plan.centres {
+            let (x, y) = (at.x.floor() as i64, at.y.floor() as i64);
+            for row in (y - reach - 1).max(0)..(y + reach + 2).min(height as i64) {
+                for column in (x - reach - 1).max(0)..(x + reach + 2).min(width as i64) {
+                    changing[row as usize * width + column as usize] = true;
+                }
+            }
+        }
+        let labels = labels.bake(&mut under, &changing);
         Some(Backdrop {
             under,
             shapes,
@@ -398,6 +422,17 @@ impl Sparse {
             })
             .collect();
         Sparse { pixels }
+    }
+
+    /// Paints over `pixmap` the pixels of the layer that `changing` does not mark, and
+    /// returns the layer of those it marks.
+    fn bake(self, pixmap: &mut Pixmap, changing: &[bool]) -> Sparse {
+        let (kept, baked): (Vec<_>, Vec<_>) = self
+            .pixels
+            .into_iter()
+            .partition(|(i, _)| changing.get(*i as usize).copied().unwrap_or(true));
+        Sparse { pixels: baked }.paint(pixmap);
+        Sparse { pixels: kept }
     }
 
     /// Paints the layer over `pixmap` (source over, premultiplied).
@@ -471,6 +506,22 @@ impl Mask {
             last = Some((i, full));
         }
         mask
+    }
+
+    /// Marks in `pixels` (one a pixel of the picture) the pixels the shape covers at all.
+    fn mark(&self, pixels: &mut [bool]) {
+        for (start, length) in &self.whole {
+            let start = *start as usize;
+            if let Some(run) = pixels.get_mut(start..start + *length as usize) {
+                run.fill(true);
+            }
+        }
+        for (start, coverage) in &self.edges {
+            let start = *start as usize;
+            if let Some(run) = pixels.get_mut(start..start + coverage.len()) {
+                run.fill(true);
+            }
+        }
     }
 
     /// Paints the shape over `pixmap` in an opaque `colour`.
