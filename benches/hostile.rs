@@ -102,6 +102,7 @@ fn daemon(dir: &Path) -> Daemon {
             variants: variant::embedded().expect("built-in variants load"),
             templates: Templates::built_in(),
             last_position: Default::default(),
+            pictures_ahead: Default::default(),
         },
         store: Store::open(&dir.join("judge.db")).expect("database opens"),
         inbox: Inbox::None,

@@ -65,6 +65,17 @@ fn peak_resident_mb() -> f64 {
         .unwrap_or(f64::NAN)
 }
 
+/// The processor time the process has used so far, every thread's, user and system, in
+/// seconds: on a machine shared with other work, what a step cost, whatever the wait for a
+/// core.
+fn processor_seconds() -> f64 {
+    // SAFETY: getrusage(2) fills the struct it is given.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
 fn letter(from: &str, id: &str, body: &str) -> Vec<u8> {
     format!(
         "From: {from}\r\nTo: judge@example.test\r\nSubject: orders\r\nMessage-ID: <{id}>\r\n\
@@ -124,6 +135,7 @@ fn daemon(dir: &Path, now: DateTime<Utc>) -> Daemon {
             variants: variant::embedded().expect("built-in variants load"),
             templates: Templates::built_in(),
             last_position: Default::default(),
+            pictures_ahead: Default::default(),
         },
         store: Store::open(&dir.join("judge.db")).expect("database opens"),
         inbox: Inbox::Maildir(Maildir::open(dir.join("in")).expect("inbox")),
@@ -373,8 +385,11 @@ fn main() {
     let serial = count(&db, "SELECT max(phase_serial) FROM games");
     spent.set(std::time::Duration::ZERO);
     let processing = Instant::now();
+    let processor = processor_seconds();
     let round = judge.round();
     let queued = processing.elapsed().as_secs_f64() - spent.get().as_secs_f64();
+    let queued_processor = processor_seconds() - processor;
+    let painted = judge.judge.pictures_ahead.taken_ahead();
     let reports = count(&db, "SELECT count(*) FROM reports") - before;
     let moved = count(
         &db,
@@ -394,6 +409,11 @@ fn main() {
          {} letters queued in {queued:.2} s (not counting sending); all {written} letters written by {took:.2} s",
         round.phases
     );
+    println!(
+        "    the round's processor time, every thread's: {queued_processor:.2} s on {} core(s); \
+         {painted} pictures painted ahead on other threads",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
     assert_eq!(moved as usize, games, "every game moved on");
 
     // (c) the web archive of every game, as the daemon writes it after a round with letters
@@ -402,13 +422,15 @@ fn main() {
     let site = dir.join("site");
     for pass in ["first", "again, nothing changed"] {
         let writing = Instant::now();
+        let processor = processor_seconds();
         let tx = judge.store.begin().unwrap();
         let pages =
             strategos::archive::write_site_as(&tx, &judge.judge.variants, &site, "STRA").unwrap();
         drop(tx);
         println!(
-            "(c) the archive of {pages} games written ({pass}) in {:.2} s",
-            writing.elapsed().as_secs_f64()
+            "(c) the archive of {pages} games written ({pass}) in {:.2} s ({:.2} s of processor time)",
+            writing.elapsed().as_secs_f64(),
+            processor_seconds() - processor
         );
     }
 

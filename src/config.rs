@@ -21,6 +21,18 @@ pub struct Config {
     pub deadlines: DeadlineConfig,
     pub limits: LimitsConfig,
     pub maps: MapsConfig,
+    /// The file this configuration was read from, if any (not a key of the file).
+    #[serde(skip)]
+    pub file: Option<ConfigFile>,
+}
+
+/// Where a configuration came from, for the checks at start.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ConfigFile {
+    pub path: PathBuf,
+    /// The keys of secrets the file itself holds (passwords, keys, seeds), whose file then
+    /// must be the judge's alone.
+    pub secrets: Vec<&'static str>,
 }
 
 /// Pictures of the board.
@@ -344,6 +356,15 @@ impl Environment for ProcessEnvironment {
 impl Config {
     /// Reads `text` (the contents of `file`), checks every value and applies the environment.
     pub fn from_toml(file: &str, text: &str, env: &dyn Environment) -> Result<Config, String> {
+        Config::parse(file, text, env).map(|(config, _)| config)
+    }
+
+    /// `from_toml`, with the keys of the secrets the text itself holds.
+    fn parse(
+        file: &str,
+        text: &str,
+        env: &dyn Environment,
+    ) -> Result<(Config, Vec<&'static str>), String> {
         let mut config: Config = toml::from_str(text).map_err(|e| {
             let message = e.message().trim_end().to_string();
             let Some(span) = e.span() else {
@@ -365,6 +386,17 @@ impl Config {
                 text[line_start..line_end].trim()
             )
         })?;
+        let secrets = [
+            ("imap.password", config.imap.password.is_some()),
+            ("smtp.password", config.smtp.password.is_some()),
+            ("judge.token_key", config.judge.token_key.is_some()),
+            ("judge.dice_seed", config.judge.dice_seed.is_some()),
+        ];
+        let secrets = secrets
+            .iter()
+            .filter(|(_, held)| *held)
+            .map(|(key, _)| *key)
+            .collect();
         if let Some(p) = env.var("STRATEGOS_IMAP_PASSWORD") {
             config.imap.password = Some(p);
         }
@@ -374,20 +406,61 @@ impl Config {
         config
             .check()
             .map_err(|(key, why)| format!("{file}: {key}: {why}"))?;
-        Ok(config)
+        Ok((config, secrets))
     }
 
     /// Reads the configuration from `path`, or the defaults when `path` is None and there is
-    /// no `config.toml` in the current folder.
+    /// no `config.toml` in the current folder. The relative paths a file gives are read from
+    /// the file's own folder, so the judge finds the same files whatever folder it is started
+    /// in (a mail server runs `strategos deliver` in its spool); the defaults are relative to
+    /// the current folder.
     pub fn load(path: Option<&Path>, env: &dyn Environment) -> Result<Config, String> {
         let (path, required) = match path {
             Some(p) => (p.to_path_buf(), true),
             None => (PathBuf::from("config.toml"), false),
         };
         match std::fs::read_to_string(&path) {
-            Ok(text) => Config::from_toml(&path.display().to_string(), &text, env),
-            Err(_) if !required => Ok(Config::default()),
+            Ok(text) => {
+                let (mut config, secrets) = Config::parse(&path.display().to_string(), &text, env)?;
+                config.file = Some(ConfigFile {
+                    path: path.clone(),
+                    secrets,
+                });
+                if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+                    config.resolve_paths(folder);
+                }
+                Ok(config)
+            }
+            Err(e) if !required && e.kind() == std::io::ErrorKind::NotFound => {
+                Ok(Config::default())
+            }
             Err(e) => Err(format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// Makes every relative path of the configuration relative to `folder`.
+    pub fn resolve_paths(&mut self, folder: &Path) {
+        let within = |p: &mut PathBuf| {
+            if p.is_relative() {
+                *p = folder.join(&*p);
+            }
+        };
+        within(&mut self.paths.database);
+        within(&mut self.paths.templates);
+        within(&mut self.paths.variants);
+        within(&mut self.inbox.maildir);
+        within(&mut self.outbox.maildir);
+        for path in [
+            &mut self.paths.archive,
+            &mut self.imap.password_file,
+            &mut self.imap.ca_pem,
+            &mut self.smtp.password_file,
+            &mut self.smtp.ca_pem,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            within(path);
         }
     }
 
@@ -505,6 +578,43 @@ impl Config {
         Ok(())
     }
 
+    /// What in the configuration works but is unwise, one sentence each naming its key: a
+    /// password sent to another machine without TLS.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut warnings = Vec::new();
+        let in_clear = |host: &str, security: SecurityConfig, password: bool| {
+            password && security == SecurityConfig::None && !is_loopback(host)
+        };
+        if self.inbox.kind == "imap"
+            && in_clear(
+                &self.imap.host,
+                self.imap.security,
+                self.imap.password.is_some() || self.imap.password_file.is_some(),
+            )
+        {
+            warnings.push(format!(
+                "imap.security = \"none\": the IMAP password goes to {} without TLS, readable \
+                 on the way; use \"tls\" or \"starttls\"",
+                self.imap.host
+            ));
+        }
+        if self.outbox.kind == "smtp"
+            && in_clear(
+                &self.smtp.host,
+                self.smtp.security,
+                self.smtp.user.is_some()
+                    && (self.smtp.password.is_some() || self.smtp.password_file.is_some()),
+            )
+        {
+            warnings.push(format!(
+                "smtp.security = \"none\": the SMTP password goes to {} without TLS, readable \
+                 on the way; use \"starttls\" or \"tls\"",
+                self.smtp.host
+            ));
+        }
+        warnings
+    }
+
     /// A password given directly or in a file (first line).
     pub fn secret(
         password: &Option<String>,
@@ -520,4 +630,14 @@ impl Config {
                 .map_err(|e| format!("{}: {e}", path.display())),
         }
     }
+}
+
+/// Whether `host` is this machine (a name or address of the loopback), so that what is sent
+/// to it never crosses a network.
+fn is_loopback(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
 }

@@ -10,6 +10,8 @@
 //! - `archive`: the archive as a static web site, and the SUMMARY of a game.
 //! - `daemon`: the loop and the clock, with its watchdog (the time limit on one letter's
 //!   handling) and the faults tests inject.
+//! - `files`: files written whole and renamed into place, private unless meant public.
+//! - `syslog`: the system log, where `strategos deliver` logs (never on its output).
 //!
 //! `ARCHITECTURE.md` at the top of the repository describes how these fit together.
 
@@ -19,6 +21,7 @@ pub mod daemon;
 pub mod dice;
 pub mod diplomacy;
 pub mod drawing;
+pub mod files;
 pub mod game;
 pub mod his;
 pub mod interface;
@@ -27,5 +30,6 @@ pub mod letter;
 pub mod mail;
 pub mod report;
 pub mod store;
+pub mod syslog;
 pub mod text;
 pub mod variant;

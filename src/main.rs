@@ -5,11 +5,13 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use strategos::daemon::Clock;
 use strategos::dice::{self, Verdict};
+use strategos::store::Upgrade;
 
+mod deliver;
 mod operator;
 mod setup;
 
@@ -63,11 +65,16 @@ enum Command {
         now: Option<String>,
     },
     /// Handle one message read from standard input (for an MTA to pipe mail in), then send
-    /// what is due.
+    /// what is due. Exits 0 once the message is stored, 75 (try again later) on any failure
+    /// before; logs to the system log, never to its output.
     Deliver {
         #[arg(long)]
         now: Option<String>,
     },
+    /// Bring the database up to this judge's schema (after an upgrade), first writing a
+    /// checked copy of it beside it. `run` does the same when it starts; no other command
+    /// opens a database that needs it.
+    Migrate,
     /// Write the archive of every public game as a static web site (read-only).
     Archive {
         /// The folder to write the site into.
@@ -132,7 +139,32 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Nothing the judge makes is readable by another user unless it is meant to be (the
+    // public archive says so itself): the database, its journal files, the Maildirs, copies.
+    strategos::files::keep_private();
+    // The version names the database schema it writes, for upgrades (README, *Upgrading*).
+    let version: &'static str = Box::leak(
+        format!(
+            "{} (database schema {})",
+            env!("CARGO_PKG_VERSION"),
+            strategos::store::SCHEMA
+        )
+        .into_boxed_str(),
+    );
+    let parsed = Cli::command()
+        .version(version)
+        .try_get_matches()
+        .and_then(|matches| Cli::from_arg_matches(&matches));
+    let cli = match parsed {
+        Ok(cli) => cli,
+        // A mail server that pipes to `deliver` with arguments this version does not take
+        // keeps the letter (and the reason goes to the system log, not back to its sender).
+        Err(e) if deliver::asked() && e.use_stderr() => return deliver::refuse_arguments(&e),
+        Err(e) => e.exit(),
+    };
+    if let Command::Deliver { now } = &cli.command {
+        return deliver::deliver(cli.config.as_deref(), now.as_deref());
+    }
     let config = match Config::load(cli.config.as_deref(), &ProcessEnvironment) {
         Ok(config) => config,
         Err(message) => {
@@ -155,7 +187,8 @@ fn main() -> ExitCode {
             now.as_deref(),
             if once { Mode::Once } else { Mode::Forever },
         ),
-        Command::Deliver { now } => judge_command(config, now.as_deref(), Mode::Deliver),
+        Command::Deliver { .. } => unreachable!("deliver is handled above"),
+        Command::Migrate => operator::finish(operator::migrate(&config)),
         Command::Variants { paths } => check_variants(&paths),
         Command::Archive { out } => operator::finish(operator::archive(&config, &out)),
         Command::Backup { file } => operator::finish(operator::backup(&config, &file)),
@@ -203,6 +236,8 @@ enum MapSubject {
 }
 
 /// Writes SVG or PNG by the file's extension.
+/// Writes SVG or PNG by the file's extension (whole, then renamed into place: a link at the
+/// name is replaced, never followed).
 fn write_picture(svg: &str, out: &Path) -> Result<(), String> {
     let png = out
         .extension()
@@ -212,7 +247,8 @@ fn write_picture(svg: &str, out: &Path) -> Result<(), String> {
     } else {
         svg.as_bytes().to_vec()
     };
-    std::fs::write(out, bytes).map_err(|e| format!("{}: {e}", out.display()))
+    strategos::files::write_whole(out, &bytes, strategos::files::PRIVATE)
+        .map_err(|e| format!("{}: {e}", out.display()))
 }
 
 /// `strategos map`: 0 when every picture was written, 1 when a variant's picture does not
@@ -596,39 +632,46 @@ fn check_variants(paths: &[PathBuf]) -> ExitCode {
     }
 }
 
-/// How `run` and `deliver` go about their work.
+/// How `run` goes about its work.
 enum Mode {
     Forever,
     Once,
-    Deliver,
 }
 
-fn judge_command(config: Config, now: Option<&str>, mode: Mode) -> ExitCode {
-    // Colour only on a terminal: a log file or the journal gets plain text.
+/// The log on standard error (the journal, under systemd): colour only on a terminal.
+fn log_to_standard_error() {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .with_target(false)
         .init();
-    let clock = match now.map(chrono::DateTime::parse_from_rfc3339) {
-        None => Clock::System,
-        Some(Ok(t)) => Clock::Fixed(t.with_timezone(&chrono::Utc)),
-        Some(Err(e)) => {
-            eprintln!("strategos: --now: {e}; write a time like 2027-01-05T12:00:00Z");
-            return ExitCode::from(2);
-        }
-    };
-    let variants = match load_all(Some(config.paths.variants.as_path()).filter(|d| d.is_dir())) {
-        Ok(v) => v,
-        Err(problems) => {
-            for p in problems {
-                eprintln!("{p}");
-            }
-            return ExitCode::from(2);
-        }
-    };
-    let with_inbox = !matches!(mode, Mode::Deliver);
-    let mut daemon = match setup::daemon(config, variants, clock, with_inbox) {
+}
+
+/// The clock `--now` sets, or the system's.
+fn clock(now: Option<&str>) -> Result<Clock, String> {
+    match now.map(chrono::DateTime::parse_from_rfc3339) {
+        None => Ok(Clock::System),
+        Some(Ok(t)) => Ok(Clock::Fixed(t.with_timezone(&chrono::Utc))),
+        Some(Err(e)) => Err(format!(
+            "--now: {e}; write a time like 2027-01-05T12:00:00Z"
+        )),
+    }
+}
+
+/// The configured variants: the built-in ones and those of `paths.variants`.
+fn configured_variants(config: &Config) -> Result<Vec<Variant>, String> {
+    load_all(Some(config.paths.variants.as_path()).filter(|d| d.is_dir()))
+        .map_err(|problems| problems.join("\n"))
+}
+
+fn judge_command(config: Config, now: Option<&str>, mode: Mode) -> ExitCode {
+    log_to_standard_error();
+    let built = clock(now).and_then(|clock| {
+        let variants = configured_variants(&config)?;
+        // `run` alone (with `migrate`) brings an older database up to date.
+        setup::daemon(config, variants, clock, true, Upgrade::Migrate)
+    });
+    let mut daemon = match built {
         Ok(d) => d,
         Err(message) => {
             eprintln!("strategos: {message}");
@@ -636,26 +679,6 @@ fn judge_command(config: Config, now: Option<&str>, mode: Mode) -> ExitCode {
         }
     };
     match mode {
-        Mode::Deliver => {
-            let mut raw = Vec::new();
-            if let Err(e) = std::io::stdin().read_to_end(&mut raw) {
-                eprintln!("strategos: cannot read the message: {e}");
-                return ExitCode::from(75);
-            }
-            // A message the database could not take (busy, disk full) is handed back to the
-            // mail system with EX_TEMPFAIL, which keeps it and offers it again later.
-            if daemon.try_accept(&raw, "stdin").is_err() {
-                eprintln!("strategos: the message could not be stored now; try again later");
-                return ExitCode::from(75);
-            }
-            daemon.round();
-            // An answer queued behind another process's letter to the same address leaves
-            // before this process does (for up to a minute).
-            daemon.send_before_leaving(1200, &mut || {
-                std::thread::sleep(std::time::Duration::from_millis(50))
-            });
-            ExitCode::SUCCESS
-        }
         Mode::Once => {
             let round = daemon.round();
             tracing::info!(

@@ -44,7 +44,9 @@ pub enum GameCommand {
     },
 }
 
-/// Opens the configured database, which must already exist (these commands never make one).
+/// Opens the configured database, which must already exist (these commands never make one)
+/// and be of this judge's schema (only `run` and `migrate` change it), and be the judge's
+/// alone.
 fn open(config: &Config) -> Result<Store, String> {
     let path = &config.paths.database;
     if !path.is_file() {
@@ -53,7 +55,39 @@ fn open(config: &Config) -> Result<Store, String> {
             path.display()
         ));
     }
+    super::setup::refuse_exposed_database(config)?;
     Store::open(path).map_err(|e| format!("cannot open the database {}: {e}", path.display()))
+}
+
+/// `strategos migrate`: the database brought up to this judge's schema, after a checked copy
+/// of it is written beside it; nothing to do when it is up to date.
+pub fn migrate(config: &Config) -> Result<String, String> {
+    let path = &config.paths.database;
+    if !path.is_file() {
+        return Err(format!(
+            "there is no database at {} (paths.database in the configuration); `strategos \
+             run` makes a new one",
+            path.display()
+        ));
+    }
+    super::setup::refuse_exposed_database(config)?;
+    let (store, migrated) = Store::open_migrating(path)
+        .map_err(|e| format!("cannot migrate the database {}: {e}", path.display()))?;
+    Ok(match migrated {
+        Some(m) => format!(
+            "the database {} is migrated from schema {} to {}; its copy from before is {} \
+             (checked intact)\n",
+            path.display(),
+            m.from,
+            m.to,
+            m.backup.display()
+        ),
+        None => format!(
+            "the database {} is of schema {}, this judge's: nothing to migrate\n",
+            path.display(),
+            store.schema().map_err(db)?
+        ),
+    })
 }
 
 /// The configured variants: the built-in ones and those of `paths.variants`.
@@ -80,22 +114,17 @@ fn db(e: rusqlite::Error) -> String {
     format!("cannot read the database: {e}")
 }
 
-/// `strategos backup FILE`: a consistent copy of the database, safe while the judge runs.
+/// `strategos backup FILE`: a consistent copy of the database, safe while the judge runs,
+/// checked, and readable by the judge's user alone (`Store::back_up`).
 pub fn backup(config: &Config, file: &Path) -> Result<String, String> {
-    if file.exists() {
+    if strategos::files::taken(file) {
         return Err(format!(
             "{} exists already; give a new file for the copy",
             file.display()
         ));
     }
     let store = open(config)?;
-    store
-        .back_up(file)
-        .map_err(|e| format!("cannot write the copy {}: {e}", file.display()))?;
-    let copy = Store::open(file).map_err(|e| format!("cannot read the copy back: {e}"))?;
-    if !copy.is_intact().unwrap_or(false) {
-        return Err(format!("the copy {} is not intact", file.display()));
-    }
+    store.back_up(file)?;
     Ok(format!(
         "the database {} is copied to {} (checked intact)\n",
         config.paths.database.display(),
@@ -165,6 +194,7 @@ fn operate(
         variants,
         templates,
         last_position: Default::default(),
+        pictures_ahead: Default::default(),
     };
     let tx = store.begin().map_err(db)?;
     let letters = judge.operate(&tx, game, commands, now).map_err(db)??;

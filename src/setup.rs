@@ -1,5 +1,7 @@
 //! Building the daemon from the configuration: database, templates, inbox and transport;
-//! and the stop signal. Every failure here names what to fix and stops start-up.
+//! the checks at start (files holding secrets that other users may read, settings that
+//! cannot work); and the stop signal. Every failure here names what to fix and stops
+//! start-up.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -8,6 +10,7 @@ use strategos::config::{Config, SecurityConfig};
 use strategos::daemon::fault::Fault;
 use strategos::daemon::watchdog::Watchdog;
 use strategos::daemon::{Clock, Daemon, Inbox};
+use strategos::files::exposure;
 use strategos::judge::Judge;
 use strategos::mail::imap::ImapSettings;
 use strategos::mail::maildir::Maildir;
@@ -16,7 +19,7 @@ use strategos::mail::send::{
     MaildirTransport, SendmailTransport, SmtpSettings, SmtpTransport, Transport,
 };
 use strategos::report::Templates;
-use strategos::store::Store;
+use strategos::store::{Store, Upgrade};
 use strategos::variant::Variant;
 
 fn security(s: SecurityConfig) -> Security {
@@ -27,14 +30,89 @@ fn security(s: SecurityConfig) -> Security {
     }
 }
 
-/// The daemon the configuration describes; `with_inbox` false for `deliver`.
+/// Refuses a database (or its journal files) that a user other than the judge's may read:
+/// it holds password hashes, the key that makes `CONFIRM` tokens, held letters with their
+/// passwords, press and addresses.
+pub fn refuse_exposed_database(config: &Config) -> Result<(), String> {
+    let database = &config.paths.database;
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = database.clone().into_os_string();
+        name.push(suffix);
+        let file = std::path::PathBuf::from(name);
+        if let Some(who) = exposure(&file) {
+            return Err(format!(
+                "paths.database: {} is readable by {who}, and it holds password hashes, the \
+                 key of CONFIRM tokens, held letters and addresses; make it the judge's alone \
+                 (chmod 600 {}*) and start again",
+                file.display(),
+                database.display()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The checks at start, each problem a line in the log: files holding secrets that another
+/// user may read (the database is refused: `refuse_exposed_database`), settings that put a
+/// password on the network in clear or cannot send mail.
+pub fn check_at_start(config: &Config) -> Result<(), String> {
+    refuse_exposed_database(config)?;
+    let mut secret_files = Vec::new();
+    if let Some(file) = config.file.as_ref().filter(|f| !f.secrets.is_empty()) {
+        secret_files.push((file.path.clone(), file.secrets.join(", ")));
+    }
+    if config.inbox.kind == "imap"
+        && let Some(file) = &config.imap.password_file
+    {
+        secret_files.push((file.clone(), "imap.password_file".into()));
+    }
+    if config.outbox.kind == "smtp"
+        && let Some(file) = &config.smtp.password_file
+    {
+        secret_files.push((file.clone(), "smtp.password_file".into()));
+    }
+    for (file, holds) in secret_files {
+        if let Some(who) = exposure(&file) {
+            tracing::warn!(
+                "{} holds a secret ({holds}) and is readable by {who}: make it readable by the \
+                 judge alone (chmod 600, or 640 with the judge's group)",
+                file.display()
+            );
+        }
+    }
+    let mut folders = Vec::new();
+    if config.inbox.kind == "maildir" {
+        folders.push(("inbox.maildir", &config.inbox.maildir));
+    }
+    if config.outbox.kind == "maildir" {
+        folders.push(("outbox.maildir", &config.outbox.maildir));
+    }
+    for (key, folder) in folders {
+        if let Some(who) = exposure(folder) {
+            tracing::warn!(
+                "{key}: the Maildir {0} may be listed by {who}, and its letters hold passwords \
+                 and tokens: make it the judge's alone (chmod -R go= {0})",
+                folder.display()
+            );
+        }
+    }
+    for warning in config.warnings() {
+        tracing::warn!("{warning}");
+    }
+    Ok(())
+}
+
+/// The daemon the configuration describes; `with_inbox` false for `deliver`. An older
+/// database is brought up to date only with `Upgrade::Migrate` (`strategos run`).
 pub fn daemon(
     config: Config,
     variants: Vec<Variant>,
     clock: Clock,
     with_inbox: bool,
+    upgrade: Upgrade,
 ) -> Result<Daemon, String> {
     let templates = Templates::load(Some(config.paths.templates.as_path()).filter(|p| p.is_dir()))?;
+    check_at_start(&config)?;
     if let Some(dir) = config
         .paths
         .database
@@ -44,12 +122,22 @@ pub fn daemon(
         std::fs::create_dir_all(dir)
             .map_err(|e| format!("paths.database: cannot create {}: {e}", dir.display()))?;
     }
-    let store = Store::open(&config.paths.database).map_err(|e| {
-        format!(
-            "paths.database: cannot open {}: {e}",
-            config.paths.database.display()
-        )
-    })?;
+    let database = &config.paths.database;
+    let opened = match upgrade {
+        Upgrade::Refuse => Store::open(database).map(|store| (store, None)),
+        Upgrade::Migrate => Store::open_migrating(database),
+    };
+    let (store, migrated) =
+        opened.map_err(|e| format!("paths.database: cannot open {}: {e}", database.display()))?;
+    if let Some(m) = migrated {
+        tracing::info!(
+            "the database {} is migrated from schema {} to {}; its copy from before is {}",
+            database.display(),
+            m.from,
+            m.to,
+            m.backup.display()
+        );
+    }
     let inbox = if !with_inbox {
         Inbox::None
     } else if config.inbox.kind == "imap" {
@@ -94,7 +182,18 @@ pub fn daemon(
             };
             Box::new(SmtpTransport::new(&settings).map_err(|e| format!("smtp: {e}"))?)
         }
-        "sendmail" => Box::new(SendmailTransport::new(config.outbox.sendmail.clone())),
+        "sendmail" => {
+            let transport = SendmailTransport::new(config.outbox.sendmail.clone());
+            match transport.blocked() {
+                Some(why) => tracing::error!("outbox.kind = \"sendmail\" cannot work here: {why}"),
+                None => tracing::info!(
+                    "outbox.kind = \"sendmail\": the command hands letters to the mail \
+                     system's queue, which needs a unit without NoNewPrivileges= and with its \
+                     spool writable (the shipped unit has neither: use kind = \"smtp\")"
+                ),
+            }
+            Box::new(transport)
+        }
         _ => Box::new(MaildirTransport::open(&config.outbox.maildir).map_err(|e| {
             format!(
                 "outbox.maildir: cannot open {}: {e}",
@@ -107,6 +206,7 @@ pub fn daemon(
         variants,
         templates,
         last_position: Default::default(),
+        pictures_ahead: Default::default(),
     };
     // The watchdog ends a handling that outlasts its time; the fault (tests only) is read in
     // debug builds alone.

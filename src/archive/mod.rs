@@ -51,7 +51,7 @@ pub fn write_site_as(
     code: &str,
 ) -> Result<usize, String> {
     let db = |e: rusqlite::Error| format!("cannot read the database: {e}");
-    std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
+    crate::files::public_root(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let mut rows = Vec::new();
     for game in tx.games().map_err(db)? {
         let folder = out.join(page_folder(&game.name));
@@ -179,10 +179,12 @@ pub fn now_of(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite::R
     Ok(now)
 }
 
-/// Writes `folder/name`, the folder made already.
+/// Writes `folder/name` for anyone to read (whole, then renamed into place: a link at the
+/// name is replaced, never followed), the folder made already.
 fn write_file(folder: &Path, name: &str, text: &str) -> Result<(), String> {
     let file = folder.join(name);
-    std::fs::write(&file, text).map_err(|e| format!("cannot write {}: {e}", file.display()))
+    crate::files::write_whole(&file, text.as_bytes(), crate::files::PUBLIC)
+        .map_err(|e| format!("cannot write {}: {e}", file.display()))
 }
 
 /// A game is public unless `SET PRIVATE` made it private.
@@ -246,12 +248,17 @@ fn index_page(rows: &[IndexRow]) -> String {
     html::page("Games", &body)
 }
 
-/// Writes `folder/index.html`, creating the folder.
+/// Writes `folder/index.html`, creating the folder (a link in its place is replaced by a
+/// real folder, never followed).
 fn write(folder: &Path, html: &str) -> Result<(), String> {
-    std::fs::create_dir_all(folder)
-        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
-    let file = folder.join("index.html");
-    std::fs::write(&file, html).map_err(|e| format!("cannot write {}: {e}", file.display()))
+    public_folder(folder)?;
+    write_file(folder, "index.html", html)
+}
+
+/// Makes `folder` a folder of the site, world-readable (`files::public_folder`).
+fn public_folder(folder: &Path) -> Result<(), String> {
+    crate::files::public_folder(folder)
+        .map_err(|e| format!("cannot create {}: {e}", folder.display()))
 }
 
 /// Writes each phase's picture as `folder/phase-N.svg`, removes the pictures of phases no
@@ -260,19 +267,14 @@ fn write_pictures(
     folder: &Path,
     pictures: &[maps::PhasePicture],
 ) -> Result<Vec<(String, String)>, String> {
-    std::fs::create_dir_all(folder)
-        .map_err(|e| format!("cannot create {}: {e}", folder.display()))?;
+    public_folder(folder)?;
     let mut written = Vec::new();
     for picture in pictures {
         let name = picture.file_name();
         // Written whole under another name, then renamed: a file under a picture's name is
         // the whole picture, so it is never drawn again.
         if let Some(svg) = &picture.svg {
-            let file = folder.join(&name);
-            let part = folder.join(format!(".{name}.part"));
-            std::fs::write(&part, svg)
-                .and_then(|()| std::fs::rename(&part, &file))
-                .map_err(|e| format!("cannot write {}: {e}", file.display()))?;
+            write_file(folder, &name, svg)?;
         }
         written.push((name, picture.title.clone()));
     }
@@ -282,8 +284,8 @@ fn write_pictures(
             let stale = name.starts_with("phase-")
                 && name.ends_with(".svg")
                 && !written.iter().any(|(w, _)| *w == name);
-            // A picture a crash left half written.
-            let unfinished = name.starts_with(".phase-") && name.ends_with(".part");
+            // A file a crash left half written (`files::write_whole`'s temporary name).
+            let unfinished = name.starts_with('.') && name.ends_with(".part");
             if stale || unfinished {
                 let _ = std::fs::remove_file(entry.path());
             }

@@ -24,6 +24,7 @@ use crate::tr;
 use fault::Fault;
 use watchdog::{Watchdog, Watching};
 
+mod due;
 pub mod fault;
 mod keeping;
 mod outbox;
@@ -665,14 +666,15 @@ impl Daemon {
                             continue;
                         }
                     };
-                    // Marked only once stored (now or before); otherwise it stays for the next
-                    // round.
+                    // Removed only once stored (now or before): the database holds it, and
+                    // the raw letter with its passwords stays nowhere else. Otherwise it stays
+                    // for the next round.
                     let Ok(new) = self.try_accept(&raw, &format!("maildir:{}", message.id)) else {
                         continue;
                     };
                     n += usize::from(new);
-                    if let Err(e) = maildir.mark_handled(&message) {
-                        warn!(id = %message.id, error = %e, "cannot mark a message handled");
+                    if let Err(e) = maildir.remove(&message) {
+                        warn!(id = %message.id, error = %e, "cannot remove a stored letter from the inbox");
                     }
                 }
             }
@@ -724,46 +726,6 @@ impl Daemon {
             }
         }
         n
-    }
-
-    /// Reminders and phases due now, each game in a transaction of its own with its letters
-    /// queued in it (the number of letters is returned): a thousand games
-    /// whose deadline passes at once hold one game's letters (and pictures) in memory at a
-    /// time, and each game's result is kept as soon as it is made.
-    fn tick(&mut self) -> usize {
-        let now = self.clock.now();
-        let due = (|| -> rusqlite::Result<Vec<i64>> {
-            let tx = self.store.begin()?;
-            let due = self.judge.due_games(&tx, now)?;
-            tx.commit()?;
-            Ok(due)
-        })();
-        let due = match due {
-            Ok(due) => due,
-            Err(e) => {
-                warn!(error = %e, "processing deadlines failed; trying again next round");
-                return 0;
-            }
-        };
-        let mut sent = 0;
-        for id in due {
-            let result = (|| -> rusqlite::Result<usize> {
-                let tx = self.store.begin()?;
-                let letters = self.judge.tick_game(&tx, id, now)?;
-                for letter in &letters {
-                    Self::queue(&self.judge, &tx, letter, None, now)?;
-                }
-                tx.commit()?;
-                Ok(letters.len())
-            })();
-            match result {
-                Ok(n) => sent += n,
-                Err(e) => {
-                    warn!(game = id, error = %e, "processing a game's deadline failed; trying again next round");
-                }
-            }
-        }
-        sent
     }
 }
 

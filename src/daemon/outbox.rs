@@ -116,7 +116,9 @@ impl Daemon {
                 if recipients.iter().any(|r| taken.contains(r)) {
                     behind_others += 1;
                 } else if tx.claim_outbox(*id, now, &me, stale.as_deref())? {
-                    letters.push(tx.outbox_letter(*id)?);
+                    // Its bytes are read when it is sent: a round's letters, each carrying a
+                    // picture, would otherwise all be in memory at once.
+                    letters.push(tx.outbox_envelope(*id)?);
                     continue;
                 }
                 taken.extend(recipients.iter().cloned());
@@ -148,12 +150,14 @@ impl Daemon {
             }
             let outcome = match staged.remove(&letter.id) {
                 Some(outcome) => outcome,
-                None => self.transport.send(&from, &letter.recipients, &letter.raw),
+                None => self
+                    .letter_bytes(letter.id)
+                    .and_then(|raw| self.transport.send(&from, &letter.recipients, &raw)),
             };
             let result = self.store.begin().and_then(|tx| {
                 match &outcome {
                     Ok(()) => tx.mark_sent(letter.id, now)?,
-                    Err(SendError::Transient(e)) => {
+                    Err(SendError::Transient(e) | SendError::Unavailable(e)) => {
                         if !tx.mark_retry(letter.id, e, max_attempts, now)? {
                             let why = format!("given up after {max_attempts} attempts: {e}");
                             Self::tell_keeper(&self.judge, &tx, &letter.recipients, &why, now)?;
@@ -176,6 +180,12 @@ impl Daemon {
                     // Sent (or refused) but not recorded: it will be tried again, so send no
                     // more until the store can keep count.
                     warn!(message_id = %letter.message_id, error = %e, "cannot record a sending; no more sending this round");
+                    break;
+                }
+                (Err(SendError::Unavailable(e)), Ok(())) => {
+                    // The way out does not work: no other letter would go either, and each
+                    // would wait for its own failure (a minute for a hung command).
+                    warn!(message_id = %letter.message_id, error = %e, "a letter was not sent, and no more are tried this round");
                     break;
                 }
                 (Err(e), Ok(())) => {
@@ -211,7 +221,7 @@ impl Daemon {
     fn stage_round(
         &mut self,
         from: &str,
-        letters: &[crate::store::OutboxRow],
+        letters: &[crate::store::OutboxEnvelope],
     ) -> HashMap<i64, Result<(), SendError>> {
         let mut outcomes = HashMap::new();
         if !self.transport.stages() {
@@ -225,11 +235,17 @@ impl Daemon {
                 failed.extend(recipients);
                 continue;
             }
-            let outcome = self.transport.stage(from, &letter.recipients, &letter.raw);
+            let outcome = self
+                .letter_bytes(letter.id)
+                .and_then(|raw| self.transport.stage(from, &letter.recipients, &raw));
+            let unavailable = matches!(outcome, Err(SendError::Unavailable(_)));
             if matches!(outcome, Err(SendError::Transient(_))) {
                 failed.extend(recipients);
             }
             outcomes.insert(letter.id, outcome);
+            if unavailable {
+                break;
+            }
         }
         if let Err(e) = self.transport.settle() {
             for outcome in outcomes.values_mut().filter(|o| o.is_ok()) {
@@ -237,6 +253,20 @@ impl Daemon {
             }
         }
         outcomes
+    }
+
+    /// The bytes of outbox letter `id`, made whole, read when it is sent.
+    fn letter_bytes(&mut self, id: i64) -> Result<Vec<u8>, SendError> {
+        let read = self.store.begin().and_then(|tx| tx.outbox_letter(id));
+        match read {
+            Ok(Some(row)) => Ok(row.raw),
+            Ok(None) => Err(SendError::Transient(format!(
+                "letter {id} is no longer in the outbox"
+            ))),
+            Err(e) => Err(SendError::Transient(format!(
+                "cannot read letter {id} from the outbox: {e}"
+            ))),
+        }
     }
 
     /// Tells the keeper that a letter could not be delivered (never about letters to the

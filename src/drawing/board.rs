@@ -18,10 +18,7 @@ use super::check::is_sea_in;
 use super::geometry::Point;
 use super::layout::{Layout, LinkKind};
 pub use super::orders::{DrawnOrder, drawn_orders};
-use super::partition::Owner;
-use super::svg::{
-    arrow_markers, centre_symbol, escape, label, lines_path, num, rings_path, tint, unit_symbol,
-};
+use super::svg::{arrow_markers, centre_symbol, escape, label, lines_path, num, tint, unit_symbol};
 
 /// Colours of the map itself (the powers' are the variant's).
 const SEA: &str = "#b9d7ea";
@@ -255,7 +252,7 @@ impl<'s, 'a> Board<'s, 'a> {
     pub(super) fn seas(&self, out: &mut String) {
         let (map, sheet) = (self.scene.map, self.sheet);
         out.push_str(r##"<g id="seas">"##);
-        for (i, shape) in sheet.shapes.iter().enumerate() {
+        for i in 0..sheet.shapes.len() {
             if !sheet.water[i] {
                 continue;
             }
@@ -266,7 +263,7 @@ impl<'s, 'a> Board<'s, 'a> {
                 out,
                 r##"<path id="province-{}" class="sea" d="{}" fill="{SEA}"><title>{}</title></path>"##,
                 escape(&map.province(p).id),
-                rings_path(shape),
+                sheet.shape_path(i),
                 escape(&map.province(p).name)
             );
         }
@@ -307,10 +304,10 @@ impl<'s, 'a> Board<'s, 'a> {
             let _ = write!(
                 out,
                 r##"<path d="{}" fill="{VOID_LAND}"/>"##,
-                rings_path(&sheet.void_land)
+                sheet.void_land_path()
             );
         }
-        for (i, shape) in sheet.shapes.iter().enumerate() {
+        for i in 0..sheet.shapes.len() {
             if sheet.water[i] {
                 continue;
             }
@@ -328,7 +325,7 @@ impl<'s, 'a> Board<'s, 'a> {
                 out,
                 r##"<path id="province-{}" class="land" d="{}" fill="{fill}" fill-rule="evenodd"><title>{}</title></path>"##,
                 escape(&province.id),
-                rings_path(shape),
+                sheet.shape_path(i),
                 escape(&province.name)
             );
         }
@@ -336,24 +333,10 @@ impl<'s, 'a> Board<'s, 'a> {
     }
 
     pub(super) fn borders(&self, out: &mut String) {
-        let mut land_borders = Vec::new();
-        let mut sea_borders = Vec::new();
-        for border in &self.sheet.borders {
-            let list = if border.water {
-                &mut sea_borders
-            } else {
-                &mut land_borders
-            };
-            if border.a != Owner::Void || border.b != Owner::Void {
-                list.extend(border.pieces.iter().map(|(a, b)| [*a, *b]));
-            }
-        }
+        let [land_borders, sea_borders, coastline] = self.sheet.line_paths();
         let _ = write!(
             out,
-            r##"<g id="borders" fill="none"><path d="{}" stroke="{BORDER}" stroke-width="1.2"/><path d="{}" stroke="#6f9fc0" stroke-width="1"/><path d="{}" stroke="#4a4a4a" stroke-width="1.2"/></g>"##,
-            lines_path(land_borders.iter().map(|s| &s[..])),
-            lines_path(sea_borders.iter().map(|s| &s[..])),
-            lines_path(self.sheet.coastline.iter().map(|l| &l[..])),
+            r##"<g id="borders" fill="none"><path d="{land_borders}" stroke="{BORDER}" stroke-width="1.2"/><path d="{sea_borders}" stroke="#6f9fc0" stroke-width="1"/><path d="{coastline}" stroke="#4a4a4a" stroke-width="1.2"/></g>"##,
         );
     }
 
@@ -421,23 +404,43 @@ impl<'s, 'a> Board<'s, 'a> {
     /// Supply centres and build sites in their owners' colours; destroyed and restoring
     /// centres (Diadochi V).
     pub(super) fn centres(&self, out: &mut String, words: Words) {
+        out.push_str(r##"<g id="centres">"##);
+        for piece in self.centre_pieces(words) {
+            out.push_str(&piece.svg);
+        }
+        out.push_str("</g>");
+    }
+
+    /// Where each supply centre or build site stands (its piece reaches `PIECE_REACH` from
+    /// there): the same on every board of the map.
+    pub(super) fn centre_points(&self) -> Vec<Point> {
+        let map = self.scene.map;
+        (0..map.provinces.len())
+            .filter(|i| map.provinces[*i].centre.is_some() || map.provinces[*i].build_site)
+            .map(|i| self.spots.centre(ProvinceId(i as u16)))
+            .collect()
+    }
+
+    /// Each supply centre or build site with its marks, a piece standing at its point.
+    pub(super) fn centre_pieces(&self, words: Words) -> Vec<Piece> {
         let (map, layout, position, spots) = (
             self.scene.map,
             self.scene.layout,
             self.scene.position,
             &self.spots,
         );
-        out.push_str(r##"<g id="centres">"##);
+        let mut pieces = Vec::new();
         for (i, province) in map.provinces.iter().enumerate() {
             let p = ProvinceId(i as u16);
             if province.centre.is_none() && !province.build_site {
                 continue;
             }
+            let mut out = String::new();
             let at = spots.centre(p);
             let owner = position.owners.get(i).copied().flatten();
             let fill = owner.map(|o| colour_of(map, layout, o)).unwrap_or("#fff");
             if province.centre.is_some() {
-                centre_symbol(out, at, fill);
+                centre_symbol(&mut out, at, fill);
             } else {
                 let _ = write!(
                     out,
@@ -477,8 +480,9 @@ impl<'s, 'a> Board<'s, 'a> {
                     ))
                 );
             }
+            pieces.push(Piece { at, svg: out });
         }
-        out.push_str("</g>");
+        pieces
     }
 
     /// Each province's short name.
@@ -504,35 +508,66 @@ impl<'s, 'a> Board<'s, 'a> {
     /// What stands on the board: orders, units, the dislodged with their retreats, and the
     /// legend beneath.
     pub(super) fn on_top(&self, out: &mut String, words: Words) {
-        let (scene, spots) = (self.scene, &self.spots);
-        let (map, layout, position) = (scene.map, scene.layout, scene.position);
-        super::orders::draw_orders(out, scene, spots);
+        self.on_the_map(out, words);
+        write_legend(out, &self.legend(words));
+    }
 
+    /// What stands on the map: orders, units, the dislodged with their retreats.
+    pub(super) fn on_the_map(&self, out: &mut String, words: Words) {
+        self.orders(out);
         out.push_str(r##"<g id="units">"##);
-        for unit in &position.units {
-            let at = spots.region(unit.region);
-            let _ = write!(
-                out,
-                r##"<g class="unit" id="unit-{}" data-power="{}"><title>{} {} {}</title>"##,
-                escape(&map.region_id(unit.region).replace('/', "-")),
-                escape(&map.power(unit.power).id),
-                escape(&map.power(unit.power).adjective),
-                unit.kind.word(),
-                escape(&map.region_name(unit.region))
-            );
-            unit_symbol(
-                out,
-                at,
-                unit.kind == UnitKind::Fleet,
-                colour_of(map, layout, unit.power),
-                false,
-            );
-            out.push_str("</g>");
+        for piece in self.unit_pieces() {
+            out.push_str(&piece.svg);
         }
         out.push_str("</g>");
+        self.dislodged(out, words);
+    }
 
-        super::orders::draw_dislodged(out, scene, spots, words);
-        draw_legend(out, scene, words, self.w, self.h);
+    /// The orders with what came of them.
+    pub(super) fn orders(&self, out: &mut String) {
+        super::orders::draw_orders(out, self.scene, &self.spots);
+    }
+
+    /// The units dislodged, with their retreats.
+    pub(super) fn dislodged(&self, out: &mut String, words: Words) {
+        super::orders::draw_dislodged(out, self.scene, &self.spots, words);
+    }
+
+    /// Each unit, a piece standing where it is.
+    pub(super) fn unit_pieces(&self) -> Vec<Piece> {
+        let (scene, spots) = (self.scene, &self.spots);
+        let (map, layout, position) = (scene.map, scene.layout, scene.position);
+        position
+            .units
+            .iter()
+            .map(|unit| {
+                let at = spots.region(unit.region);
+                let mut out = String::new();
+                let _ = write!(
+                    out,
+                    r##"<g class="unit" id="unit-{}" data-power="{}"><title>{} {} {}</title>"##,
+                    escape(&map.region_id(unit.region).replace('/', "-")),
+                    escape(&map.power(unit.power).id),
+                    escape(&map.power(unit.power).adjective),
+                    unit.kind.word(),
+                    escape(&map.region_name(unit.region))
+                );
+                unit_symbol(
+                    &mut out,
+                    at,
+                    unit.kind == UnitKind::Fleet,
+                    colour_of(map, layout, unit.power),
+                    false,
+                );
+                out.push_str("</g>");
+                Piece { at, svg: out }
+            })
+            .collect()
+    }
+
+    /// The legend beneath the map, in pieces.
+    pub(super) fn legend(&self, words: Words) -> Legend {
+        legend(self.scene, words, self.w, self.h)
     }
 }
 
@@ -545,11 +580,59 @@ fn short_name(id: &str) -> String {
     }
 }
 
-fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
+/// A piece of the picture (a centre with its marks, a unit) and the point it stands at: it
+/// reaches at most `PIECE_REACH` pixels from it, so `layers` can paint it alone and keep it.
+pub(super) struct Piece {
+    pub at: Point,
+    pub svg: String,
+}
+
+/// How far a piece reaches from its point (a fleet is 24 pixels wide, a restoring centre's
+/// ring 9 pixels round, with their strokes).
+pub(super) const PIECE_REACH: f64 = 16.0;
+
+/// The legend beneath the map, piece by piece: each piece one or two whole elements, so that
+/// `layers` can paint it alone and keep what recurs from board to board.
+pub(super) struct Legend {
+    /// Its ground: the background and the line above it.
+    pub ground: String,
+    /// The board's title (its game and phase).
+    pub title: String,
+    /// For each power: its id, its centre symbol and name (the same on every board of the
+    /// map), and its count of centres and units.
+    pub powers: Vec<(String, String, String)>,
+    /// The key to the symbols.
+    pub key: String,
+    /// Diadochi V's credit in force, if any.
+    pub credit: Option<String>,
+}
+
+/// The legend as the whole picture writes it.
+fn write_legend(out: &mut String, legend: &Legend) {
+    out.push_str(r##"<g id="legend">"##);
+    out.push_str(&legend.ground);
+    out.push_str(&legend.title);
+    for (id, named, count) in &legend.powers {
+        let _ = write!(
+            out,
+            r##"<g class="legend-power" data-power="{}">"##,
+            escape(id)
+        );
+        out.push_str(named);
+        out.push_str(count);
+        out.push_str("</g>");
+    }
+    out.push_str(&legend.key);
+    if let Some(credit) = &legend.credit {
+        out.push_str(credit);
+    }
+    out.push_str("</g>");
+}
+
+fn legend(scene: &Scene, words: Words, w: f64, h: f64) -> Legend {
     let (map, position) = (scene.map, scene.position);
-    let _ = write!(
-        out,
-        r##"<g id="legend"><rect y="{}" width="{}" height="{}" fill="#fbf8f0"/><line x1="0" y1="{}" x2="{}" y2="{}" stroke="#444"/>"##,
+    let ground = format!(
+        r##"<rect y="{}" width="{}" height="{}" fill="#fbf8f0"/><line x1="0" y1="{}" x2="{}" y2="{}" stroke="#444"/>"##,
         num(h),
         num(w),
         num(if position.credits.is_empty() {
@@ -561,42 +644,46 @@ fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
         num(w),
         num(h)
     );
-    let _ = write!(
-        out,
+    let title = format!(
         r##"<text x="10" y="{}" font-size="14" fill="#111">{}</text>"##,
         num(h + 20.0),
         escape(&scene.title)
     );
     let n = map.powers.len().max(1) as f64;
     let step = (w - 20.0) / n;
-    for (i, info) in map.powers.iter().enumerate() {
-        let power = PowerId(i as u8);
-        let x = 10.0 + step * i as f64;
-        let colour = colour_of(map, scene.layout, power);
-        let units = position.units.iter().filter(|u| u.power == power).count();
-        let centres = position.centres_of(map, power);
-        let _ = write!(
-            out,
-            r##"<g class="legend-power" data-power="{}">"##,
-            escape(&info.id)
-        );
-        centre_symbol(out, Point::new(x + 6.0, h + 43.0), colour);
-        let _ = write!(
-            out,
-            r##"<text x="{}" y="{}" font-size="12" fill="#111">{}</text><text x="{}" y="{}" font-size="10" fill="#333">{}</text></g>"##,
-            num(x + 16.0),
-            num(h + 40.0),
-            escape(&info.name),
-            num(x + 16.0),
-            num(h + 54.0),
-            escape(&tr!(
-                words,
-                "map.legend_power",
-                centres = centres,
-                units = units
-            ))
-        );
-    }
+    let powers = map
+        .powers
+        .iter()
+        .enumerate()
+        .map(|(i, info)| {
+            let power = PowerId(i as u8);
+            let x = 10.0 + step * i as f64;
+            let colour = colour_of(map, scene.layout, power);
+            let units = position.units.iter().filter(|u| u.power == power).count();
+            let centres = position.centres_of(map, power);
+            let mut named = String::new();
+            centre_symbol(&mut named, Point::new(x + 6.0, h + 43.0), colour);
+            let _ = write!(
+                named,
+                r##"<text x="{}" y="{}" font-size="12" fill="#111">{}</text>"##,
+                num(x + 16.0),
+                num(h + 40.0),
+                escape(&info.name),
+            );
+            let count = format!(
+                r##"<text x="{}" y="{}" font-size="10" fill="#333">{}</text>"##,
+                num(x + 16.0),
+                num(h + 54.0),
+                escape(&tr!(
+                    words,
+                    "map.legend_power",
+                    centres = centres,
+                    units = units
+                ))
+            );
+            (info.id.clone(), named, count)
+        })
+        .collect();
     let credit: Vec<String> = position
         .credits
         .iter()
@@ -610,20 +697,24 @@ fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
             )
         })
         .collect();
-    let _ = write!(
-        out,
+    let key = format!(
         r##"<text x="{}" y="{}" font-size="11" text-anchor="end" fill="#333">{}</text>"##,
         num(w - 10.0),
         num(h + 20.0),
         escape(&tr!(words, "map.key"))
     );
-    if !credit.is_empty() {
-        let _ = write!(
-            out,
+    let credit = (!credit.is_empty()).then(|| {
+        format!(
             r##"<text class="credit" x="10" y="{}" font-size="11" fill="#333">{}</text>"##,
             num(h + 72.0),
             escape(&credit.join("; "))
-        );
+        )
+    });
+    Legend {
+        ground,
+        title,
+        powers,
+        key,
+        credit,
     }
-    out.push_str("</g>");
 }

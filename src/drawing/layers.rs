@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 
 use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
 
-use super::board::{Board, Lands, Scene};
+use super::board::{Board, Lands, PIECE_REACH, Piece, Scene};
 use super::partition::Sheet;
 use super::png;
 use super::svg::rgb;
@@ -49,17 +49,127 @@ pub fn paint_board(scene: &Scene, words: Words) -> Option<Pixmap> {
         }
     }
     backdrop.borders.paint(&mut pixmap);
-    paint(
-        &board.document(true, |out| board.centres(out, words)),
-        &mut pixmap,
-    )?;
+    for piece in board.centre_pieces(words) {
+        paint_piece(&board, &piece, &mut pixmap)?;
+    }
     backdrop.labels.paint(&mut pixmap);
+    let mut orders = String::new();
+    board.orders(&mut orders);
     paint(
-        &board.document(true, |out| board.on_top(out, words)),
+        &board.document(true, |out| out.push_str(&orders)),
         &mut pixmap,
     )?;
+    for piece in board.unit_pieces() {
+        paint_piece(&board, &piece, &mut pixmap)?;
+    }
+    let mut dislodged = String::new();
+    board.dislodged(&mut dislodged, words);
+    if !scene.retreats.is_empty() {
+        paint(
+            &board.document(true, |out| out.push_str(&dislodged)),
+            &mut pixmap,
+        )?;
+    }
+    paint_legend(&board, words, &mut pixmap)?;
     Some(pixmap)
 }
+
+/// A rectangle of the picture, in pixels.
+#[derive(Clone, Copy)]
+struct Region {
+    x: u32,
+    y: u32,
+    w: u32,
+    h: u32,
+}
+
+/// A centre's or a unit's piece painted over `pixmap`: kept, or painted alone around its
+/// point and kept.
+fn paint_piece(board: &Board, piece: &Piece, pixmap: &mut Pixmap) -> Option<()> {
+    let reach = PIECE_REACH;
+    let x0 = (piece.at.x - reach).floor().max(0.0) as u32;
+    let y0 = (piece.at.y - reach).floor().max(0.0) as u32;
+    let x1 = ((piece.at.x + reach).ceil() as u32).min(pixmap.width());
+    let y1 = ((piece.at.y + reach).ceil() as u32).min(pixmap.height());
+    if x1 <= x0 || y1 <= y0 {
+        return Some(());
+    }
+    let region = Region {
+        x: x0,
+        y: y0,
+        w: x1 - x0,
+        h: y1 - y0,
+    };
+    paint_kept(board, &piece.svg, region, pixmap)
+}
+
+/// The SVG `fragment` (a piece that reaches no further than `region`) painted over `pixmap`:
+/// taken painted from the pieces kept, by its whole document, or painted now and kept.
+fn paint_kept(board: &Board, fragment: &str, region: Region, pixmap: &mut Pixmap) -> Option<()> {
+    let document = board.document(false, |out| out.push_str(fragment));
+    let kept = {
+        let pieces = PIECES.lock().unwrap_or_else(|e| e.into_inner());
+        pieces.get(&document).cloned()
+    };
+    let painted = match kept {
+        Some(painted) => painted,
+        None => {
+            let mut layer = Pixmap::new(region.w, region.h)?;
+            let tree = resvg::usvg::Tree::from_str(&document, png::options()).ok()?;
+            resvg::render(
+                &tree,
+                resvg::tiny_skia::Transform::from_translate(-(region.x as f32), -(region.y as f32)),
+                &mut layer.as_mut(),
+            );
+            let painted = Arc::new(Sparse::of_region(&layer, region, pixmap.width()));
+            let mut pieces = PIECES.lock().unwrap_or_else(|e| e.into_inner());
+            if pieces.len() >= PIECES_KEPT {
+                pieces.clear();
+            }
+            pieces.insert(document, painted.clone());
+            painted
+        }
+    };
+    painted.paint(pixmap);
+    Some(())
+}
+
+/// Pieces painted once and kept, by their documents: a map's centres in each owner's colour,
+/// its units, its legends' ground, each power's centre and name and the key in each language,
+/// and the counts (`3 centres, 3 units`) boards share; at most this many (a few kilobytes
+/// each, a legend's ground a few hundred).
+const PIECES_KEPT: usize = 4096;
+
+/// The legend beneath the map (`Board::legend`), painted over `pixmap` piece by piece: the
+/// pieces that recur from board to board taken painted from those kept (painted now and
+/// kept when they are not), the board's own title and credit painted now. Text is the
+/// costliest thing a picture paints, and most of a legend's is the same on every board.
+fn paint_legend(board: &Board, words: Words, pixmap: &mut Pixmap) -> Option<()> {
+    let legend = board.legend(words);
+    let mut recurring = vec![legend.ground.as_str()];
+    for (_, named, count) in &legend.powers {
+        recurring.push(named);
+        recurring.push(count);
+    }
+    recurring.push(&legend.key);
+    // From two rows above the map's edge: the line along it is drawn across the edge.
+    let top = (board.h.floor() as u32).saturating_sub(2);
+    let region = Region {
+        x: 0,
+        y: top,
+        w: pixmap.width(),
+        h: pixmap.height().saturating_sub(top),
+    };
+    for piece in recurring {
+        paint_kept(board, piece, region, pixmap)?;
+    }
+    let own = legend.title + legend.credit.as_deref().unwrap_or_default();
+    paint(&board.document(false, |out| out.push_str(&own)), pixmap)
+}
+
+/// The pieces painted and kept (`paint_kept`).
+static PIECES: std::sync::LazyLock<Mutex<std::collections::HashMap<String, Arc<Sparse>>>> =
+    std::sync::LazyLock::new(Default::default);
 
 /// The unchanging layers of a board as SVG documents, and the land that changes colour.
 struct Plan {
@@ -72,6 +182,8 @@ struct Plan {
     /// Each land province that changes colour: its shape's index on the sheet, and the
     /// document of its shape alone, in white.
     shapes: Vec<(usize, String)>,
+    /// Where the centres stand (their pieces are painted between the borders and the names).
+    centres: Vec<super::geometry::Point>,
     width: f64,
     height: f64,
 }
@@ -104,6 +216,7 @@ impl Plan {
             borders,
             labels,
             shapes,
+            centres: board.centre_points(),
             width: board.w,
             height: board.h + board.legend,
         }
@@ -119,6 +232,7 @@ impl Plan {
             && plan.borders == self.borders
             && plan.labels == self.labels
             && plan.shapes == self.shapes
+            && plan.centres == self.centres
     }
 }
 
@@ -160,6 +274,7 @@ impl Known {
             province.name.hash(&mut hasher);
             std::mem::discriminant(&province.terrain).hash(&mut hasher);
             province.centre.is_some().hash(&mut hasher);
+            province.build_site.hash(&mut hasher);
         }
         board.w.to_bits().hash(&mut hasher);
         (board.h + board.legend).to_bits().hash(&mut hasher);
@@ -230,9 +345,28 @@ impl Backdrop {
             .iter()
             .map(|(i, document)| Some((*i, Mask::of(&layer(document)?))))
             .collect::<Option<Vec<_>>>()?;
-        let under = layer(&plan.under)?;
+        let mut under = layer(&plan.under)?;
         let borders = Sparse::of(&layer(&plan.borders)?);
         let labels = Sparse::of(&layer(&plan.labels)?);
+        // What no board changes under a border or a name (no centre's land beneath, no
+        // centre's piece between) is painted into the layer beneath once: each picture
+        // paints only the rest.
+        let (width, height) = (under.width() as usize, under.height() as usize);
+        let mut changing = vec![false; width * height];
+        for (_, mask) in &shapes {
+            mask.mark(&mut changing);
+        }
+        let borders = borders.bake(&mut under, &changing);
+        let reach = PIECE_REACH.ceil() as i64;
+        for at in &plan.centres {
+            let (x, y) = (at.x.floor() as i64, at.y.floor() as i64);
+            for row in (y - reach - 1).max(0)..(y + reach + 2).min(height as i64) {
+                for column in (x - reach - 1).max(0)..(x + reach + 2).min(width as i64) {
+                    changing[row as usize * width + column as usize] = true;
+                }
+            }
+        }
+        let labels = labels.bake(&mut under, &changing);
         Some(Backdrop {
             under,
             shapes,
@@ -266,14 +400,39 @@ struct Sparse {
 
 impl Sparse {
     fn of(layer: &Pixmap) -> Sparse {
+        let whole = Region {
+            x: 0,
+            y: 0,
+            w: layer.width(),
+            h: layer.height(),
+        };
+        Sparse::of_region(layer, whole, layer.width())
+    }
+
+    /// A layer of the picture's `region` (the picture `width` pixels wide).
+    fn of_region(layer: &Pixmap, region: Region, width: u32) -> Sparse {
         let pixels = layer
             .pixels()
             .iter()
             .enumerate()
             .filter(|(_, p)| p.alpha() > 0)
-            .map(|(i, p)| (i as u32, *p))
+            .map(|(i, p)| {
+                let (x, y) = (i as u32 % region.w, i as u32 / region.w);
+                ((region.y + y) * width + region.x + x, *p)
+            })
             .collect();
         Sparse { pixels }
+    }
+
+    /// Paints over `pixmap` the pixels of the layer that `changing` does not mark, and
+    /// returns the layer of those it marks.
+    fn bake(self, pixmap: &mut Pixmap, changing: &[bool]) -> Sparse {
+        let (kept, baked): (Vec<_>, Vec<_>) = self
+            .pixels
+            .into_iter()
+            .partition(|(i, _)| changing.get(*i as usize).copied().unwrap_or(true));
+        Sparse { pixels: baked }.paint(pixmap);
+        Sparse { pixels: kept }
     }
 
     /// Paints the layer over `pixmap` (source over, premultiplied).
@@ -283,6 +442,10 @@ impl Sparse {
             let Some(d) = under.get_mut(*i as usize) else {
                 continue;
             };
+            if p.alpha() == 255 {
+                *d = *p;
+                continue;
+            }
             let keep = 255 - u16::from(p.alpha());
             let over = |s: u8, d: u8| s.saturating_add(times(d, keep));
             *d = PremultipliedColorU8::from_rgba(
@@ -302,43 +465,81 @@ fn times(value: u8, share: u16) -> u8 {
     ((product + (product >> 8)) >> 8) as u8
 }
 
-/// How much of each pixel a shape covers, in runs of covered pixels.
+/// How much of each pixel a shape covers: runs of pixels it covers wholly, and runs of
+/// pixels it covers in part with their coverage (its edges).
 struct Mask {
-    runs: Vec<(u32, Vec<u8>)>,
+    /// First pixel and length of each run covered wholly.
+    whole: Vec<(u32, u32)>,
+    /// First pixel of each run covered in part, and each pixel's coverage.
+    edges: Vec<(u32, Vec<u8>)>,
 }
 
 impl Mask {
     /// The shape painted (in white) on `layer`: its coverage is the alpha.
     fn of(layer: &Pixmap) -> Mask {
-        let mut runs: Vec<(u32, Vec<u8>)> = Vec::new();
-        let mut last = None;
+        let mut mask = Mask {
+            whole: Vec::new(),
+            edges: Vec::new(),
+        };
+        let mut last: Option<(usize, bool)> = None;
         for (i, p) in layer.pixels().iter().enumerate() {
-            if p.alpha() == 0 {
+            let a = p.alpha();
+            if a == 0 {
+                last = None;
                 continue;
             }
-            match runs.last_mut() {
-                Some((_, coverage)) if last == Some(i - 1) => coverage.push(p.alpha()),
-                _ => runs.push((i as u32, vec![p.alpha()])),
+            let full = a == 255;
+            match (last, full) {
+                (Some((before, true)), true) if before + 1 == i => {
+                    if let Some((_, length)) = mask.whole.last_mut() {
+                        *length += 1;
+                    }
+                }
+                (Some((before, false)), false) if before + 1 == i => {
+                    if let Some((_, coverage)) = mask.edges.last_mut() {
+                        coverage.push(a);
+                    }
+                }
+                (_, true) => mask.whole.push((i as u32, 1)),
+                (_, false) => mask.edges.push((i as u32, vec![a])),
             }
-            last = Some(i);
+            last = Some((i, full));
         }
-        Mask { runs }
+        mask
+    }
+
+    /// Marks in `pixels` (one a pixel of the picture) the pixels the shape covers at all.
+    fn mark(&self, pixels: &mut [bool]) {
+        for (start, length) in &self.whole {
+            let start = *start as usize;
+            if let Some(run) = pixels.get_mut(start..start + *length as usize) {
+                run.fill(true);
+            }
+        }
+        for (start, coverage) in &self.edges {
+            let start = *start as usize;
+            if let Some(run) = pixels.get_mut(start..start + coverage.len()) {
+                run.fill(true);
+            }
+        }
     }
 
     /// Paints the shape over `pixmap` in an opaque `colour`.
     fn fill(&self, pixmap: &mut Pixmap, (r, g, b): (u8, u8, u8)) {
         let under = pixmap.pixels_mut();
         let solid = PremultipliedColorU8::from_rgba(r, g, b, 255).expect("opaque");
-        for (start, coverage) in &self.runs {
+        for (start, length) in &self.whole {
+            let start = *start as usize;
+            if let Some(pixels) = under.get_mut(start..start + *length as usize) {
+                pixels.fill(solid);
+            }
+        }
+        for (start, coverage) in &self.edges {
             let start = *start as usize;
             let Some(pixels) = under.get_mut(start..start + coverage.len()) else {
                 continue;
             };
             for (d, a) in pixels.iter_mut().zip(coverage) {
-                if *a == 255 {
-                    *d = solid;
-                    continue;
-                }
                 let (a, keep) = (u16::from(*a), 255 - u16::from(*a));
                 let mix = |s: u8, d: u8| times(s, a).saturating_add(times(d, keep));
                 *d = PremultipliedColorU8::from_rgba(

@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 use super::geography;
 use super::geometry::{Bounds, Cell, Point, Ring, segment_pieces};
 use super::layout::Layout;
+use super::svg::{lines_path, rings_path};
 use super::water::WaterGrid;
 
 /// The group of the water of no sea province.
@@ -84,6 +85,18 @@ pub struct Sheet {
     pub coast_points: BTreeMap<(usize, usize), Point>,
     /// Coastline (not the frame's edge) to draw, as polylines.
     pub coastline: Vec<Vec<Point>>,
+    /// The shapes and lines as SVG path data, written on first use and kept.
+    written: Written,
+}
+
+/// A sheet's shapes and lines as SVG path data: every picture of the map writes the same
+/// numbers (the coastline's twenty thousand of them), so they are written once.
+#[derive(Debug, Default)]
+struct Written {
+    shapes: std::sync::OnceLock<Vec<String>>,
+    void_land: std::sync::OnceLock<String>,
+    /// Land borders, sea borders, the coastline.
+    lines: std::sync::OnceLock<[String; 3]>,
 }
 
 impl Sheet {
@@ -319,7 +332,48 @@ impl Sheet {
             coasts,
             coast_points,
             coastline,
+            written: Written::default(),
         }
+    }
+
+    /// The path data of shape `i` (`svg::rings_path`).
+    pub fn shape_path(&self, i: usize) -> &str {
+        let paths = self
+            .written
+            .shapes
+            .get_or_init(|| self.shapes.iter().map(|s| rings_path(s)).collect());
+        paths.get(i).map_or("", String::as_str)
+    }
+
+    /// The path data of the land outside play.
+    pub fn void_land_path(&self) -> &str {
+        self.written
+            .void_land
+            .get_or_init(|| rings_path(&self.void_land))
+    }
+
+    /// The path data of the borders between land places, those between water places, and
+    /// the coastline.
+    pub fn line_paths(&self) -> &[String; 3] {
+        self.written.lines.get_or_init(|| {
+            let mut land_borders = Vec::new();
+            let mut sea_borders = Vec::new();
+            for border in &self.borders {
+                let list = if border.water {
+                    &mut sea_borders
+                } else {
+                    &mut land_borders
+                };
+                if border.a != Owner::Void || border.b != Owner::Void {
+                    list.extend(border.pieces.iter().map(|(a, b)| [*a, *b]));
+                }
+            }
+            [
+                lines_path(land_borders.iter().map(|s| &s[..])),
+                lines_path(sea_borders.iter().map(|s| &s[..])),
+                lines_path(self.coastline.iter().map(|l| &l[..])),
+            ]
+        })
     }
 
     /// The index of place `id`.

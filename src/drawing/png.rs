@@ -45,42 +45,63 @@ const PALETTE: usize = 256;
 /// The pixels as an indexed PNG, compressed fast: the picture is flat colours (sea, land, the
 /// powers', black and white) and their anti-aliased edges, so its most frequent 256 colours
 /// keep every flat area exact, and each rarer edge colour takes the nearest of them. Fewer
-/// bytes than an RGBA PNG (190 kB for the standard board), and faster to compress. (The pictures are opaque: each colour
+/// bytes than an RGBA PNG (about 196 kB for the standard board), and faster to compress. (The pictures are opaque: each colour
 /// is taken off its premultiplied alpha.)
 pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
     type HashMap<K, V> = std::collections::HashMap<K, V, BuildColourHasher>;
     // The picture is mostly long runs of one colour: it is read once into runs of equal
-    // pixels (each pixel's four bytes as one number), and the rest works on the runs.
-    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(64 * 1024);
-    let mut pixels = pixmap
-        .data()
-        .chunks_exact(4)
-        .map(|p| u32::from_ne_bytes([p[0], p[1], p[2], p[3]]));
-    if let Some(first) = pixels.next() {
-        let (mut last, mut length) = (first, 1u32);
-        for pixel in pixels {
-            if pixel == last {
-                length += 1;
-            } else {
-                runs.push((last, length));
-                (last, length) = (pixel, 1);
-            }
+    // pixels, each run naming its pixel value by a slot (one look-up a run, none when it is
+    // the value of the run before last, as on either side of a thin line), and the rest
+    // works on the slots (a few thousand: the flat colours and their anti-aliased edges).
+    let pixels = pixmap.pixels();
+    let mut slot_of: HashMap<u32, u32> = HashMap::default();
+    let mut values: Vec<resvg::tiny_skia::PremultipliedColorU8> = Vec::with_capacity(4096);
+    let mut runs: Vec<(u32, u32)> = Vec::with_capacity(128 * 1024);
+    let no_pixel = resvg::tiny_skia::PremultipliedColorU8::TRANSPARENT;
+    let mut recent = [(no_pixel, u32::MAX); 2];
+    let mut at = 0;
+    while at < pixels.len() {
+        let value = pixels[at];
+        let mut next = at + 1;
+        // The run's end, eight pixels at a time while they all match.
+        while next + 8 <= pixels.len() && pixels[next..next + 8].iter().all(|p| *p == value) {
+            next += 8;
         }
-        runs.push((last, length));
+        while next < pixels.len() && pixels[next] == value {
+            next += 1;
+        }
+        let slot = match recent.iter().find(|(v, s)| *v == value && *s != u32::MAX) {
+            Some((_, slot)) => *slot,
+            None => {
+                let raw =
+                    u32::from_ne_bytes([value.red(), value.green(), value.blue(), value.alpha()]);
+                let slot = *slot_of.entry(raw).or_insert_with(|| {
+                    values.push(value);
+                    values.len() as u32 - 1
+                });
+                recent = [recent[1], (value, slot)];
+                slot
+            }
+        };
+        runs.push((slot, (next - at) as u32));
+        at = next;
     }
-    // A colour as one number, taken off its premultiplied alpha.
-    let colour = |raw: u32| {
-        let [r, g, b, a] = raw.to_ne_bytes();
-        let c = resvg::tiny_skia::PremultipliedColorU8::from_rgba(r, g, b, a)
-            .map(|c| c.demultiply())
-            .unwrap_or(resvg::tiny_skia::ColorU8::from_rgba(r, g, b, 255));
-        u32::from(c.red()) << 16 | u32::from(c.green()) << 8 | u32::from(c.blue())
-    };
-    let mut colours: HashMap<u32, u32> = HashMap::default();
+    // Each slot's colour, taken off its premultiplied alpha (several values may be one
+    // colour), and how many pixels each colour covers.
+    let colour_of: Vec<u32> = values
+        .iter()
+        .map(|value| {
+            let c = value.demultiply();
+            u32::from(c.red()) << 16 | u32::from(c.green()) << 8 | u32::from(c.blue())
+        })
+        .collect();
     let mut counts: HashMap<u32, u32> = HashMap::default();
-    for (raw, length) in &runs {
-        let c = *colours.entry(*raw).or_insert_with(|| colour(*raw));
-        *counts.entry(c).or_insert(0) += length;
+    let mut slot_counts = vec![0u32; values.len()];
+    for (slot, length) in &runs {
+        slot_counts[*slot as usize] += length;
+    }
+    for (slot, count) in slot_counts.iter().enumerate() {
+        *counts.entry(colour_of[slot]).or_insert(0) += count;
     }
     let mut by_count: Vec<(u32, u32)> = counts.into_iter().collect();
     by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
@@ -91,23 +112,32 @@ pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
         .map(|(i, c)| (*c, i as u8))
         .collect();
     let channels = |c: u32| [(c >> 16) as u8, (c >> 8) as u8, c as u8];
+    // The palette's channels side by side, so that the distance to every entry is computed
+    // in one pass the compiler vectorises.
+    let mut planes = [[0i32; PALETTE]; 3];
+    for (i, c) in palette.iter().enumerate() {
+        for (plane, value) in planes.iter_mut().zip(channels(*c)) {
+            plane[i] = i32::from(value);
+        }
+    }
     let nearest = |colour: u32| {
-        let colour = channels(colour);
-        let d = |p: u32| {
-            let p = channels(p);
-            (0..3)
-                .map(|k| (p[k] as i32 - colour[k] as i32).pow(2))
-                .sum::<i32>()
-        };
-        (0..palette.len())
-            .min_by_key(|i| d(palette[*i]))
-            .unwrap_or(0) as u8
+        let [r, g, b] = channels(colour).map(i32::from);
+        let mut distances = [i32::MAX; PALETTE];
+        for (i, d) in distances.iter_mut().enumerate().take(palette.len()) {
+            let (dr, dg, db) = (planes[0][i] - r, planes[1][i] - g, planes[2][i] - b);
+            *d = dr * dr + dg * dg + db * db;
+        }
+        // The first of the nearest.
+        let least = distances.iter().copied().min().unwrap_or(0);
+        distances.iter().position(|d| *d == least).unwrap_or(0) as u8
     };
-    let mut indexed: Vec<u8> = Vec::with_capacity(pixmap.data().len() / 4);
-    for (raw, length) in &runs {
-        let c = colours[raw];
-        let i = *index.entry(c).or_insert_with(|| nearest(c));
-        indexed.resize(indexed.len() + *length as usize, i);
+    let slot_index: Vec<u8> = colour_of
+        .iter()
+        .map(|c| *index.entry(*c).or_insert_with(|| nearest(*c)))
+        .collect();
+    let mut indexed: Vec<u8> = Vec::with_capacity(pixels.len());
+    for (slot, length) in &runs {
+        indexed.resize(indexed.len() + *length as usize, slot_index[*slot as usize]);
     }
     let mut out = Vec::with_capacity(256 * 1024);
     let mut encoder = png::Encoder::new(&mut out, pixmap.width(), pixmap.height());
@@ -120,6 +150,9 @@ pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
             .collect::<Vec<u8>>(),
     );
     encoder.set_compression(png::Compression::Fast);
+    // Each row filtered by Paeth's predictor alone rather than by the best of five: a
+    // tenth of the picture's time less for 3.5% more bytes (196 kB for the standard board).
+    encoder.set_filter(png::Filter::Paeth);
     let mut writer = encoder.write_header().ok()?;
     writer.write_image_data(&indexed).ok()?;
     writer.finish().ok()?;

@@ -34,6 +34,8 @@ pub struct Judge {
     pub templates: Templates,
     /// The position last read from its stored text (`game_position`).
     pub last_position: LastPosition,
+    /// Results pictures painted ahead on other cores for a busy deadline (the daemon's).
+    pub pictures_ahead: phases::pictures::PicturesAhead,
 }
 
 /// The position last read from its stored text, with its variant's id and that text: a

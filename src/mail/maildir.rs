@@ -1,11 +1,14 @@
 //! A Maildir folder (`new/`, `cur/`, `tmp/`): mail waiting in `new/`, moved to `cur/` once
-//! handled, and delivery the Maildir way (write into `tmp/`, then rename into `new/`).
+//! handled (`mark_handled`) or removed once the judge has stored it (`remove`, for the inbox:
+//! a raw letter holds its passwords), and delivery the Maildir way (write into `tmp/`, then
+//! rename into `new/`).
 //!
-//! Nothing is ever deleted here: a message that cannot be read stays where it is and is
-//! reported for itself, while the others go on.
+//! A message that cannot be read stays where it is and is reported for itself, while the
+//! others go on.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
@@ -31,6 +34,10 @@ pub struct Staged {
     id: String,
 }
 
+/// The mode of the folders and files the judge makes in a Maildir.
+const PRIVATE_FOLDER: u32 = 0o700;
+const PRIVATE_FILE: u32 = 0o600;
+
 /// Threads that flush staged messages to disk together (`Maildir::deliver_staged`).
 const FLUSHERS: usize = 8;
 
@@ -41,8 +48,13 @@ impl Maildir {
     /// Opens the Maildir at `path`, creating it and its `new/`, `cur/` and `tmp/` if missing.
     pub fn open(path: impl AsRef<Path>) -> io::Result<Maildir> {
         let root = path.as_ref().to_path_buf();
+        // Letters hold passwords and tokens: a Maildir the judge makes is its own user's
+        // alone, whatever the process's umask.
         for sub in ["new", "cur", "tmp"] {
-            fs::create_dir_all(root.join(sub))?;
+            std::fs::DirBuilder::new()
+                .recursive(true)
+                .mode(PRIVATE_FOLDER)
+                .create(root.join(sub))?;
         }
         Ok(Maildir { root })
     }
@@ -122,6 +134,18 @@ impl Maildir {
         }
     }
 
+    /// Removes a message from the Maildir (from `new/`, or `cur/` where an older judge moved
+    /// it): the judge holds it in its database. A message no longer there is no error.
+    pub fn remove(&self, message: &MaildirMessage) -> io::Result<()> {
+        match fs::remove_file(&message.path) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => match self.find_in_cur(&message.id)? {
+                Some(path) => fs::remove_file(path),
+                None => Ok(()),
+            },
+            other => other,
+        }
+    }
+
     /// Delivers a message: writes it to `tmp/<unique>`, flushes it to disk, then renames it into
     /// `new/`. Returns the new message's id.
     pub fn deliver(&self, raw: &[u8]) -> io::Result<String> {
@@ -131,6 +155,7 @@ impl Maildir {
             let mut file = OpenOptions::new()
                 .write(true)
                 .create_new(true)
+                .mode(PRIVATE_FILE)
                 .open(&temporary)?;
             file.write_all(raw)?;
             file.sync_all()?;
@@ -156,6 +181,7 @@ impl Maildir {
         let written = OpenOptions::new()
             .write(true)
             .create_new(true)
+            .mode(PRIVATE_FILE)
             .open(&temporary)
             .and_then(|mut file| file.write_all(raw));
         if let Err(e) = written {

@@ -1,9 +1,11 @@
 //! Sending raw messages: the `Transport` trait and its ways out: a Maildir (the default "sent"
 //! folder), SMTP (lettre), a sendmail-like command, and a recording transport for tests.
 //!
-//! Every failure is either `Transient` (try the letter again later) or `Permanent` (this
-//! letter will never go to these recipients). Problems of the judge's own configuration (wrong
-//! SMTP password, missing command, unreadable CA file) are transient: an administrator can fix
+//! Every failure is `Transient` (try the letter again later), `Unavailable` (the way out
+//! itself does not work now: no letter can go, so the outbox stops its round rather than
+//! waiting on each letter) or `Permanent` (this letter will never go to these recipients).
+//! Problems of the judge's own configuration (wrong SMTP password, missing command, a
+//! sendmail that the process's sandbox stops) are not permanent: an administrator can fix
 //! them without any letter being given up.
 
 use std::fmt;
@@ -24,23 +26,27 @@ pub use crate::mail::security::Security;
 /// Why a message could not be sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SendError {
-    /// Try again later: a 4xx reply, no connection, a timeout, a TLS failure, a configuration
-    /// problem of the judge.
+    /// Try this letter again later: a 4xx reply, a command that exited 75 or was killed.
     Transient(String),
+    /// Nothing can be sent now, this letter or any other: no connection, a timeout, a TLS
+    /// failure, the login refused, a command that cannot start, hangs or cannot work under
+    /// the process's sandbox. Try again later, and send nothing more meanwhile.
+    Unavailable(String),
     /// Never going to work for this message: a 5xx reply (unknown user, message refused), an
     /// address that cannot be written.
     Permanent(String),
 }
 
 impl SendError {
+    /// Whether the letter may go later (`Transient` or `Unavailable`).
     pub fn is_transient(&self) -> bool {
-        matches!(self, SendError::Transient(_))
+        matches!(self, SendError::Transient(_) | SendError::Unavailable(_))
     }
 
     /// The explanation, without saying which kind of failure it is.
     pub fn message(&self) -> &str {
         match self {
-            SendError::Transient(m) | SendError::Permanent(m) => m,
+            SendError::Transient(m) | SendError::Unavailable(m) | SendError::Permanent(m) => m,
         }
     }
 }
@@ -49,6 +55,7 @@ impl fmt::Display for SendError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             SendError::Transient(m) => write!(f, "temporary failure: {m}"),
+            SendError::Unavailable(m) => write!(f, "nothing can be sent now: {m}"),
             SendError::Permanent(m) => write!(f, "permanent failure: {m}"),
         }
     }
@@ -250,8 +257,9 @@ impl Transport for SmtpTransport {
     }
 }
 
-/// 5xx replies are permanent, except those about the judge's own login; everything else
-/// (4xx, no connection, timeouts, TLS) is transient.
+/// 5xx replies are permanent, except those about the judge's own login (the server can take
+/// nothing until it is fixed); no connection, timeouts and TLS failures leave the server
+/// unavailable; any other failure (4xx) is transient.
 fn classify_smtp(server: &str, error: &lettre::transport::smtp::Error) -> SendError {
     let message = format!("SMTP {server}: {}", error_chain(error));
     let login_problem = error.status().is_some_and(|code| {
@@ -259,11 +267,13 @@ fn classify_smtp(server: &str, error: &lettre::transport::smtp::Error) -> SendEr
         matches!(code.as_str(), "530" | "534" | "535" | "538")
     });
     if login_problem {
-        SendError::Transient(format!(
+        SendError::Unavailable(format!(
             "login refused, check the SMTP user and password: {message}"
         ))
     } else if error.is_permanent() {
         SendError::Permanent(message)
+    } else if error.status().is_none() && !error.is_response() && !error.is_client() {
+        SendError::Unavailable(message)
     } else {
         SendError::Transient(message)
     }
@@ -287,8 +297,9 @@ fn error_chain(error: &dyn std::error::Error) -> String {
 /// Pipes each message to a command's standard input, recipients appended as arguments after
 /// `--` (added unless the command already ends with it), so that no address can be read as an
 /// option (`-oQ/tmp/x@evil.test`, `-C/etc/x`). Exit 0 is success, 75 (EX_TEMPFAIL) a transient failure, any
-/// other code a permanent one; a command that cannot be started, is killed or outlives
-/// `timeout` is a transient failure.
+/// other code a permanent one; a command that is killed is a transient failure, one that
+/// cannot be started or outlives `timeout` leaves sending unavailable. A command that cannot
+/// work in this process's sandbox (`blocked`) is not run at all.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SendmailTransport {
     /// The program and its first arguments, e.g. `["/usr/sbin/sendmail", "-i", "--"]`.
@@ -308,16 +319,74 @@ impl SendmailTransport {
             timeout: Duration::from_secs(60),
         }
     }
+
+    /// Why the command cannot work in this process, if it cannot: the process runs with
+    /// `no_new_privs` (systemd's `NoNewPrivileges=`, or anything a sandbox implies it with),
+    /// which drops the set-user or set-group id a mail system's queueing program needs
+    /// (Postfix's `postdrop` beside `sendmail`, Exim's set-user-id binary): the command would
+    /// wait on a queue it cannot write until its time limit, letter after letter.
+    pub fn blocked(&self) -> Option<String> {
+        let program = self.command.first()?;
+        if !no_new_privileges() {
+            return None;
+        }
+        let resolved = which(program)?;
+        let real = std::fs::canonicalize(&resolved).unwrap_or(resolved.clone());
+        let mut privileged = vec![real.clone()];
+        // Postfix's sendmail is an ordinary program that hands the letter to the set-group-id
+        // postdrop beside it.
+        for folder in [resolved.parent(), real.parent()].into_iter().flatten() {
+            privileged.push(folder.join("postdrop"));
+        }
+        let needs = privileged.into_iter().find(|p| set_id(p))?;
+        Some(format!(
+            "this process runs with no_new_privs (systemd's NoNewPrivileges=, or a sandbox \
+             setting that implies it), so `{program}` cannot use the set-user or set-group id \
+             of {}; run it under a unit without that, or use outbox.kind = \"smtp\" to the \
+             local mail server",
+            needs.display()
+        ))
+    }
+}
+
+/// Whether this process runs with `no_new_privs` (`NoNewPrivs: 1` in `/proc/self/status`).
+fn no_new_privileges() -> bool {
+    std::fs::read_to_string("/proc/self/status").is_ok_and(|status| {
+        status
+            .lines()
+            .any(|l| l.split_whitespace().collect::<Vec<_>>() == ["NoNewPrivs:", "1"])
+    })
+}
+
+/// A program's file: as given when it holds a `/`, else found in `PATH`.
+fn which(program: &str) -> Option<PathBuf> {
+    if program.contains('/') {
+        return Some(PathBuf::from(program));
+    }
+    std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|folder| folder.join(program))
+            .find(|p| p.is_file())
+    })
+}
+
+/// Whether `path` is a file with its set-user-id or set-group-id bit.
+fn set_id(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o6000 != 0)
 }
 
 impl Transport for SendmailTransport {
     fn send(&mut self, _from: &str, to: &[String], raw: &[u8]) -> Result<(), SendError> {
         require_recipients(to)?;
         let Some((program, arguments)) = self.command.split_first() else {
-            return Err(SendError::Transient(
+            return Err(SendError::Unavailable(
                 "no sendmail command configured".to_owned(),
             ));
         };
+        if let Some(why) = self.blocked() {
+            return Err(SendError::Unavailable(why));
+        }
         let shown = self.command.join(" ");
         let end_of_options = (arguments.last().map(String::as_str) != Some("--")).then_some("--");
         let mut child = Command::new(program)
@@ -328,7 +397,7 @@ impl Transport for SendmailTransport {
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| SendError::Transient(format!("cannot run `{shown}`: {e}")))?;
+            .map_err(|e| SendError::Unavailable(format!("cannot run `{shown}`: {e}")))?;
         // Feed and drain in threads, so that a command which neither reads all its input nor
         // stops talking cannot block us past the time limit.
         let mut stdin = child.stdin.take().expect("stdin is piped");
@@ -350,7 +419,7 @@ impl Transport for SendmailTransport {
                 Ok(None) if Instant::now() >= deadline => {
                     let _ = child.kill();
                     let _ = child.wait();
-                    return Err(SendError::Transient(format!(
+                    return Err(SendError::Unavailable(format!(
                         "`{shown}` did not finish within {} s",
                         self.timeout.as_secs_f64()
                     )));
@@ -393,7 +462,8 @@ impl Transport for SendmailTransport {
 /// For tests: keeps every message it is given instead of sending it, and fails on request.
 ///
 /// Planned failures are checked in this order: a recipient told to refuse (permanent, every
-/// time), then transient failures for a recipient, then transient failures for any message.
+/// time), then transient failures for a recipient, then the way out down, then transient
+/// failures for any message.
 /// A failed attempt records nothing in `sent`.
 #[derive(Clone, Debug, Default)]
 pub struct RecordingTransport {
@@ -402,6 +472,7 @@ pub struct RecordingTransport {
     /// Every call to `send`, failed or not.
     pub attempts: usize,
     next_failures: usize,
+    unavailable: usize,
     transient_for: Vec<(String, usize)>,
     refused: Vec<String>,
 }
@@ -422,6 +493,12 @@ impl RecordingTransport {
     /// The next `times` sends fail transiently, whoever they are for.
     pub fn fail_next(&mut self, times: usize) {
         self.next_failures += times;
+    }
+
+    /// The next `times` sends find the way out down (`SendError::Unavailable`), whoever they
+    /// are for.
+    pub fn go_down(&mut self, times: usize) {
+        self.unavailable += times;
     }
 
     /// The next `times` sends that include `recipient` fail transiently.
@@ -455,6 +532,12 @@ impl Transport for RecordingTransport {
             return Err(SendError::Transient(format!(
                 "451 4.3.0 <{recipient}>: try again later"
             )));
+        }
+        if self.unavailable > 0 {
+            self.unavailable -= 1;
+            return Err(SendError::Unavailable(
+                "connection refused by the server".to_owned(),
+            ));
         }
         if self.next_failures > 0 {
             self.next_failures -= 1;

@@ -88,6 +88,15 @@ pub struct OutboxRow {
     pub attempts: u32,
 }
 
+/// A letter of the outbox as a sending round claims it: who it is for, its bytes read when it
+/// is sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutboxEnvelope {
+    pub id: i64,
+    pub message_id: String,
+    pub recipients: Vec<String>,
+}
+
 /// A letter waiting in the outbox, without its bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueuedLetter {
@@ -526,6 +535,22 @@ impl Tx<'_> {
         .optional()?
         .map(|row| self.whole_letter(row))
         .transpose()
+    }
+
+    /// Outbox letter `id` without its bytes.
+    pub fn outbox_envelope(&self, id: i64) -> rusqlite::Result<Option<OutboxEnvelope>> {
+        self.query_row_cached(
+            "SELECT message_id, recipients FROM outbox WHERE id = ?1",
+            [id],
+            |r| {
+                Ok(OutboxEnvelope {
+                    id,
+                    message_id: r.get(0)?,
+                    recipients: split_recipients(&r.get::<_, String>(1)?),
+                })
+            },
+        )
+        .optional()
     }
 
     pub fn mark_sent(&self, id: i64, now: DateTime<Utc>) -> rusqlite::Result<()> {

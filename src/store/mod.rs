@@ -10,6 +10,7 @@ mod identities;
 mod mail;
 mod position;
 mod trust;
+mod upgrade;
 
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction};
@@ -17,9 +18,13 @@ use rusqlite::{Connection, Transaction};
 pub use diary::DiaryEntry;
 pub use games::{GameRow, MemberRow, PhaseRow, PlayerRow};
 pub use identities::IdentityRow;
-pub use mail::{MessageState, OutboxRow, QueuedLetter, RawState, StoredMessage, UnsettledMessage};
+pub use mail::{
+    MessageState, OutboxEnvelope, OutboxRow, QueuedLetter, RawState, StoredMessage,
+    UnsettledMessage,
+};
 pub use position::{position_from_json, position_to_json};
 pub use trust::{FailureRow, RequestRow};
+pub use upgrade::{Migrated, OpenError, SCHEMA, Upgrade, judge_version};
 
 /// The migrations, in order; `PRAGMA user_version` counts those applied.
 const MIGRATIONS: &[&str] = &[
@@ -59,41 +64,74 @@ pub fn parse_time(text: &str) -> Option<DateTime<Utc>> {
 }
 
 impl Store {
-    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
-    pub fn open(path: &std::path::Path) -> rusqlite::Result<Store> {
-        let conn = Connection::open(path)?;
-        Store::prepare(conn)
+    /// Opens (creating if needed) the database at `path`. A new database is made at this
+    /// judge's schema; one of an older schema is refused (`Store::open_migrating` brings it
+    /// up), and so is one of a newer schema.
+    pub fn open(path: &std::path::Path) -> Result<Store, OpenError> {
+        Store::open_as(path, Upgrade::Refuse).map(|(store, _)| store)
+    }
+
+    /// Opens (creating if needed) the database at `path`, bringing an older schema up to
+    /// date after writing a checked copy of it beside it (`strategos run`, `strategos
+    /// migrate`). Returns what was migrated, if anything.
+    pub fn open_migrating(path: &std::path::Path) -> Result<(Store, Option<Migrated>), OpenError> {
+        Store::open_as(path, Upgrade::Migrate)
+    }
+
+    fn open_as(
+        path: &std::path::Path,
+        upgrade: Upgrade,
+    ) -> Result<(Store, Option<Migrated>), OpenError> {
+        // A new database is made the judge's alone whatever the process's umask; SQLite
+        // gives its journal files the database's mode.
+        if !crate::files::taken(path) {
+            match crate::files::create_private(path) {
+                Err(e) if e.kind() != std::io::ErrorKind::AlreadyExists => {
+                    return Err(OpenError::File(format!(
+                        "cannot create {}: {e}",
+                        path.display()
+                    )));
+                }
+                _ => {}
+            }
+        }
+        let mut conn = Connection::open(path)?;
+        Store::configure(&conn)?;
+        let migrated = upgrade::bring_up(&mut conn, Some(path), upgrade)?;
+        Ok((Store { conn }, migrated))
     }
 
     /// A database in memory, for tests.
     pub fn in_memory() -> rusqlite::Result<Store> {
-        Store::prepare(Connection::open_in_memory()?)
+        let mut conn = Connection::open_in_memory()?;
+        Store::configure(&conn)?;
+        upgrade::bring_up(&mut conn, None, Upgrade::Migrate).map_err(|e| match e {
+            OpenError::Sqlite(e) => e,
+            // A new database is never behind, ahead or copied.
+            other => rusqlite::Error::SqliteFailure(
+                rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_ERROR),
+                Some(other.to_string()),
+            ),
+        })?;
+        Ok(Store { conn })
     }
 
-    fn prepare(mut conn: Connection) -> rusqlite::Result<Store> {
+    /// The connection's settings, before anything is read.
+    fn configure(conn: &Connection) -> rusqlite::Result<()> {
         // Waiting for another process comes first: two `strategos deliver` started together on
         // a database not made yet both switch it to WAL and bring its schema up.
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        Store::use_wal(&conn)?;
+        Store::use_wal(conn)?;
         conn.pragma_update(None, "foreign_keys", true)?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         // Every statement the judge runs stays prepared (there are fewer than this).
         conn.set_prepared_statement_cache_capacity(256);
-        // Each migration takes the write lock before it reads the version, so a process that
-        // waited for another's migration sees it done rather than running it again.
-        let version: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-        let behind = MIGRATIONS.iter().enumerate().skip(version.max(0) as usize);
-        for (i, migration) in behind {
-            let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let version: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
-            if version > i as i64 {
-                continue;
-            }
-            tx.execute_batch(migration)?;
-            tx.pragma_update(None, "user_version", (i + 1) as i64)?;
-            tx.commit()?;
-        }
-        Ok(Store { conn })
+        Ok(())
+    }
+
+    /// The schema version of the database (`SCHEMA` once open).
+    pub fn schema(&self) -> rusqlite::Result<i64> {
+        upgrade::version(&self.conn)
     }
 
     /// Puts the database in WAL mode (readers and one writer at once). The switch needs the
@@ -153,12 +191,16 @@ impl Store {
         self.conn.query_row("PRAGMA page_count", [], |r| r.get(0))
     }
 
-    /// A consistent copy of the whole database written to `path` (which must not exist), safe
-    /// while the judge runs: SQLite's `VACUUM INTO` reads one snapshot, and writers go on.
-    pub fn back_up(&self, path: &std::path::Path) -> rusqlite::Result<()> {
-        self.conn
-            .execute("VACUUM INTO ?1", [path.to_string_lossy().as_ref()])?;
-        Ok(())
+    /// A consistent copy of the whole database written to `path`, safe while the judge runs
+    /// (SQLite's `VACUUM INTO` reads one snapshot, and writers go on), and checked: intact,
+    /// of the same schema. Nothing may be at `path` (not even a link); the copy is written
+    /// into a new file beside it, only its owner may read it, and it is linked into place
+    /// once checked, so a failed copy leaves nothing.
+    pub fn back_up(&self, path: &std::path::Path) -> Result<(), String> {
+        let version = self
+            .schema()
+            .map_err(|e| format!("cannot read the database: {e}"))?;
+        upgrade::copy_checked(&self.conn, path, version)
     }
 
     /// `PRAGMA integrity_check` says ok.

@@ -1,6 +1,7 @@
 //! `strategos adjudicate` run as a program, as outside tools run it.
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
@@ -8,8 +9,14 @@ use serde_json::Value;
 use crate::case::{compare, data};
 
 fn strategos(args: &[&str], stdin: Option<&str>) -> Output {
+    strategos_in(args, stdin, &[])
+}
+
+/// `strategos` with variables set in its environment.
+fn strategos_in(args: &[&str], stdin: Option<&str>, env: &[(&str, &Path)]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_strategos"))
         .args(args)
+        .envs(env.iter().map(|(k, v)| (*k, *v)))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -244,7 +251,14 @@ fn a_bad_config_stops_the_program_naming_the_key() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("unknown field `variant_dir`"), "{err}");
-    std::fs::write(&config, "[paths]\nvariants = \"tests/data/variants\"\n").unwrap();
+    // A relative path is read from the configuration's own folder.
+    std::fs::create_dir_all(dir.join("mine")).unwrap();
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/variants/tiny.toml"),
+        dir.join("mine").join("tiny.toml"),
+    )
+    .unwrap();
+    std::fs::write(&config, "[paths]\nvariants = \"mine\"\n").unwrap();
     let case = r#"{"variant": "tiny", "phase": {"season": "spring", "year": 240, "kind": "movement"},
         "units": [{"power": "north", "type": "fleet", "at": "nor"}], "orders": {"north": ["F Northland - Middle Sea"]}}"#;
     let out = strategos(
@@ -494,8 +508,9 @@ fn the_judge_logs_each_letter_and_phase_in_plain_text() {
     std::fs::write(
         &config,
         format!(
-            "[judge]\naddress = \"judge@example.test\"\n[paths]\ndatabase = \"{}\"\nvariants = \"tests/data/variants\"\n[outbox]\nmaildir = \"{}\"\n",
+            "[judge]\naddress = \"judge@example.test\"\n[paths]\ndatabase = \"{}\"\nvariants = \"{}\"\n[outbox]\nmaildir = \"{}\"\n",
             db.display(),
+            concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/variants"),
             judge.dir.0.join("out").display()
         ),
     )
@@ -508,9 +523,17 @@ fn the_judge_logs_each_letter_and_phase_in_plain_text() {
         "--now",
         "2027-01-05T13:00:00Z",
     ];
-    let out = strategos(&args, Some(letter));
-    let log = String::from_utf8_lossy(&out.stderr);
+    // `deliver` logs to the system log (here a socket of the test's), never on its output,
+    // which a mail server would mail back to the letter's sender.
+    let syslog = strategos::syslog::Listener::bind(&judge.dir.0.join("syslog")).unwrap();
+    let out = strategos_in(
+        &args,
+        Some(letter),
+        &[("STRATEGOS_SYSLOG_SOCKET", syslog.path.as_path())],
+    );
+    let log = syslog.lines().join("\n");
     assert_eq!(out.status.code(), Some(0), "{log}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
     assert!(
         !log.contains('\u{1b}'),
         "colour codes in a log that is no terminal:\n{log}"
@@ -526,4 +549,61 @@ fn the_judge_logs_each_letter_and_phase_in_plain_text() {
         "{log}"
     );
     assert!(!log.contains("bpw"), "a password in the log:\n{log}");
+}
+
+/// `strategos deliver` exits 75 (the mail system keeps the letter) on every failure before the
+/// letter is stored, writing nothing on its output (which a mail server mails back to the
+/// sender) and saying why in the system log; 0 once it is stored.
+#[test]
+fn deliver_keeps_the_letter_on_every_failure_and_says_why_in_the_system_log() {
+    let dir = std::env::temp_dir().join(format!("strategos-deliver-fail-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let syslog = strategos::syslog::Listener::bind(&dir.join("syslog")).unwrap();
+    let env = [("STRATEGOS_SYSLOG_SOCKET", syslog.path.as_path())];
+    let config = dir.join("config.toml");
+    let letter = "From: you@example.org\r\nSubject: hello\r\nMessage-ID: <keep-1@example.org>\r\n\r\nHELP\r\n";
+    let cases: [(&str, &[&str], &str); 4] = [
+        (
+            "[paths]\ndatabse = \"judge.db\"\n",
+            &["deliver"],
+            "unknown field `databse`",
+        ),
+        ("", &["deliver", "--now", "yesterday"], "--now"),
+        ("", &["deliver", "--later"], "--later"),
+        // A database whose folder cannot be made (a file is in the way).
+        (
+            "[paths]\ndatabase = \"config.toml/judge.db\"\n",
+            &["deliver"],
+            "paths.database",
+        ),
+    ];
+    for (text, args, why) in cases {
+        std::fs::write(&config, text).unwrap();
+        let mut all = vec!["--config", config.to_str().unwrap()];
+        all.extend(args);
+        let out = strategos_in(&all, Some(letter), &env);
+        assert_eq!(out.status.code(), Some(75), "{args:?}: {out:?}");
+        assert!(out.stdout.is_empty() && out.stderr.is_empty(), "{out:?}");
+        let log = syslog.lines().join("\n");
+        assert!(
+            log.contains(why) && log.contains("keeps the letter"),
+            "{why}: {log}"
+        );
+    }
+    // Mended, the letter is stored and answered.
+    std::fs::write(
+        &config,
+        "[paths]\ndatabase = \"judge.db\"\n[outbox]\nmaildir = \"sent\"\n",
+    )
+    .unwrap();
+    let out = strategos_in(
+        &["--config", config.to_str().unwrap(), "deliver"],
+        Some(letter),
+        &env,
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+    assert_eq!(std::fs::read_dir(dir.join("sent/new")).unwrap().count(), 1);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

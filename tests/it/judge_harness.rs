@@ -113,6 +113,7 @@ impl Harness {
             variants: test_variants(),
             templates: Templates::built_in(),
             last_position: Default::default(),
+            pictures_ahead: Default::default(),
         };
         Daemon {
             judge,

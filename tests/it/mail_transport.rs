@@ -739,7 +739,7 @@ fn smtp_replies_decide_the_failure() {
     let login = send_to_fake(&[("AUTH", "535 5.7.8 authentication failed")], true);
     eprintln!("{login}");
     assert!(
-        matches!(&login, SendError::Transient(m) if m.contains("535")),
+        matches!(&login, SendError::Unavailable(m) if m.contains("535")),
         "{login}"
     );
 }

@@ -304,9 +304,9 @@ fn a_board_painted_in_layers_is_the_board_drawn_whole() {
 }
 
 /// `(recipient, body, attachments as (name, media type, bytes))` of a raw letter.
-type Read = (String, String, Vec<(String, String, Vec<u8>)>);
+pub type Read = (String, String, Vec<(String, String, Vec<u8>)>);
 
-fn read_raw(raw: &[u8]) -> Read {
+pub fn read_raw(raw: &[u8]) -> Read {
     use mail_parser::MimeHeaders;
     let letter = strategos::mail::read::read_letter(raw, &[]).unwrap();
     let message = mail_parser::MessageParser::default().parse(raw).unwrap();

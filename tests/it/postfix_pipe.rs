@@ -2,7 +2,8 @@
 //! deliver`, installed into the real Postfix the tests run (`../shared/tools/mailserver`,
 //! started by `.ci/run` or by the test binary): its three pieces as shipped, with the address
 //! and paths of the test, then letters sent over SMTP come back answered in the judge's sent
-//! Maildir.
+//! Maildir; and every failure before a letter is stored makes Postfix keep the letter (never
+//! bounce it), which is delivered once the fault is mended (`pipe_failures.rs`).
 
 use std::path::Path;
 use std::process::Command;
@@ -17,9 +18,24 @@ use crate::mailserver::servers;
 /// The judge's address in the test (inside the servers' domain, so Postfix takes it).
 const ADDRESS: &str = "strategos-pipe@example.test";
 
+/// The tests that change Postfix's configuration (the pipe's service, the transport table)
+/// run one at a time.
+pub static POSTFIX: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// A shipped file of `deploy/postfix/` with the test's address, paths and user in place of
 /// the example ones; comment lines left out.
 fn shipped(name: &str, conf: &Path, config: &Path) -> Vec<String> {
+    shipped_for(name, conf, config, ADDRESS, config.parent().unwrap())
+}
+
+/// `shipped` for the judge at `address`, its pipe run in `directory`.
+pub fn shipped_for(
+    name: &str,
+    conf: &Path,
+    config: &Path,
+    address: &str,
+    directory: &Path,
+) -> Vec<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("deploy/postfix")
         .join(name);
@@ -31,7 +47,11 @@ fn shipped(name: &str, conf: &Path, config: &Path) -> Vec<String> {
             l.replace("/usr/local/bin/strategos", env!("CARGO_BIN_EXE_strategos"))
                 .replace("/etc/strategos/config.toml", &config.display().to_string())
                 .replace("user=strategos", "user=nobody")
-                .replace("judge@example.org", ADDRESS)
+                .replace(
+                    "directory=/var/lib/strategos",
+                    &format!("directory={}", directory.display()),
+                )
+                .replace("judge@example.org", address)
                 .replace(
                     "hash:/etc/postfix/transport",
                     &format!("texthash:{}/transport", conf.display()),
@@ -40,7 +60,7 @@ fn shipped(name: &str, conf: &Path, config: &Path) -> Vec<String> {
         .collect()
 }
 
-fn postconf(conf: &Path, args: &[&str]) {
+pub fn postconf(conf: &Path, args: &[&str]) {
     let out = Command::new("postconf")
         .arg("-c")
         .arg(conf)
@@ -59,6 +79,7 @@ fn postfix_pipes_the_judges_letters_to_deliver() {
     let Some(servers) = servers("postfix_pipes_the_judges_letters_to_deliver") else {
         return;
     };
+    let _one_at_a_time = POSTFIX.lock().unwrap_or_else(|e| e.into_inner());
     let folder = servers.dir.clone().expect("the servers say their folder");
     let conf = folder.join("postfix/conf");
     // The judge's own folder, writable by the pipe's user.

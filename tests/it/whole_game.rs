@@ -293,6 +293,7 @@ fn a_standard_game_through_real_mail_servers() {
             variants: test_variants(),
             templates: Templates::built_in(),
             last_position: Default::default(),
+            pictures_ahead: Default::default(),
         },
         store: Store::open(&dir.0.join("judge.db")).unwrap(),
         inbox: Inbox::Imap {

@@ -21,6 +21,15 @@ use crate::store::{GameRow, Tx, position_from_json, position_to_json};
 use crate::tr;
 use crate::variant::Variant;
 
+/// A phase adjudicated with the orders in force (`Judge::play`).
+pub(crate) struct Played {
+    pub submitted: Vec<Submitted>,
+    /// The powers that owed orders and gave none.
+    pub missing: Vec<PowerId>,
+    pub resolution: crate::diplomacy::adjudicate::Resolution,
+    pub progress: Progress,
+}
+
 /// A preference list (`E[FGR][TAI]`) as groups of power letters wanted equally, best first.
 fn preference_groups(list: &str) -> Vec<Vec<char>> {
     let mut groups = Vec::new();
@@ -305,19 +314,18 @@ impl Judge {
         Some((variant, position))
     }
 
-    /// Adjudicates the current phase of `game` with the orders in force, reports it to every
-    /// member, keeps the report in the archive and moves the game to its next phase.
-    pub(crate) fn process_phase(
+    /// The current phase of `game` (at `position`) adjudicated with the orders in force:
+    /// what `process_phase` carries out. It only reads, so the pictures of a busy deadline
+    /// are foreseen from it before their games are processed (`pictures::foresee`).
+    pub(crate) fn play(
         &self,
         tx: &Tx,
-        game: &mut GameRow,
-        now: DateTime<Utc>,
-    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
-        let Some((variant, position)) = self.game_position(game) else {
-            return Ok(Vec::new());
-        };
+        game: &GameRow,
+        variant: &Variant,
+        position: &Position,
+    ) -> rusqlite::Result<Played> {
         let map = &variant.map;
-        let owing = powers_owing(map, &position);
+        let owing = powers_owing(map, position);
         let mut submitted = Vec::new();
         let mut missing = Vec::new();
         for power in &owing {
@@ -333,14 +341,39 @@ impl Judge {
                 None => missing.push(*power),
             }
         }
-        let resolution = adjudicate(map, &variant.rules, &position, &submitted);
+        let resolution = adjudicate(map, &variant.rules, position, &submitted);
         // The game's own victory threshold (SET CENTERS), else the variant's.
         let mut victory = variant.victory();
         if let Some(centres) = game.settings.clone().centres {
             victory.threshold = centres;
         }
-        let Progress { next, year_end } =
-            advance(map, &variant.calendar, &victory, &position, &resolution);
+        let progress = advance(map, &variant.calendar, &victory, position, &resolution);
+        Ok(Played {
+            submitted,
+            missing,
+            resolution,
+            progress,
+        })
+    }
+
+    /// Adjudicates the current phase of `game` with the orders in force, reports it to every
+    /// member, keeps the report in the archive and moves the game to its next phase.
+    pub(crate) fn process_phase(
+        &self,
+        tx: &Tx,
+        game: &mut GameRow,
+        now: DateTime<Utc>,
+    ) -> rusqlite::Result<Vec<OutgoingLetter>> {
+        let Some((variant, position)) = self.game_position(game) else {
+            return Ok(Vec::new());
+        };
+        let map = &variant.map;
+        let Played {
+            submitted,
+            missing,
+            resolution,
+            progress: Progress { next, year_end },
+        } = self.play(tx, game, variant, &position)?;
         let eliminated = eliminated(map, &next);
         let standing = year_end.as_ref().map(|y| &y.standing);
         let winner = standing
@@ -430,7 +463,7 @@ impl Judge {
             if game_map && wants {
                 let words = self.templates.words(&language);
                 let picture = pictures.entry(language).or_insert_with(|| {
-                    crate::judge::phases::pictures::results_picture(
+                    crate::judge::phases::pictures::ResultsScene::new(
                         words,
                         variant,
                         game_now,
@@ -439,6 +472,7 @@ impl Judge {
                         &resolution,
                         &next,
                     )
+                    .and_then(|scene| self.pictures_ahead.take_or_paint(scene, variant, words))
                 });
                 letter.attachments.extend(picture.clone());
             }
