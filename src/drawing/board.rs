@@ -32,10 +32,38 @@ const BORDER: &str = "#6b5a45";
 pub(super) const FAILED: &str = "#c00";
 /// The colour of a power the variant gives none.
 const NO_COLOUR: &str = "#999999";
-/// Height of the legend strip under the map.
+/// Height of the legend strip under the map (one row of powers).
 const LEGEND: f64 = 64.0;
 /// Its height with a line of credits (Diadochi V).
 const LEGEND_WITH_CREDIT: f64 = 80.0;
+/// Each further row of powers in the legend.
+const LEGEND_ROW: f64 = 32.0;
+/// The least width of a power's place in the legend, so its name and counts fit.
+const LEGEND_POWER_WIDTH: f64 = 132.0;
+
+/// Where powers share colours (more than `palette::MOST_COLOURS` of them: Chaos's 34),
+/// units carry their power's letter rather than A or F (the shape tells an army from a
+/// fleet), and centres their owner's.
+pub(super) fn power_mark(map: &Map, power: PowerId) -> Option<char> {
+    (map.powers.len() > super::palette::MOST_COLOURS).then(|| map.power(power).letter)
+}
+
+/// The powers in each row of the legend, for a picture `w` wide.
+fn legend_per_row(n: usize, w: f64) -> usize {
+    (((w - 20.0) / LEGEND_POWER_WIDTH).floor() as usize).clamp(1, n.max(1))
+}
+
+/// The legend's height: a row for every `legend_per_row` powers, and a line of credits.
+fn legend_height(map: &Map, position: &Position, w: f64) -> f64 {
+    let n = map.powers.len();
+    let rows = n.div_ceil(legend_per_row(n, w)).max(1);
+    let base = if position.credits.is_empty() {
+        LEGEND
+    } else {
+        LEGEND_WITH_CREDIT
+    };
+    base + LEGEND_ROW * (rows - 1) as f64
+}
 
 /// What to draw: a board, with the orders of a phase and the retreats they left, if any.
 pub struct Scene<'a> {
@@ -192,11 +220,7 @@ impl<'s, 'a> Board<'s, 'a> {
             spots: Spots { map, layout },
             w: sheet.width,
             h: sheet.height,
-            legend: if scene.position.credits.is_empty() {
-                LEGEND
-            } else {
-                LEGEND_WITH_CREDIT
-            },
+            legend: legend_height(map, scene.position, sheet.width),
         }
     }
 
@@ -436,6 +460,16 @@ impl<'s, 'a> Board<'s, 'a> {
             let at = spots.centre(p);
             let owner = position.owners.get(i).copied().flatten();
             let fill = owner.map(|o| colour_of(map, layout, o)).unwrap_or("#fff");
+            if let Some(mark) = owner.and_then(|o| power_mark(map, o)) {
+                label(
+                    out,
+                    Point::new(at.x + 9.0, at.y - 4.0),
+                    &mark.to_string(),
+                    9.0,
+                    "#111",
+                    "",
+                );
+            }
             if province.centre.is_some() {
                 centre_symbol(out, at, fill);
             } else {
@@ -526,6 +560,7 @@ impl<'s, 'a> Board<'s, 'a> {
                 unit.kind == UnitKind::Fleet,
                 colour_of(map, layout, unit.power),
                 false,
+                power_mark(map, unit.power),
             );
             out.push_str("</g>");
         }
@@ -552,11 +587,7 @@ fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
         r##"<g id="legend"><rect y="{}" width="{}" height="{}" fill="#fbf8f0"/><line x1="0" y1="{}" x2="{}" y2="{}" stroke="#444"/>"##,
         num(h),
         num(w),
-        num(if position.credits.is_empty() {
-            LEGEND
-        } else {
-            LEGEND_WITH_CREDIT
-        }),
+        num(legend_height(map, position, w)),
         num(h),
         num(w),
         num(h)
@@ -567,11 +598,12 @@ fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
         num(h + 20.0),
         escape(&scene.title)
     );
-    let n = map.powers.len().max(1) as f64;
-    let step = (w - 20.0) / n;
+    let per_row = legend_per_row(map.powers.len(), w);
+    let step = (w - 20.0) / per_row as f64;
     for (i, info) in map.powers.iter().enumerate() {
         let power = PowerId(i as u8);
-        let x = 10.0 + step * i as f64;
+        let x = 10.0 + step * (i % per_row) as f64;
+        let y = h + LEGEND_ROW * (i / per_row) as f64;
         let colour = colour_of(map, scene.layout, power);
         let units = position.units.iter().filter(|u| u.power == power).count();
         let centres = position.centres_of(map, power);
@@ -580,15 +612,19 @@ fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
             r##"<g class="legend-power" data-power="{}">"##,
             escape(&info.id)
         );
-        centre_symbol(out, Point::new(x + 6.0, h + 43.0), colour);
+        centre_symbol(out, Point::new(x + 6.0, y + 43.0), colour);
+        let name = match power_mark(map, power) {
+            Some(mark) => format!("{mark} {}", info.name),
+            None => info.name.clone(),
+        };
         let _ = write!(
             out,
             r##"<text x="{}" y="{}" font-size="12" fill="#111">{}</text><text x="{}" y="{}" font-size="10" fill="#333">{}</text></g>"##,
             num(x + 16.0),
-            num(h + 40.0),
-            escape(&info.name),
+            num(y + 40.0),
+            escape(&name),
             num(x + 16.0),
-            num(h + 54.0),
+            num(y + 54.0),
             escape(&tr!(
                 words,
                 "map.legend_power",
@@ -618,10 +654,11 @@ fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
         escape(&tr!(words, "map.key"))
     );
     if !credit.is_empty() {
+        let rows = map.powers.len().div_ceil(per_row).max(1);
         let _ = write!(
             out,
             r##"<text class="credit" x="10" y="{}" font-size="11" fill="#333">{}</text>"##,
-            num(h + 72.0),
+            num(h + 72.0 + LEGEND_ROW * (rows - 1) as f64),
             escape(&credit.join("; "))
         );
     }

@@ -124,11 +124,17 @@ pub fn check_map(map: &Map, layout: &Layout) -> Vec<Mismatch> {
             )));
         }
     }
-    let colours: Vec<(&str, &str)> = layout
+    // Where powers share colours (more than MOST_COLOURS powers, told apart by their
+    // letters), the colours used must still stay apart: each is checked once.
+    let mut colours: Vec<(&str, &str)> = layout
         .colours
         .iter()
         .map(|(power, colour)| (power.as_str(), colour.as_str()))
         .collect();
+    if map.powers.len() > super::palette::MOST_COLOURS {
+        let mut seen = std::collections::BTreeSet::new();
+        colours.retain(|(_, c)| seen.insert(c.to_ascii_lowercase()));
+    }
     for (sight, a, b, d) in super::palette::too_alike(&colours) {
         out.push(Mismatch(format!(
             "the colours of {a} and {b} are too alike for readers with {sight} (difference {d:.0}, at least {} wanted)",

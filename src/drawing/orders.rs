@@ -249,6 +249,7 @@ pub(super) fn draw_dislodged(out: &mut String, scene: &Scene, spots: &Spots, wor
             unit.kind == UnitKind::Fleet,
             colour_of(map, scene.layout, unit.power),
             true,
+            super::board::power_mark(map, unit.power),
         );
         out.push_str("</g>");
     }

@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 
 use super::geography;
 use super::geometry::{Bounds, Cell, Point, Ring, segment_pieces};
-use super::layout::Layout;
+use super::layout::{Layout, LonLat};
 use super::water::WaterGrid;
 
 /// The group of the water of no sea province.
@@ -27,6 +27,10 @@ pub const LEAST_BORDER: f64 = 1.0 / 300.0;
 
 /// Coastline pieces are judged this long (pixels) at most.
 const COAST_STEP: f64 = 2.0;
+
+/// Sites this many degrees beyond the frame's edges still take their part (a province
+/// whose sites all lie just off the picture keeps its land at the edge).
+const SITE_MARGIN: f64 = 30.0;
 
 /// Who owns a site: a place (by its index in `Sheet::places`) or nobody (void).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -92,34 +96,60 @@ impl Sheet {
         let frame = Cell::frame(width, height);
         let places: Vec<String> = layout.places.keys().cloned().collect();
         let water: Vec<bool> = places.iter().map(|id| is_sea(id)).collect();
+        if layout.is_abstract() {
+            return Sheet::discs(layout, places, water);
+        }
+        // Each site at every copy of it the frame shows (a map that goes all the way round
+        // shows a strip twice), so the strip's land and water are shared as elsewhere.
         let mut sites = Vec::new();
+        let mut put_site = |at: LonLat, owner: Owner, water: bool| {
+            for lon in layout.copies(at.lon, SITE_MARGIN) {
+                sites.push(Site {
+                    at: layout.project_exact(LonLat { lon, lat: at.lat }),
+                    owner,
+                    water,
+                });
+            }
+        };
         for (i, place) in layout.places.values().enumerate() {
             for s in &place.sites {
-                sites.push(Site {
-                    at: layout.project(*s),
-                    owner: Owner::Place(i),
-                    water: water[i],
-                });
+                put_site(*s, Owner::Place(i), water[i]);
             }
         }
         for (list, is_water) in [(&layout.void_land, false), (&layout.void_sea, true)] {
             for s in list.iter() {
-                sites.push(Site {
-                    at: layout.project(*s),
-                    owner: Owner::Void,
-                    water: is_water,
-                });
+                put_site(*s, Owner::Void, is_water);
             }
         }
 
+        // Each ring of the land at every copy of it (a whole turn of the globe apart) that
+        // reaches into the frame: a frame across the antimeridian takes the rings of both
+        // sides.
         let mut land: Vec<Ring> = Vec::new();
         let mut hole: Vec<bool> = Vec::new();
+        let f = layout.frame_or_default();
         for ring in geography::land() {
-            let projected: Vec<Point> = ring.points.iter().map(|p| layout.project(*p)).collect();
-            let clipped = frame.clip(&projected);
-            if clipped.len() >= 3 {
-                land.push(Ring::new(clipped));
-                hole.push(ring.hole);
+            for turn in -2..=2 {
+                let shift = 360.0 * f64::from(turn);
+                let (west, east) = (ring.west + shift, ring.east + shift);
+                if east < f.west || west > f.east || ring.north < f.south || ring.south > f.north {
+                    continue;
+                }
+                let projected: Vec<Point> = ring
+                    .points
+                    .iter()
+                    .map(|p| {
+                        layout.project_exact(LonLat {
+                            lon: p.lon + shift,
+                            lat: p.lat,
+                        })
+                    })
+                    .collect();
+                let clipped = frame.clip(&projected);
+                if clipped.len() >= 3 {
+                    land.push(Ring::new(clipped));
+                    hole.push(ring.hole);
+                }
             }
         }
         let masses = landmasses(&land, &hole, &sites);
@@ -319,6 +349,48 @@ impl Sheet {
             coasts,
             coast_points,
             coastline,
+        }
+    }
+
+    /// The sheet of an abstract map: no land, no water, each place a disc round its first
+    /// site, as wide as the places' spacing allows; borders are drawn as links.
+    fn discs(layout: &Layout, places: Vec<String>, water: Vec<bool>) -> Sheet {
+        let (width, height) = layout.size();
+        let centres: Vec<Point> = layout
+            .places
+            .values()
+            .map(|p| layout.project_exact(p.sites[0]))
+            .collect();
+        let nearest = centres
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| centres[i + 1..].iter().map(move |b| a.distance(*b)))
+            .fold(f64::INFINITY, f64::min);
+        let radius = (nearest * 0.4).min(width / 8.0).max(8.0);
+        let shapes = centres
+            .iter()
+            .map(|c| {
+                let ring = (0..48)
+                    .map(|k| {
+                        let a = std::f64::consts::TAU * f64::from(k) / 48.0;
+                        Point::new(c.x + radius * a.cos(), c.y + radius * a.sin())
+                    })
+                    .collect();
+                vec![ring]
+            })
+            .collect();
+        Sheet {
+            width,
+            height,
+            places,
+            water,
+            land: Vec::new(),
+            shapes,
+            void_land: Vec::new(),
+            borders: Vec::new(),
+            coasts: BTreeMap::new(),
+            coast_points: BTreeMap::new(),
+            coastline: Vec::new(),
         }
     }
 

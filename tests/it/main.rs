@@ -53,6 +53,7 @@
 mod archive;
 mod attacks;
 mod case;
+mod classics;
 mod cli;
 mod commands;
 mod config;

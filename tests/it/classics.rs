@@ -1,0 +1,159 @@
+//! The classic variant library (issue 24), each variant from its own rules: the cases of
+//! `tests/data/classics/<variant>.json` (positions and orders, each with the rule it tests
+//! and where that rule comes from) through the judge's adjudication, and what the cases'
+//! format cannot say (starting positions, calendars, victory) in Rust.
+
+use serde_json::Value;
+use strategos::diplomacy::turn::{PhaseKind, Season, Turn};
+use strategos::variant::Variant;
+
+use crate::case::{data, differences, variants};
+
+fn variant(id: &str) -> &'static Variant {
+    variants()
+        .iter()
+        .find(|v| v.id == id)
+        .unwrap_or_else(|| panic!("{id} is built in"))
+}
+
+/// Runs every case of `classics/<id>.json`; there must be at least one.
+#[track_caller]
+fn check_cases(id: &str) {
+    let cases = data(&format!("classics/{id}.json")).as_array().unwrap();
+    assert!(!cases.is_empty(), "no case for {id}");
+    let mut failures = Vec::new();
+    for case in cases {
+        assert_eq!(case["variant"], id, "{}", case["id"]);
+        assert!(case["rule"].is_string(), "{}: no rule quoted", case["id"]);
+        let diffs = differences(case, &case["expect"]);
+        if !diffs.is_empty() {
+            failures.push(format!("{}:\n  {}", case["id"], diffs.join("\n  ")));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A variant's starting units, sorted: `power K region`.
+fn start_units(v: &Variant) -> Vec<String> {
+    let map = &v.map;
+    let mut units: Vec<String> = v
+        .start
+        .units
+        .iter()
+        .map(|u| {
+            format!(
+                "{} {} {}",
+                map.power(u.power).id,
+                u.kind.letter(),
+                map.region_id(u.region)
+            )
+        })
+        .collect();
+    units.sort();
+    units
+}
+
+fn turn(year: i32, season: Season, kind: PhaseKind) -> Turn {
+    Turn { year, season, kind }
+}
+
+#[test]
+fn france_austria_is_the_standard_map_for_two() {
+    let v = variant("france-austria");
+    assert_eq!(v.map.powers.len(), 2);
+    assert_eq!(
+        start_units(v),
+        [
+            "austria A bud",
+            "austria A vie",
+            "austria F tri",
+            "france A mar",
+            "france A par",
+            "france F bre"
+        ]
+    );
+    let standard = variant("standard");
+    assert_eq!(v.map.provinces.len(), standard.map.provinces.len());
+    assert_eq!(v.victory_centres, 18);
+    // Only the two powers' home centres are owned; the other 28 are neutral.
+    assert_eq!(v.start.owners.iter().filter(|o| o.is_some()).count(), 6);
+    // The absent powers' home centres are no one's home.
+    let ber = v.map.province_by_id("ber").unwrap();
+    assert_eq!(v.map.province(ber).home_of, None);
+    check_cases("france-austria");
+}
+
+#[test]
+fn germany_italy_is_the_standard_map_for_two() {
+    let v = variant("germany-italy");
+    assert_eq!(
+        start_units(v),
+        [
+            "germany A ber",
+            "germany A mun",
+            "germany F kie",
+            "italy A rom",
+            "italy A ven",
+            "italy F nap"
+        ]
+    );
+    assert_eq!(v.start.owners.iter().filter(|o| o.is_some()).count(), 6);
+    assert_eq!(v.victory_centres, 18);
+    check_cases("germany-italy");
+}
+
+#[test]
+fn fleet_rome_starts_italy_with_a_fleet_in_rome() {
+    let v = variant("fleet-rome");
+    let italy: Vec<String> = start_units(v)
+        .into_iter()
+        .filter(|u| u.starts_with("italy"))
+        .collect();
+    assert_eq!(italy, ["italy A ven", "italy F nap", "italy F rom"]);
+    assert_eq!(v.start.units.len(), 22);
+    check_cases("fleet-rome");
+}
+
+#[test]
+fn chaos_starts_with_34_powers_building_in_winter_1900() {
+    let v = variant("chaos");
+    let map = &v.map;
+    assert_eq!(map.powers.len(), 34);
+    assert!(v.start.units.is_empty());
+    assert_eq!(
+        v.start.turn,
+        turn(1900, Season::Winter, PhaseKind::Adjustment)
+    );
+    assert_eq!(
+        v.calendar.next(v.start.turn),
+        turn(1901, Season::Spring, PhaseKind::Movement)
+    );
+    assert_eq!(v.calendar.describe(v.start.turn), "Winter 1900");
+    // Every power owns one centre, its own, and owes one build.
+    let owed = strategos::diplomacy::adjudicate::adjustment::adjustments(map, &v.start);
+    assert!(owed.iter().all(|n| *n == 1), "{owed:?}");
+    // The letters are DPjudge's: A-Z less M and O, then 0-9.
+    let letters: String = map.powers.iter().map(|p| p.letter).collect();
+    let mut sorted: Vec<char> = letters.chars().collect();
+    sorted.sort();
+    let expected: Vec<char> = "0123456789ABCDEFGHIJKLNPQRSTUVWXYZ".chars().collect();
+    assert_eq!(sorted, expected);
+    let st = map.power_by_id("stpetersburg").unwrap();
+    assert_eq!(map.power(st).letter, '3');
+    assert_eq!(map.power(st).name, "St Petersburg");
+    check_cases("chaos");
+}
+
+/// The cases' files quote their rules; a variant named there is shipped.
+#[test]
+fn every_case_file_names_a_shipped_variant() {
+    for entry in
+        std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/classics")).unwrap()
+    {
+        let path = entry.unwrap().path();
+        let id = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let cases: &Value = data(&format!("classics/{id}.json"));
+        assert!(cases.as_array().is_some_and(|c| !c.is_empty()), "{id}");
+        variant(&id);
+    }
+}
