@@ -25,6 +25,8 @@ use super::svg::{
 
 /// Colours of the map itself (the powers' are the variant's).
 const SEA: &str = "#b9d7ea";
+/// Under an abstract map (Pure's), which has no sea.
+const PAPER: &str = "#fbf8f0";
 const LAND: &str = "#f2ead3";
 const VOID_LAND: &str = "#dcd6c8";
 const IMPASSABLE: &str = "#a9a9a9";
@@ -262,11 +264,16 @@ impl<'s, 'a> Board<'s, 'a> {
         );
     }
 
-    /// The sea under everything.
+    /// The sea under everything (paper, on an abstract map).
     pub(super) fn sea(&self, out: &mut String) {
+        let fill = if self.scene.layout.is_abstract() {
+            PAPER
+        } else {
+            SEA
+        };
         let _ = write!(
             out,
-            r##"<rect width="{}" height="{}" fill="{SEA}"/>"##,
+            r##"<rect width="{}" height="{}" fill="{fill}"/>"##,
             num(self.w),
             num(self.h)
         );
@@ -372,10 +379,30 @@ impl<'s, 'a> Board<'s, 'a> {
                 list.extend(border.pieces.iter().map(|(a, b)| [*a, *b]));
             }
         }
+        // An abstract map's places share no border: each is outlined.
+        let outlines: Vec<Vec<Point>> = if self.scene.layout.is_abstract() {
+            self.sheet
+                .shapes
+                .iter()
+                .flatten()
+                .map(|ring| {
+                    let mut closed = ring.clone();
+                    closed.extend(ring.first().copied());
+                    closed
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         let _ = write!(
             out,
             r##"<g id="borders" fill="none"><path d="{}" stroke="{BORDER}" stroke-width="1.2"/><path d="{}" stroke="#6f9fc0" stroke-width="1"/><path d="{}" stroke="#4a4a4a" stroke-width="1.2"/></g>"##,
-            lines_path(land_borders.iter().map(|s| &s[..])),
+            lines_path(
+                land_borders
+                    .iter()
+                    .map(|s| &s[..])
+                    .chain(outlines.iter().map(|l| &l[..]))
+            ),
             lines_path(sea_borders.iter().map(|s| &s[..])),
             lines_path(self.sheet.coastline.iter().map(|l| &l[..])),
         );

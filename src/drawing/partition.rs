@@ -366,7 +366,7 @@ impl Sheet {
             .enumerate()
             .flat_map(|(i, a)| centres[i + 1..].iter().map(move |b| a.distance(*b)))
             .fold(f64::INFINITY, f64::min);
-        let radius = (nearest * 0.4).min(width / 8.0).max(8.0);
+        let radius = (nearest * 0.3).min(width / 8.0).max(8.0);
         let shapes = centres
             .iter()
             .map(|c| {

@@ -118,6 +118,21 @@ pub const EMBEDDED: &[(&str, &str, &str)] = &[
         "variants/chaos.toml",
         include_str!("../../variants/chaos.toml"),
     ),
+    (
+        "ancmed",
+        "variants/ancmed.toml",
+        include_str!("../../variants/ancmed.toml"),
+    ),
+    (
+        "pure",
+        "variants/pure.toml",
+        include_str!("../../variants/pure.toml"),
+    ),
+    (
+        "modern",
+        "variants/modern.toml",
+        include_str!("../../variants/modern.toml"),
+    ),
 ];
 
 /// Loads every embedded variant; an error here is a bug in a shipped file, which the

@@ -157,3 +157,88 @@ fn every_case_file_names_a_shipped_variant() {
         variant(&id);
     }
 }
+
+#[test]
+fn ancient_mediterranean_from_its_rules() {
+    let v = variant("ancmed");
+    assert_eq!(
+        start_units(v),
+        [
+            "carthage A car",
+            "carthage A cir",
+            "carthage F tha",
+            "egypt A mem",
+            "egypt A thb",
+            "egypt F ale",
+            "greece A ath",
+            "greece A mac",
+            "greece F spa",
+            "persia A ant",
+            "persia A dam",
+            "persia F sid",
+            "rome A rav",
+            "rome A rom",
+            "rome F nea"
+        ]
+    );
+    // The years are numbered from 1.
+    assert_eq!(v.start.turn, turn(1, Season::Spring, PhaseKind::Movement));
+    assert_eq!(
+        v.calendar
+            .next(v.calendar.next(turn(1, Season::Fall, PhaseKind::Retreat))),
+        turn(2, Season::Spring, PhaseKind::Movement)
+    );
+    assert_eq!(v.calendar.describe(v.start.turn), "Spring 1");
+    assert_eq!(
+        v.map
+            .provinces
+            .iter()
+            .filter(|p| p.centre.is_some())
+            .count(),
+        34
+    );
+    assert_eq!(v.victory_centres, 18);
+    let bal = v.map.province_by_id("bal").unwrap();
+    assert!(v.map.province(bal).convoys);
+    check_cases("ancmed");
+}
+
+#[test]
+fn pure_from_its_rules() {
+    let v = variant("pure");
+    let map = &v.map;
+    assert_eq!(map.provinces.len(), 7);
+    // Every space borders every other.
+    for a in &map.army_neighbours {
+        assert_eq!(a.len(), 6);
+    }
+    assert_eq!(v.start.units.len(), 7);
+    assert_eq!(v.victory_centres, 4);
+    check_cases("pure");
+}
+
+#[test]
+fn modern_from_its_rules() {
+    let v = variant("modern");
+    assert_eq!(v.map.powers.len(), 10);
+    assert_eq!(v.start.units.len(), 38);
+    assert_eq!(
+        v.start.turn,
+        turn(1995, Season::Spring, PhaseKind::Movement)
+    );
+    // DPjudge and about_modern: an army in Murmansk (MILA has a fleet).
+    assert!(start_units(v).contains(&"russia A mur".to_string()));
+    assert_eq!(
+        v.map
+            .provinces
+            .iter()
+            .filter(|p| p.centre.is_some())
+            .count(),
+        64
+    );
+    assert_eq!(v.victory_centres, 33);
+    // Modern's lyo is Lyon, the city.
+    let lyo = v.map.province_by_id("lyo").unwrap();
+    assert_eq!(v.map.province(lyo).name, "Lyon");
+    check_cases("modern");
+}

@@ -75,6 +75,7 @@ mod mail_transport;
 mod mailserver;
 mod maps;
 mod messages;
+mod mila;
 mod orders;
 mod outage;
 mod postfix_pipe;
