@@ -307,3 +307,40 @@ fn modern_agrees_with_mila() {
         ],
     );
 }
+
+#[test]
+fn fleet_rome_agrees_with_mila() {
+    agrees_with_mila(
+        "fleet-rome",
+        &[
+            ("mila standard_fleet_rome game 1 F1903M", VIA_WITHOUT_CONVOY),
+            ("mila standard_fleet_rome game 2 F1902M", VIA_WITHOUT_CONVOY),
+        ],
+    );
+}
+
+#[test]
+fn france_austria_agrees_with_mila() {
+    agrees_with_mila("france-austria", &[]);
+}
+
+#[test]
+fn germany_italy_agrees_with_mila() {
+    agrees_with_mila(
+        "germany-italy",
+        &[
+            (
+                "mila standard_germany_italy game 3 F1902M",
+                VIA_WITHOUT_CONVOY,
+            ),
+            (
+                "mila standard_germany_italy game 4 F1908M",
+                VIA_WITHOUT_CONVOY,
+            ),
+            (
+                "mila standard_germany_italy game 7 S1908M",
+                VIA_WITHOUT_CONVOY,
+            ),
+        ],
+    );
+}
