@@ -133,6 +133,11 @@ pub const EMBEDDED: &[(&str, &str, &str)] = &[
         "variants/modern.toml",
         include_str!("../../variants/modern.toml"),
     ),
+    (
+        "1900",
+        "variants/1900.toml",
+        include_str!("../../variants/1900.toml"),
+    ),
 ];
 
 /// Loads every embedded variant; an error here is a bug in a shipped file, which the

@@ -242,3 +242,26 @@ fn modern_from_its_rules() {
     assert_eq!(v.map.province(lyo).name, "Lyon");
     check_cases("modern");
 }
+
+#[test]
+fn nineteen_hundred_from_its_rules() {
+    let v = variant("1900");
+    let map = &v.map;
+    assert_eq!(v.start.units.len(), 25);
+    assert_eq!(
+        map.provinces.iter().filter(|p| p.centre.is_some()).count(),
+        39
+    );
+    // Britain owns Egypt and France Algeria, neither a home centre.
+    let egy = map.province_by_id("egy").unwrap();
+    assert_eq!(map.province(egy).home_of, None);
+    assert_eq!(v.start.owners[egy.index()], map.power_by_id("britain"));
+    // Spain has three coasts; Gibraltar is land and sea; the Cape borders go at half strength.
+    let spa = map.province_by_id("spa").unwrap();
+    assert_eq!(map.province(spa).coasts.len(), 3);
+    assert!(map.province(map.province_by_id("gib").unwrap()).convoys);
+    let mao = map.province_by_id("mao").unwrap();
+    assert!(map.is_half_strength(egy, mao) && map.is_half_strength(mao, egy));
+    assert_eq!(map.power(map.power_by_id("turkey").unwrap()).letter, 'O');
+    check_cases("1900");
+}
