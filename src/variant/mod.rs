@@ -138,6 +138,11 @@ pub const EMBEDDED: &[(&str, &str, &str)] = &[
         "variants/1900.toml",
         include_str!("../../variants/1900.toml"),
     ),
+    (
+        "hundred",
+        "variants/hundred.toml",
+        include_str!("../../variants/hundred.toml"),
+    ),
 ];
 
 /// Loads every embedded variant; an error here is a bug in a shipped file, which the

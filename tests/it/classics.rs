@@ -265,3 +265,54 @@ fn nineteen_hundred_from_its_rules() {
     assert_eq!(map.power(map.power_by_id("turkey").unwrap()).letter, 'O');
     check_cases("1900");
 }
+
+#[test]
+fn hundred_moves_five_years_a_turn_and_adjusts_every_other_turn() {
+    let v = variant("hundred");
+    let c = &v.calendar;
+    assert_eq!(
+        v.start.turn,
+        turn(1425, Season::Spring, PhaseKind::Movement)
+    );
+    let mut t = v.start.turn;
+    let mut seen = Vec::new();
+    for _ in 0..10 {
+        seen.push(format!("{} {:?}", c.describe(t), t.kind));
+        t = c.next(t);
+    }
+    assert_eq!(
+        seen,
+        [
+            "Spring 1425 Movement",
+            "Spring 1425 Retreat",
+            "Fall 1430 Movement",
+            "Fall 1430 Retreat",
+            "Winter 1430 Adjustment",
+            "Spring 1435 Movement",
+            "Spring 1435 Retreat",
+            "Fall 1440 Movement",
+            "Fall 1440 Retreat",
+            "Winter 1440 Adjustment",
+        ]
+    );
+    assert_eq!(
+        v.rules.builds,
+        strategos::diplomacy::rules::BuildSites::Owned
+    );
+    assert_eq!(v.victory_centres, 9);
+    assert_eq!(
+        v.map
+            .provinces
+            .iter()
+            .filter(|p| p.centre.is_some())
+            .count(),
+        17
+    );
+    // France starts with five units on four centres.
+    let france = v.map.power_by_id("france").unwrap();
+    assert_eq!(
+        v.start.units.iter().filter(|u| u.power == france).count(),
+        5
+    );
+    check_cases("hundred");
+}
