@@ -143,6 +143,11 @@ pub const EMBEDDED: &[(&str, &str, &str)] = &[
         "variants/hundred.toml",
         include_str!("../../variants/hundred.toml"),
     ),
+    (
+        "colonial",
+        "variants/colonial.toml",
+        include_str!("../../variants/colonial.toml"),
+    ),
 ];
 
 /// Loads every embedded variant; an error here is a bug in a shipped file, which the

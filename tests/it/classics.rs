@@ -316,3 +316,22 @@ fn hundred_moves_five_years_a_turn_and_adjusts_every_other_turn() {
     );
     check_cases("hundred");
 }
+
+#[test]
+fn colonial_from_its_rules() {
+    let v = variant("colonial");
+    let map = &v.map;
+    assert_eq!(map.powers.len(), 7);
+    assert_eq!(
+        v.start.turn,
+        turn(1870, Season::Spring, PhaseKind::Movement)
+    );
+    assert_eq!(
+        map.provinces.iter().filter(|p| p.centre.is_some()).count(),
+        58
+    );
+    assert_eq!(v.victory_centres, 30);
+    assert!(map.province(map.province_by_id("ceb").unwrap()).convoys);
+    assert_eq!(map.power(map.power_by_id("holland").unwrap()).letter, 'H');
+    check_cases("colonial");
+}

@@ -271,6 +271,12 @@ const VIA_WITHOUT_CONVOY: &str = "DATC 4.A.3: no land route for an explicit conv
 /// attacker's (DATC 5.B.8, attack strength); MILA counts it.
 const OWN_SUPPORT_DISLODGES: &str = "DATC 6.D.12: no support against one's own unit";
 
+/// DATC 5.B.2: a convoyed army cuts the support given to the hold of a fleet that convoys
+/// it (the 2000 rulebook spares only supports of attacks against such a fleet); MILA, as
+/// DPjudge, spares every support given for or against a convoying fleet.
+const CONVOYED_CUTS_SUPPORT_OF_ITS_FLEET: &str =
+    "DATC 5.B.2: a convoyed army cuts support for its own convoy's hold";
+
 #[test]
 fn ancient_mediterranean_agrees_with_mila() {
     agrees_with_mila(
@@ -340,6 +346,24 @@ fn germany_italy_agrees_with_mila() {
             (
                 "mila standard_germany_italy game 7 S1908M",
                 VIA_WITHOUT_CONVOY,
+            ),
+        ],
+    );
+}
+
+/// MILA's colonial.map makes Cebu a plain coast; the judge lets a fleet there convoy
+/// (njudge's rule 3). MILA never orders such a convoy, so the games below do not show it.
+#[test]
+fn colonial_agrees_with_mila() {
+    agrees_with_mila(
+        "colonial",
+        &[
+            ("mila colonial game 1 S1872M", VIA_WITHOUT_CONVOY),
+            ("mila colonial game 3 S1872M", VIA_WITHOUT_CONVOY),
+            ("mila colonial game 4 S1871M", VIA_WITHOUT_CONVOY),
+            (
+                "mila colonial game 4 F1875M",
+                CONVOYED_CUTS_SUPPORT_OF_ITS_FLEET,
             ),
         ],
     );
