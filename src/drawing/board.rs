@@ -18,7 +18,7 @@ use super::check::is_sea_in;
 use super::geometry::Point;
 use super::layout::{Layout, LinkKind};
 pub use super::orders::{DrawnOrder, drawn_orders};
-use super::partition::Owner;
+use super::partition::{Owner, Sheet};
 use super::svg::{
     arrow_markers, centre_symbol, escape, label, lines_path, num, rings_path, tint, unit_symbol,
 };
@@ -111,9 +111,14 @@ pub fn colour_of<'a>(map: &Map, layout: &'a Layout, power: PowerId) -> &'a str {
 pub(super) struct Spots<'a> {
     map: &'a Map,
     layout: &'a Layout,
+    sheet: &'a Sheet,
 }
 
 impl Spots<'_> {
+    pub(super) fn new<'a>(map: &'a Map, layout: &'a Layout, sheet: &'a Sheet) -> Spots<'a> {
+        Spots { map, layout, sheet }
+    }
+
     pub(super) fn unit(&self, province: ProvinceId) -> Point {
         self.layout
             .places
@@ -154,19 +159,12 @@ impl Spots<'_> {
         }
     }
 
-    /// A supply centre's marker: beside the unit's place, below and to the right, so a unit
-    /// standing there never hides it; below the label when the label has a place of its own.
+    /// A supply centre's marker: where the sheet puts it (`partition::centre_marks`: beside
+    /// the unit, or below the label when the label has a place of its own).
     pub(super) fn centre(&self, province: ProvinceId) -> Point {
-        let place = self.layout.places.get(&self.map.province(province).id);
-        match place {
-            Some(place) if place.label == place.unit => {
-                let u = self.unit(province);
-                Point::new(u.x + 13.0, u.y + 9.0)
-            }
-            _ => {
-                let l = self.label(province);
-                Point::new(l.x, l.y + 9.0)
-            }
+        match self.sheet.place(&self.map.province(province).id) {
+            Some(i) => self.sheet.centre_marks[i],
+            None => Point::new(-50.0, -50.0),
         }
     }
 }
@@ -219,7 +217,7 @@ impl<'s, 'a> Board<'s, 'a> {
         Board {
             scene,
             sheet,
-            spots: Spots { map, layout },
+            spots: Spots { map, layout, sheet },
             w: sheet.width,
             h: sheet.height,
             legend: legend_height(map, scene.position, sheet.width),

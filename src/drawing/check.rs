@@ -9,9 +9,10 @@
 
 use crate::diplomacy::map::{Map, ProvinceId, Terrain};
 
-use super::geometry::Point;
+use super::board::Spots;
+use super::geometry::{Point, distance_outside};
 use super::layout::{Layout, LinkKind};
-use super::partition::{LEAST_BORDER, Owner, Sheet};
+use super::partition::{LEAST_BORDER, NEAR_ENOUGH, Owner, Sheet};
 
 /// One difference between the picture and the rules, written with the provinces' names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +59,37 @@ pub fn check_map(map: &Map, layout: &Layout) -> Vec<Mismatch> {
         }
     }
     let impassable = |p: ProvinceId| map.province(p).terrain == Terrain::Impassable;
+    // A unit or a supply centre drawn in another province (or at sea) would say it is there:
+    // each must stand in its own province, or within `NEAR_ENOUGH` of it.
+    let spots = Spots::new(map, layout, sheet);
+    let near_enough = NEAR_ENOUGH * sheet.width;
+    for i in 0..sheet.shapes.len() {
+        let Some(p) = province(i) else { continue };
+        if impassable(p) || sheet.shapes[i].is_empty() {
+            continue;
+        }
+        let mut outside = |what: &str, at: Point| {
+            let away = distance_outside(&sheet.shapes[i], at);
+            if away > near_enough {
+                let near = layout.unproject(at);
+                out.push(Mismatch(format!(
+                    "{}'s {what} is drawn outside it ({away:.0} px, near {:.1}, {:.1}): move it into the province",
+                    name(p),
+                    near.lon,
+                    near.lat
+                )));
+            }
+        };
+        outside("unit", spots.unit(p));
+        if let Some(place) = layout.places.get(&map.province(p).id) {
+            for (coast, at) in &place.coasts {
+                outside(&format!("fleet point for /{coast}"), layout.project(*at));
+            }
+        }
+        if map.province(p).centre.is_some() {
+            outside("supply centre", spots.centre(p));
+        }
+    }
     let mut drawn: Vec<(ProvinceId, ProvinceId, f64, &str, Option<Point>)> = Vec::new();
     for border in &sheet.borders {
         if let (Owner::Place(a), Owner::Place(b)) = (border.a, border.b)

@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 
 use super::geography;
-use super::geometry::{Bounds, Cell, Point, Ring, segment_pieces};
+use super::geometry::{Bounds, Cell, Point, Ring, distance_outside, segment_pieces};
 use super::layout::{Layout, LonLat};
 use super::water::WaterGrid;
 
@@ -66,6 +66,48 @@ impl Border {
     }
 }
 
+/// How far outside its province a unit or supply centre may be drawn, as a share of the
+/// picture's width (3 pixels in 1,200): a symbol a little over the coastline still reads as
+/// standing in its province.
+pub const NEAR_ENOUGH: f64 = 0.0025;
+
+/// Where each place's supply-centre marker goes, in pixels. With the label above the unit
+/// (one point for both), beside the unit: below and to the right, so a unit standing there
+/// never hides it, or else the first of below-left, right, left and below that stands in
+/// the place (within `NEAR_ENOUGH`); with a label of its own, below the label, or else
+/// above it. Where none stands in the place, the nearest (`check_map` names it).
+fn centre_marks(layout: &Layout, shapes: &[Vec<Vec<Point>>], width: f64) -> Vec<Point> {
+    const BESIDE_UNIT: [(f64, f64); 5] = [
+        (13.0, 9.0),
+        (-13.0, 9.0),
+        (14.0, 0.0),
+        (-14.0, 0.0),
+        (0.0, 14.0),
+    ];
+    const BY_LABEL: [(f64, f64); 2] = [(0.0, 9.0), (0.0, -20.0)];
+    layout
+        .places
+        .values()
+        .zip(shapes)
+        .map(|(place, shape)| {
+            let (at, offsets) = if place.label == place.unit {
+                (layout.project(place.unit), &BESIDE_UNIT[..])
+            } else {
+                (layout.project(place.label), &BY_LABEL[..])
+            };
+            let spots = offsets
+                .iter()
+                .map(|(dx, dy)| Point::new(at.x + dx, at.y + dy));
+            let away = |p: &Point| distance_outside(shape, *p);
+            spots
+                .clone()
+                .find(|p| away(p) <= NEAR_ENOUGH * width)
+                .or_else(|| spots.min_by(|a, b| away(a).total_cmp(&away(b))))
+                .expect("offsets")
+        })
+        .collect()
+}
+
 /// The shapes of a map, in pixels.
 #[derive(Debug)]
 pub struct Sheet {
@@ -88,6 +130,8 @@ pub struct Sheet {
     pub coast_points: BTreeMap<(usize, usize), Point>,
     /// Coastline (not the frame's edge) to draw, as polylines.
     pub coastline: Vec<Vec<Point>>,
+    /// Where each place's supply-centre marker goes (`centre_marks`).
+    pub centre_marks: Vec<Point>,
 }
 
 impl Sheet {
@@ -337,12 +381,14 @@ impl Sheet {
             }
         }
 
+        let centre_marks = centre_marks(layout, &shapes, width);
         Sheet {
             width,
             height,
             places,
             water,
             land,
+            centre_marks,
             shapes,
             void_land,
             borders: borders.into_values().collect(),
@@ -378,12 +424,14 @@ impl Sheet {
                     .collect();
                 vec![ring]
             })
-            .collect();
+            .collect::<Vec<_>>();
+        let centre_marks = centre_marks(layout, &shapes, width);
         Sheet {
             width,
             height,
             places,
             water,
+            centre_marks,
             land: Vec::new(),
             shapes,
             void_land: Vec::new(),

@@ -85,6 +85,32 @@ fn a_picture_that_lies_is_named_mismatch_by_mismatch() {
     );
 }
 
+#[test]
+fn a_unit_or_centre_drawn_outside_its_province_is_named() {
+    // Paris's unit point put in Burgundy; Spain's north-coast fleet out in the Bay of Biscay.
+    let v = standard_with(|t| {
+        t.replace(
+            "par = { sites = [[2.3, 48.5]] }",
+            "par = { sites = [[2.3, 48.5]], unit = [5.0, 47.0] }",
+        )
+        .replace("nc = [-5.5, 43.4]", "nc = [-6.0, 45.0]")
+    });
+    let found: Vec<String> = check_map(&v.map, v.layout.as_ref().unwrap())
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].starts_with("Paris's unit is drawn outside it (")
+            && found[0].ends_with("): move it into the province"),
+        "{found:#?}"
+    );
+    assert!(
+        found[1].starts_with("Spain's fleet point for /nc is drawn outside it ("),
+        "{found:#?}"
+    );
+}
+
 /// The values of attribute `name` on elements whose tag starts `<tag` in `svg`.
 fn attributes(svg: &str, tag: &str, name: &str) -> Vec<String> {
     let open = format!("<{tag} ");
