@@ -148,6 +148,11 @@ pub const EMBEDDED: &[(&str, &str, &str)] = &[
         "variants/colonial.toml",
         include_str!("../../variants/colonial.toml"),
     ),
+    (
+        "world",
+        "variants/world.toml",
+        include_str!("../../variants/world.toml"),
+    ),
 ];
 
 /// Loads every embedded variant; an error here is a bug in a shipped file, which the

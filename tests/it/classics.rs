@@ -335,3 +335,29 @@ fn colonial_from_its_rules() {
     assert_eq!(map.power(map.power_by_id("holland").unwrap()).letter, 'H');
     check_cases("colonial");
 }
+
+#[test]
+fn world_from_its_rules() {
+    let v = variant("world");
+    let map = &v.map;
+    assert_eq!(map.powers.len(), 17);
+    assert_eq!(
+        v.start.turn,
+        turn(2000, Season::Spring, PhaseKind::Movement)
+    );
+    assert_eq!(
+        map.provinces.iter().filter(|p| p.centre.is_some()).count(),
+        86
+    );
+    assert_eq!(v.victory_centres, 44);
+    assert_eq!(v.start.units.len(), 51);
+    assert_eq!(map.power(map.power_by_id("oz").unwrap()).letter, 'Z');
+    // MILA's misspellings are kept as aliases.
+    let sca = map.province_by_id("sca").unwrap();
+    assert_eq!(map.province(sca).name, "Scandinavia");
+    assert_eq!(
+        strategos::text::names::lookup(map, "Skandanavia"),
+        Some(strategos::diplomacy::map::NameTarget::Province(sca))
+    );
+    check_cases("world");
+}

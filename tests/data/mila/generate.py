@@ -9,7 +9,7 @@ retreats at random; builds and removals at random, removals always in full.
 
 as made: ancmed ancmed 8 7 11; colonial colonial 4 6 71; pure pure 12 6 21; modern modern 6 6 31 BUILD_ANY;
 standard_fleet_rome fleet-rome 6 6 41; standard_france_austria france-austria 10 8 51;
-standard_germany_italy germany-italy 10 8 61.
+standard_germany_italy germany-italy 10 8 61; world world 4 5 81.
 """
 import json, random, sys, re
 from diplomacy import Game
