@@ -372,8 +372,5 @@ fn colonial_agrees_with_mila() {
 /// The world's seventeen powers: MILA's world.map, which names no victory condition.
 #[test]
 fn world_agrees_with_mila() {
-    agrees_with_mila(
-        "world",
-        &[("mila world game 3 F2000M", VIA_WITHOUT_CONVOY)],
-    );
+    agrees_with_mila("world", &[("mila world game 3 F2000M", VIA_WITHOUT_CONVOY)]);
 }
