@@ -42,6 +42,9 @@ const LEGEND_WITH_CREDIT: f64 = 80.0;
 const LEGEND_ROW: f64 = 32.0;
 /// The least width of a power's place in the legend, so its name and counts fit.
 const LEGEND_POWER_WIDTH: f64 = 132.0;
+/// About the width of a letter of a power's name in the legend (12-pixel bold), so a
+/// long name (World's Frozen Antarctica) widens every place rather than running on.
+const LEGEND_LETTER: f64 = 7.6;
 
 /// Where powers share colours (more than `palette::MOST_COLOURS` of them: Chaos's 34),
 /// units carry their power's letter rather than A or F (the shape tells an army from a
@@ -51,14 +54,29 @@ pub(super) fn power_mark(map: &Map, power: PowerId) -> Option<char> {
 }
 
 /// The powers in each row of the legend, for a picture `w` wide.
-fn legend_per_row(n: usize, w: f64) -> usize {
-    (((w - 20.0) / LEGEND_POWER_WIDTH).floor() as usize).clamp(1, n.max(1))
+fn legend_per_row(map: &Map, w: f64) -> usize {
+    let n = map.powers.len();
+    let longest = map
+        .powers
+        .iter()
+        .map(|p| {
+            p.name.chars().count()
+                + if power_mark(map, PowerId(0)).is_some() {
+                    2
+                } else {
+                    0
+                }
+        })
+        .max()
+        .unwrap_or(0);
+    let place = LEGEND_POWER_WIDTH.max(24.0 + LEGEND_LETTER * longest as f64);
+    (((w - 20.0) / place).floor() as usize).clamp(1, n.max(1))
 }
 
 /// The legend's height: a row for every `legend_per_row` powers, and a line of credits.
 fn legend_height(map: &Map, position: &Position, w: f64) -> f64 {
     let n = map.powers.len();
-    let rows = n.div_ceil(legend_per_row(n, w)).max(1);
+    let rows = n.div_ceil(legend_per_row(map, w)).max(1);
     let base = if position.credits.is_empty() {
         LEGEND
     } else {
@@ -623,7 +641,7 @@ fn draw_legend(out: &mut String, scene: &Scene, words: Words, w: f64, h: f64) {
         num(h + 20.0),
         escape(&scene.title)
     );
-    let per_row = legend_per_row(map.powers.len(), w);
+    let per_row = legend_per_row(map, w);
     let step = (w - 20.0) / per_row as f64;
     for (i, info) in map.powers.iter().enumerate() {
         let power = PowerId(i as u8);
