@@ -302,22 +302,39 @@ impl<'s, 'a> Board<'s, 'a> {
     pub(super) fn seas(&self, out: &mut String) {
         let (map, sheet) = (self.scene.map, self.sheet);
         out.push_str(r##"<g id="seas">"##);
-        for (i, shape) in sheet.shapes.iter().enumerate() {
-            if !sheet.water[i] {
-                continue;
+        // Off-board boxes after the seas they stand in, outlined.
+        for boxes in [false, true] {
+            for (i, shape) in sheet.shapes.iter().enumerate() {
+                if !sheet.water[i] || self.boxed(i) != boxes {
+                    continue;
+                }
+                let Some(p) = self.province_of(i) else {
+                    continue;
+                };
+                let outline = if boxes {
+                    r##" stroke="#1d4f7a" stroke-width="1.5""##
+                } else {
+                    ""
+                };
+                let _ = write!(
+                    out,
+                    r##"<path id="province-{}" class="sea" d="{}" fill="{SEA}"{outline}><title>{}</title></path>"##,
+                    escape(&map.province(p).id),
+                    rings_path(shape),
+                    escape(&map.province(p).name)
+                );
             }
-            let Some(p) = self.province_of(i) else {
-                continue;
-            };
-            let _ = write!(
-                out,
-                r##"<path id="province-{}" class="sea" d="{}" fill="{SEA}"><title>{}</title></path>"##,
-                escape(&map.province(p).id),
-                rings_path(shape),
-                escape(&map.province(p).name)
-            );
         }
         out.push_str("</g>");
+    }
+
+    /// Whether the sheet's place `i` is an off-board box.
+    fn boxed(&self, i: usize) -> bool {
+        self.scene
+            .layout
+            .places
+            .get(&self.sheet.places[i])
+            .is_some_and(|place| place.boxed)
     }
 
     /// Whether the land province of the sheet's shape `i` changes colour with its owner.
@@ -574,6 +591,32 @@ impl<'s, 'a> Board<'s, 'a> {
                 "#2b2118"
             };
             label(out, at, &short, 11.0, fill, "");
+            // An off-board box names the boxes it borders beneath it.
+            if layout.places[&province.id].boxed {
+                let p = ProvinceId(i as u16);
+                let others: Vec<String> = (0..map.n_provinces())
+                    .map(|j| ProvinceId(j as u16))
+                    .filter(|&q| {
+                        q != p
+                            && map.provinces_touch(p, q)
+                            && layout
+                                .places
+                                .get(&map.province(q).id)
+                                .is_some_and(|place| place.boxed)
+                    })
+                    .map(|q| short_name(&map.province(q).id))
+                    .collect();
+                let under = spots.unit(p);
+                let at = Point::new(under.x, under.y + super::partition::BOX_HALF + 11.0);
+                label(
+                    out,
+                    at,
+                    &format!("\u{2194} {}", others.join(" ")),
+                    9.0,
+                    fill,
+                    "",
+                );
+            }
         }
         out.push_str("</g>");
     }

@@ -187,7 +187,15 @@ pub fn check_map(map: &Map, layout: &Layout) -> Vec<Mismatch> {
             let shown = drawn
                 .iter()
                 .any(|&(x, y, _, _, _)| (x, y) == (a, b) || (x, y) == (b, a));
-            if !shown && !linked(a, b) {
+            // Off-board boxes name the boxes they border beneath them.
+            let boxed = |p: ProvinceId| {
+                layout
+                    .places
+                    .get(&map.province(p).id)
+                    .is_some_and(|place| place.boxed)
+            };
+            let boxes = boxed(a) && boxed(b);
+            if !(shown || linked(a, b) || boxes) {
                 out.push(Mismatch(format!(
                     "{} and {} border in the rules but are not drawn together",
                     name(a),

@@ -52,6 +52,9 @@ pub struct Place {
     pub coasts: BTreeMap<String, LonLat>,
     /// A canal through the province, drawn as a line (Diadochi V's Alexandria, Athens).
     pub canal: Vec<LonLat>,
+    /// An off-board box (Youngstown's): a sea of no geography, drawn as a square at its
+    /// first site, inside the sea it borders, with the boxes it borders named beneath.
+    pub boxed: bool,
 }
 
 /// What a link drawn across water or land is.

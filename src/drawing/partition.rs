@@ -108,6 +108,19 @@ fn centre_marks(layout: &Layout, shapes: &[Vec<Vec<Point>>], width: f64) -> Vec<
         .collect()
 }
 
+/// Half the side of an off-board box, in pixels: room for its name above a unit.
+pub const BOX_HALF: f64 = 22.0;
+
+/// The square of an off-board box centred on `c`.
+pub fn box_square(c: Point) -> Vec<Point> {
+    vec![
+        Point::new(c.x - BOX_HALF, c.y - BOX_HALF),
+        Point::new(c.x + BOX_HALF, c.y - BOX_HALF),
+        Point::new(c.x + BOX_HALF, c.y + BOX_HALF),
+        Point::new(c.x - BOX_HALF, c.y + BOX_HALF),
+    ]
+}
+
 /// The shapes of a map, in pixels.
 #[derive(Debug)]
 pub struct Sheet {
@@ -156,6 +169,9 @@ impl Sheet {
             }
         };
         for (i, place) in layout.places.values().enumerate() {
+            if place.boxed {
+                continue;
+            }
             for s in &place.sites {
                 put_site(*s, Owner::Place(i), water[i]);
             }
@@ -273,6 +289,33 @@ impl Sheet {
             }
         }
         let mut borders: BTreeMap<(Owner, Owner), Border> = BTreeMap::new();
+        // An off-board box is a square standing in the water of the sea it borders: its
+        // edge is their border.
+        for (i, place) in layout.places.values().enumerate() {
+            if !place.boxed {
+                continue;
+            }
+            let c = layout.project(place.sites[0]);
+            let square = box_square(c);
+            if let Some(Owner::Place(sea)) =
+                grid.owner_near(c).map(|site| owner_of_group(group(site)))
+            {
+                let key = (Owner::Place(sea.min(i)), Owner::Place(sea.max(i)));
+                let pieces: Vec<(Point, Point)> =
+                    (0..4).map(|k| (square[k], square[(k + 1) % 4])).collect();
+                borders.insert(
+                    key,
+                    Border {
+                        a: key.0,
+                        b: key.1,
+                        water: true,
+                        length: 8.0 * BOX_HALF,
+                        pieces,
+                    },
+                );
+            }
+            shapes[i] = vec![square];
+        }
         for ((a, b), lines) in grid.borders(&group) {
             let (a, b) = (owner_of_group(a), owner_of_group(b));
             let key = if a < b { (a, b) } else { (b, a) };

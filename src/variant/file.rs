@@ -224,4 +224,7 @@ pub struct PlaceFile {
     /// A canal through the place, as a line of points.
     #[serde(default)]
     pub canal: Vec<[f64; 2]>,
+    /// An off-board box: a sea drawn as a square at its site, not as water of the map.
+    #[serde(default, rename = "box")]
+    pub boxed: bool,
 }

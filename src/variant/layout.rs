@@ -139,6 +139,7 @@ pub fn build_layout(
                     .map(|(c, p)| (c.clone(), lon_lat(*p)))
                     .collect(),
                 canal: place.canal.iter().copied().map(lon_lat).collect(),
+                boxed: place.boxed,
             },
         );
     }

@@ -153,6 +153,11 @@ pub const EMBEDDED: &[(&str, &str, &str)] = &[
         "variants/world.toml",
         include_str!("../../variants/world.toml"),
     ),
+    (
+        "youngstown",
+        "variants/youngstown.toml",
+        include_str!("../../variants/youngstown.toml"),
+    ),
 ];
 
 /// Loads every embedded variant; an error here is a bug in a shipped file, which the

@@ -361,3 +361,34 @@ fn world_from_its_rules() {
     );
     check_cases("world");
 }
+
+#[test]
+fn youngstown_redux_from_its_rules() {
+    let v = variant("youngstown");
+    let map = &v.map;
+    assert_eq!(map.powers.len(), 10);
+    assert_eq!(
+        v.start.turn,
+        turn(1901, Season::Spring, PhaseKind::Movement)
+    );
+    assert_eq!(
+        map.provinces.iter().filter(|p| p.centre.is_some()).count(),
+        81
+    );
+    assert_eq!(v.victory_centres, 28);
+    assert_eq!(map.power(map.power_by_id("india").unwrap()).letter, 'N');
+    assert_eq!(v.start.units.len(), 44);
+    // The eight boxes are seas, drawn as boxes.
+    let layout = v.layout.as_ref().unwrap();
+    let boxes: Vec<&String> = layout
+        .places
+        .iter()
+        .filter(|(_, place)| place.boxed)
+        .map(|(id, _)| id)
+        .collect();
+    assert_eq!(
+        boxes,
+        ["bxa", "bxb", "bxc", "bxd", "bxe", "bxf", "bxg", "bxh"]
+    );
+    check_cases("youngstown");
+}

@@ -111,6 +111,23 @@ fn a_unit_or_centre_drawn_outside_its_province_is_named() {
     );
 }
 
+#[test]
+fn youngstown_boxes_are_drawn_as_boxes_naming_their_neighbours() {
+    let v = variants().iter().find(|v| v.id == "youngstown").unwrap();
+    let svg = drawing::draw_variant(v, true, Words::english()).unwrap();
+    // Box A: a square of its own, outlined, after the seas, with the boxes it borders.
+    let bxa = svg
+        .split("<path id=\"province-bxa\"")
+        .nth(1)
+        .expect("Box A drawn");
+    assert!(
+        bxa[..bxa.find('>').unwrap()].contains("stroke="),
+        "{bxa:.200}"
+    );
+    assert!(svg.contains("\u{2194} Bxb Bxc Bxd"));
+    assert!(svg.contains("\u{2194} Bxc Bxf Bxg"));
+}
+
 /// The values of attribute `name` on elements whose tag starts `<tag` in `svg`.
 fn attributes(svg: &str, tag: &str, name: &str) -> Vec<String> {
     let open = format!("<{tag} ");
