@@ -72,7 +72,7 @@ fn drawing(c: &mut Criterion) {
         layout,
         position: &board.position,
         title: board.id.clone(),
-        orders: drawing::board::drawn_orders(
+        orders: drawing::orders::drawn_orders(
             words,
             &board.variant.map,
             &board.position,

@@ -1,19 +1,24 @@
 #!/usr/bin/env python3
-"""Makes geography/land.txt, the land of Europe, the Mediterranean and the Near East, from
-Natural Earth's 1:50m land polygons as the npm package world-atlas carries them (TopoJSON).
+"""Makes geography/land.txt, the land of the whole world, from Natural Earth's 1:50m land
+polygons as the npm package world-atlas carries them (TopoJSON).
 
     npm pack world-atlas@2.0.2 && tar xzf world-atlas-2.0.2.tgz
     python3 geography/extract.py package/land-50m.json > geography/land.txt
 
 Standard library only. Each polygon's rings are decoded from the topology (delta-encoded,
-quantised arcs), a ring crossing the antimeridian unwrapped eastward, clipped to the box below (Sutherland-Hodgman against each side), rounded to
-0.01 degree with repeated points dropped, and written one ring a line: `outer` or `hole`,
-then `lon,lat` pairs. Rings under MIN_AREA square degrees are left out (rocks and islets).
+quantised arcs); a ring crossing the antimeridian (Eurasia by Chukotka, Wrangel Island, a
+piece of Fiji) is unwrapped eastward, its far side taken east of +180, so no ring jumps
+across the world; Antarctica, which goes round the pole, is left as it is. Each ring is
+clipped to the box below (Sutherland-Hodgman against each side), rounded to 0.01 degree
+with repeated points dropped, and written one ring a line: `outer` or `hole`, then `lon,lat`
+pairs. Rings under MIN_AREA square degrees are left out (rocks and islets). A map whose
+frame crosses the antimeridian draws each ring again 360 degrees east or west where it
+falls in the frame (`src/drawing/partition.rs`).
 """
 import json
 import sys
 
-WEST, EAST, SOUTH, NORTH = -32.0, 66.0, 8.0, 76.0
+WEST, EAST, SOUTH, NORTH = -180.0, 540.0, -86.0, 86.0
 MIN_AREA = 0.004
 
 
@@ -42,8 +47,9 @@ def ring(arcs, indices):
 
 def unwrap(points):
     """A ring crossing the antimeridian (Eurasia, by Chukotka) with its far side taken east of
-    +180, so it does not jump across the whole box."""
-    if any(x > 100 for x, _ in points) and any(x < -100 for x, _ in points):
+    +180, so it does not jump across the whole world; Antarctica, round the pole, as it is."""
+    crosses = any(x > 100 for x, _ in points) and any(x < -100 for x, _ in points)
+    if crosses and min(y for _, y in points) > -60:
         return [(x + 360 if x < -100 else x, y) for x, y in points]
     return points
 

@@ -12,7 +12,7 @@
 
 use crate::diplomacy::adjudicate::{Submitted, adjudicate};
 use crate::diplomacy::power::PowerId;
-use crate::drawing::{Scene, board::drawn_orders, draw, phase_in};
+use crate::drawing::{Scene, draw, orders::drawn_orders, phase_in};
 use crate::game::orders::stored_orders;
 use crate::game::{GameKind, GameState};
 use crate::report::messages::Words;

@@ -80,6 +80,11 @@ pub struct Province {
     pub home_of: Option<PowerId>,
     /// Not a centre, but whoever controls it may build there (Diadochi V's Athens).
     pub build_site: bool,
+    /// Land and sea at once: a fleet here may convoy (Ancient Mediterranean's Baleares).
+    pub convoys: bool,
+    /// A partisan site of this power: no centre, but it may build here, and the site is
+    /// worth a unit to it, while it owns some of its home centres but not all (1900).
+    pub partisan_of: Option<PowerId>,
 }
 
 /// A place a unit stands: a province, or one coast of a multi-coast province.
@@ -113,6 +118,9 @@ pub struct Map {
     pub powers: Vec<PowerInfo>,
     /// For each province, the provinces an army can move to.
     pub army_neighbours: Vec<Vec<ProvinceId>>,
+    /// Fleet borders crossed at half strength, each way (`from`, `to`): no support across
+    /// them, no support cut by a move across them (1900's Cape of Good Hope).
+    pub half_strength: Vec<(ProvinceId, ProvinceId)>,
     /// Names players may write, folded by `normalise_name`, to what they mean; sorted by
     /// name, so it can be searched by halves.
     pub names: Vec<(String, NameTarget)>,
@@ -242,6 +250,11 @@ impl Map {
                     .iter()
                     .any(|n| self.province_of(*n) == b)
             })
+    }
+
+    /// Whether a move from `from` to `to` crosses a half-strength border.
+    pub fn is_half_strength(&self, from: ProvinceId, to: ProvinceId) -> bool {
+        !self.half_strength.is_empty() && self.half_strength.contains(&(from, to))
     }
 
     pub fn is_centre(&self, province: ProvinceId) -> bool {

@@ -149,6 +149,37 @@ impl Position {
             .collect()
     }
 
+    /// Whether `power` owns some of its home centres but not all: while it does, its
+    /// partisan sites are build sites worth a unit each (1900's Russian Emergency Measures,
+    /// DPjudge's partisan sites).
+    pub fn partisans_rise(&self, map: &Map, power: PowerId) -> bool {
+        let homes: Vec<usize> = (0..map.n_provinces())
+            .filter(|p| {
+                map.provinces[*p].home_of == Some(power) && map.provinces[*p].centre.is_some()
+            })
+            .collect();
+        let held = homes
+            .iter()
+            .filter(|p| self.owners[**p] == Some(power))
+            .count();
+        0 < held && held < homes.len()
+    }
+
+    /// Units the power's partisan sites are worth now (one each while `partisans_rise`);
+    /// they count for builds and upkeep, never toward victory.
+    pub fn partisan_supply(&self, map: &Map, power: PowerId) -> u32 {
+        if !map.provinces.iter().any(|p| p.partisan_of == Some(power)) {
+            return 0;
+        }
+        if !self.partisans_rise(map, power) {
+            return 0;
+        }
+        map.provinces
+            .iter()
+            .filter(|p| p.partisan_of == Some(power))
+            .count() as u32
+    }
+
     /// Whether `power` is still in the game: it has a unit, or a centre that supplies it.
     /// A power with neither can never build again (a destroyed centre takes no builds, and an
     /// ungarrisoned rebellion centre counts for nothing), so it is eliminated.

@@ -135,15 +135,19 @@ pub fn advance(
 }
 
 /// The standing of every power on `board`, the board of a year's reckoning: a winner has
-/// at least the threshold as `victory` counts it, and no other power has as much.
+/// at least the threshold as `victory` counts it, and more than any other power.
 pub fn standing(map: &Map, board: &Position, victory: &Victory) -> Standing {
     let powers: Vec<PowerId> = (0..map.powers.len()).map(|p| PowerId(p as u8)).collect();
     let tallies: Vec<Tally> = powers.iter().map(|p| board.tally(map, *p)).collect();
     let counted: Vec<u32> = tallies.iter().map(|t| victory.count(*t)).collect();
+    // The most counted, alone: where two powers could pass the threshold together (1900's
+    // 18 of 39, Youngstown Redux's 28 of 81) the larger wins and a tie plays on; where the
+    // threshold is more than half the map this is the plain rule.
+    let most = counted.iter().copied().max().unwrap_or(0);
     let leaders: Vec<PowerId> = powers
         .iter()
         .copied()
-        .filter(|p| counted[p.index()] >= victory.threshold)
+        .filter(|p| counted[p.index()] >= victory.threshold && counted[p.index()] == most)
         .collect();
     let winner = match leaders.as_slice() {
         [one] => Some(*one),

@@ -35,6 +35,18 @@ pub enum CivilDisorderRemoval {
     FarthestFromHomeCentre,
 }
 
+/// Where a power may build (the 2000 rulebook: its own home centres).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildSites {
+    /// Its own vacant home centres (the rulebook).
+    Home,
+    /// Any vacant centre it owns (DPjudge's BUILD_ANY: Chaos, Hundred).
+    Owned,
+    /// Any vacant centre it owns while it still owns one of its home centres (DPjudge's
+    /// REMOTE_BUILDS); with none left, nowhere.
+    OwnedWithHome,
+}
+
 /// The named switches of a rules edition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
@@ -59,6 +71,8 @@ pub struct Rules {
     pub destroy_and_restore: bool,
     /// Powers may lend the supply of their centres to one another (Diadochi V rule 8).
     pub supply_credit: bool,
+    /// Where builds go.
+    pub builds: BuildSites,
 }
 
 impl Rules {
@@ -88,6 +102,7 @@ impl Rules {
             max_fleet_builds: None,
             destroy_and_restore: false,
             supply_credit: false,
+            builds: BuildSites::Home,
         }
     }
 
@@ -117,7 +132,7 @@ pub enum SwitchValue {
 
 impl Rules {
     /// Names of the switches `set_switch` knows.
-    pub const SWITCHES: [&'static str; 10] = [
+    pub const SWITCHES: [&'static str; 11] = [
         "multi_route_convoy",
         "convoy_paradox",
         "convoyed_attack_cuts_support_against_itself",
@@ -128,6 +143,7 @@ impl Rules {
         "max_fleet_builds",
         "destroy_and_restore",
         "supply_credit",
+        "builds",
     ];
 
     /// Changes one named switch; the error says what values it takes.
@@ -178,6 +194,14 @@ impl Rules {
                         "home_centre" => CivilDisorderRemoval::FarthestFromHomeCentre,
                         _ => return Err(takes("one of: owned_centre, home_centre")),
                     }
+            }
+            "builds" => {
+                self.builds = match text(value, "one of: home, owned, owned_with_home")?.as_str() {
+                    "home" => BuildSites::Home,
+                    "owned" => BuildSites::Owned,
+                    "owned_with_home" => BuildSites::OwnedWithHome,
+                    _ => return Err(takes("one of: home, owned, owned_with_home")),
+                }
             }
             "max_fleet_builds" => {
                 self.max_fleet_builds = match value {

@@ -46,6 +46,13 @@ pub struct Calendar {
     pub spring: String,
     pub fall: String,
     pub winter: String,
+    /// The season of the first phase: `Spring` (its movement) or `Winter` (its adjustments:
+    /// Chaos begins with builds on an empty board).
+    pub first_phase: Season,
+    /// Years from one movement turn to the next when each turn is its own year (Hundred:
+    /// Spring 1425, Fall 1430, Winter 1430, Spring 1435); `None`: spring and fall share a
+    /// year, and the year turns after the winter.
+    pub years_per_turn: Option<i32>,
 }
 
 impl Default for Calendar {
@@ -57,6 +64,8 @@ impl Default for Calendar {
             spring: "Spring".into(),
             fall: "Fall".into(),
             winter: "Winter".into(),
+            first_phase: Season::Spring,
+            years_per_turn: None,
         }
     }
 }
@@ -64,10 +73,14 @@ impl Default for Calendar {
 impl Calendar {
     /// The first phase of a game.
     pub fn first_turn(&self) -> Turn {
+        let (season, kind) = match self.first_phase {
+            Season::Winter => (Season::Winter, PhaseKind::Adjustment),
+            _ => (Season::Spring, PhaseKind::Movement),
+        };
         Turn {
             year: self.first_year,
-            season: Season::Spring,
-            kind: PhaseKind::Movement,
+            season,
+            kind,
         }
     }
 
@@ -75,17 +88,20 @@ impl Calendar {
     pub fn next(&self, turn: Turn) -> Turn {
         use PhaseKind::*;
         use Season::*;
+        // Whether the year turns: after the winter, and between the seasons' movement turns
+        // when each turn is its own year.
         let (season, kind, next_year) = match (turn.season, turn.kind) {
             (Spring, Movement) => (Spring, Retreat, false),
-            (Spring, _) => (Fall, Movement, false),
+            (Spring, _) => (Fall, Movement, self.years_per_turn.is_some()),
             (Fall, Movement) => (Fall, Retreat, false),
             (Fall, _) => (Winter, Adjustment, false),
             (Winter, _) => (Spring, Movement, true),
         };
+        let step = self.years_per_turn.unwrap_or(1);
         let year = match (next_year, self.direction) {
             (false, _) => turn.year,
-            (true, YearDirection::Up) => turn.year + 1,
-            (true, YearDirection::Down) => turn.year - 1,
+            (true, YearDirection::Up) => turn.year + step,
+            (true, YearDirection::Down) => turn.year - step,
         };
         Turn { year, season, kind }
     }

@@ -1,142 +1,30 @@
 //! A Diplomacy position drawn as SVG: land and sea, supply centres in their owners' colours,
 //! units by power and kind, split coasts; Diadochi V's destroyed and restoring centres and
-//! credit; a legend beneath. The orders of a result and the dislodged units over it are
-//! `orders.rs`.
+//! credit; the legend beneath (`legend.rs`). The orders of a result and the dislodged units
+//! over it are `orders.rs`; what a picture shows and where things go, `scene.rs`.
 
 use std::fmt::Write;
 
-use crate::diplomacy::adjudicate::outcome::RetreatOptions;
-use crate::diplomacy::map::{Map, ProvinceId, RegionId, Terrain};
-use crate::diplomacy::order::Location;
-use crate::diplomacy::position::Position;
-use crate::diplomacy::power::PowerId;
+use crate::diplomacy::map::{ProvinceId, Terrain};
 use crate::diplomacy::unit::UnitKind;
 use crate::report::messages::Words;
 use crate::tr;
 
 use super::check::is_sea_in;
 use super::geometry::Point;
-use super::layout::{Layout, LinkKind};
-pub use super::orders::{DrawnOrder, drawn_orders};
+use super::layout::LinkKind;
+use super::legend::{Legend, legend, legend_height, write_legend};
+use super::scene::{FAILED, Scene, Spots, colour_of, power_mark};
 use super::svg::{arrow_markers, centre_symbol, escape, label, lines_path, num, tint, unit_symbol};
 
 /// Colours of the map itself (the powers' are the variant's).
 const SEA: &str = "#b9d7ea";
+/// Under an abstract map (Pure's), which has no sea.
+const PAPER: &str = "#fbf8f0";
 const LAND: &str = "#f2ead3";
 const VOID_LAND: &str = "#dcd6c8";
 const IMPASSABLE: &str = "#a9a9a9";
 const BORDER: &str = "#6b5a45";
-pub(super) const FAILED: &str = "#c00";
-/// The colour of a power the variant gives none.
-const NO_COLOUR: &str = "#999999";
-/// Height of the legend strip under the map.
-const LEGEND: f64 = 64.0;
-/// Its height with a line of credits (Diadochi V).
-const LEGEND_WITH_CREDIT: f64 = 80.0;
-
-/// What to draw: a board, with the orders of a phase and the retreats they left, if any.
-pub struct Scene<'a> {
-    pub map: &'a Map,
-    pub layout: &'a Layout,
-    pub position: &'a Position,
-    /// The heading: game and phase.
-    pub title: String,
-    pub orders: Vec<DrawnOrder>,
-    pub retreats: Vec<RetreatOptions>,
-}
-
-impl<'a> Scene<'a> {
-    /// A board as it stands, with no orders drawn (a variant's start, or a game's phase
-    /// being played, whose orders are secret).
-    pub fn board(
-        map: &'a Map,
-        layout: &'a Layout,
-        position: &'a Position,
-        title: String,
-    ) -> Scene<'a> {
-        Scene {
-            map,
-            layout,
-            position,
-            title,
-            orders: Vec::new(),
-            retreats: Vec::new(),
-        }
-    }
-}
-
-/// The colour of `power`.
-pub fn colour_of<'a>(map: &Map, layout: &'a Layout, power: PowerId) -> &'a str {
-    layout
-        .colours
-        .get(&map.power(power).id)
-        .map(String::as_str)
-        .unwrap_or(NO_COLOUR)
-}
-
-/// Where things of a province go, in pixels.
-pub(super) struct Spots<'a> {
-    map: &'a Map,
-    layout: &'a Layout,
-}
-
-impl Spots<'_> {
-    pub(super) fn unit(&self, province: ProvinceId) -> Point {
-        self.layout
-            .places
-            .get(&self.map.province(province).id)
-            .map(|p| self.layout.project(p.unit))
-            .unwrap_or(Point::new(-50.0, -50.0))
-    }
-
-    pub(super) fn label(&self, province: ProvinceId) -> Point {
-        let Some(place) = self.layout.places.get(&self.map.province(province).id) else {
-            return Point::new(-50.0, -50.0);
-        };
-        let at = self.layout.project(place.label);
-        if place.label == place.unit {
-            Point::new(at.x, at.y - 13.0)
-        } else {
-            at
-        }
-    }
-
-    pub(super) fn region(&self, region: RegionId) -> Point {
-        let r = self.map.region(region);
-        let place = self.layout.places.get(&self.map.province(r.province).id);
-        match (place, &r.coast) {
-            (Some(place), Some(coast)) => place
-                .coasts
-                .get(coast)
-                .map(|c| self.layout.project(*c))
-                .unwrap_or_else(|| self.unit(r.province)),
-            _ => self.unit(r.province),
-        }
-    }
-
-    pub(super) fn location(&self, at: &Location) -> Point {
-        match at.coast {
-            Some(region) => self.region(region),
-            None => self.unit(at.province),
-        }
-    }
-
-    /// A supply centre's marker: beside the unit's place, below and to the right, so a unit
-    /// standing there never hides it; below the label when the label has a place of its own.
-    pub(super) fn centre(&self, province: ProvinceId) -> Point {
-        let place = self.layout.places.get(&self.map.province(province).id);
-        match place {
-            Some(place) if place.label == place.unit => {
-                let u = self.unit(province);
-                Point::new(u.x + 13.0, u.y + 9.0)
-            }
-            _ => {
-                let l = self.label(province);
-                Point::new(l.x, l.y + 9.0)
-            }
-        }
-    }
-}
 
 /// The scene as an SVG document, `layout`'s width wide.
 pub fn draw(scene: &Scene, words: Words) -> String {
@@ -186,14 +74,10 @@ impl<'s, 'a> Board<'s, 'a> {
         Board {
             scene,
             sheet,
-            spots: Spots { map, layout },
+            spots: Spots::new(map, layout, sheet),
             w: sheet.width,
             h: sheet.height,
-            legend: if scene.position.credits.is_empty() {
-                LEGEND
-            } else {
-                LEGEND_WITH_CREDIT
-            },
+            legend: legend_height(map, scene.position, sheet.width),
         }
     }
 
@@ -235,11 +119,16 @@ impl<'s, 'a> Board<'s, 'a> {
         );
     }
 
-    /// The sea under everything.
+    /// The sea under everything (paper, on an abstract map).
     pub(super) fn sea(&self, out: &mut String) {
+        let fill = if self.scene.layout.is_abstract() {
+            PAPER
+        } else {
+            SEA
+        };
         let _ = write!(
             out,
-            r##"<rect width="{}" height="{}" fill="{SEA}"/>"##,
+            r##"<rect width="{}" height="{}" fill="{fill}"/>"##,
             num(self.w),
             num(self.h)
         );
@@ -252,22 +141,39 @@ impl<'s, 'a> Board<'s, 'a> {
     pub(super) fn seas(&self, out: &mut String) {
         let (map, sheet) = (self.scene.map, self.sheet);
         out.push_str(r##"<g id="seas">"##);
-        for i in 0..sheet.shapes.len() {
-            if !sheet.water[i] {
-                continue;
+        // Off-board boxes after the seas they stand in, outlined.
+        for boxes in [false, true] {
+            for i in 0..sheet.shapes.len() {
+                if !sheet.water[i] || self.boxed(i) != boxes {
+                    continue;
+                }
+                let Some(p) = self.province_of(i) else {
+                    continue;
+                };
+                let outline = if boxes {
+                    r##" stroke="#1d4f7a" stroke-width="1.5""##
+                } else {
+                    ""
+                };
+                let _ = write!(
+                    out,
+                    r##"<path id="province-{}" class="sea" d="{}" fill="{SEA}"{outline}><title>{}</title></path>"##,
+                    escape(&map.province(p).id),
+                    sheet.shape_path(i),
+                    escape(&map.province(p).name)
+                );
             }
-            let Some(p) = self.province_of(i) else {
-                continue;
-            };
-            let _ = write!(
-                out,
-                r##"<path id="province-{}" class="sea" d="{}" fill="{SEA}"><title>{}</title></path>"##,
-                escape(&map.province(p).id),
-                sheet.shape_path(i),
-                escape(&map.province(p).name)
-            );
         }
         out.push_str("</g>");
+    }
+
+    /// Whether the sheet's place `i` is an off-board box.
+    fn boxed(&self, i: usize) -> bool {
+        self.scene
+            .layout
+            .places
+            .get(&self.sheet.places[i])
+            .is_some_and(|place| place.boxed)
     }
 
     /// Whether the land province of the sheet's shape `i` changes colour with its owner.
@@ -334,6 +240,28 @@ impl<'s, 'a> Board<'s, 'a> {
 
     pub(super) fn borders(&self, out: &mut String) {
         let [land_borders, sea_borders, coastline] = self.sheet.line_paths();
+        // An abstract map's places share no border: each is outlined.
+        let outlines = if self.scene.layout.is_abstract() {
+            let rings: Vec<Vec<Point>> = self
+                .sheet
+                .shapes
+                .iter()
+                .flatten()
+                .map(|ring| {
+                    let mut closed = ring.clone();
+                    closed.extend(ring.first().copied());
+                    closed
+                })
+                .collect();
+            lines_path(rings.iter().map(|l| &l[..]))
+        } else {
+            String::new()
+        };
+        let land_borders = match (land_borders.is_empty(), outlines.is_empty()) {
+            (_, true) => land_borders.clone(),
+            (true, false) => outlines,
+            (false, false) => format!("{land_borders}{outlines}"),
+        };
         let _ = write!(
             out,
             r##"<g id="borders" fill="none"><path d="{land_borders}" stroke="{BORDER}" stroke-width="1.2"/><path d="{sea_borders}" stroke="#6f9fc0" stroke-width="1"/><path d="{coastline}" stroke="#4a4a4a" stroke-width="1.2"/></g>"##,
@@ -439,6 +367,16 @@ impl<'s, 'a> Board<'s, 'a> {
             let at = spots.centre(p);
             let owner = position.owners.get(i).copied().flatten();
             let fill = owner.map(|o| colour_of(map, layout, o)).unwrap_or("#fff");
+            if let Some(mark) = owner.and_then(|o| power_mark(map, o)) {
+                label(
+                    &mut out,
+                    Point::new(at.x + 9.0, at.y - 4.0),
+                    &mark.to_string(),
+                    9.0,
+                    "#111",
+                    "",
+                );
+            }
             if province.centre.is_some() {
                 centre_symbol(&mut out, at, fill);
             } else {
@@ -501,6 +439,32 @@ impl<'s, 'a> Board<'s, 'a> {
                 "#2b2118"
             };
             label(out, at, &short, 11.0, fill, "");
+            // An off-board box names the boxes it borders beneath it.
+            if layout.places[&province.id].boxed {
+                let p = ProvinceId(i as u16);
+                let others: Vec<String> = (0..map.n_provinces())
+                    .map(|j| ProvinceId(j as u16))
+                    .filter(|&q| {
+                        q != p
+                            && map.provinces_touch(p, q)
+                            && layout
+                                .places
+                                .get(&map.province(q).id)
+                                .is_some_and(|place| place.boxed)
+                    })
+                    .map(|q| short_name(&map.province(q).id))
+                    .collect();
+                let under = spots.unit(p);
+                let at = Point::new(under.x, under.y + super::partition::BOX_HALF + 11.0);
+                label(
+                    out,
+                    at,
+                    &format!("\u{2194} {}", others.join(" ")),
+                    9.0,
+                    fill,
+                    "",
+                );
+            }
         }
         out.push_str("</g>");
     }
@@ -558,6 +522,7 @@ impl<'s, 'a> Board<'s, 'a> {
                     unit.kind == UnitKind::Fleet,
                     colour_of(map, layout, unit.power),
                     false,
+                    power_mark(map, unit.power),
                 );
                 out.push_str("</g>");
                 Piece { at, svg: out }
@@ -588,133 +553,5 @@ pub(super) struct Piece {
 }
 
 /// How far a piece reaches from its point (a fleet is 24 pixels wide, a restoring centre's
-/// ring 9 pixels round, with their strokes).
-pub(super) const PIECE_REACH: f64 = 16.0;
-
-/// The legend beneath the map, piece by piece: each piece one or two whole elements, so that
-/// `layers` can paint it alone and keep what recurs from board to board.
-pub(super) struct Legend {
-    /// Its ground: the background and the line above it.
-    pub ground: String,
-    /// The board's title (its game and phase).
-    pub title: String,
-    /// For each power: its id, its centre symbol and name (the same on every board of the
-    /// map), and its count of centres and units.
-    pub powers: Vec<(String, String, String)>,
-    /// The key to the symbols.
-    pub key: String,
-    /// Diadochi V's credit in force, if any.
-    pub credit: Option<String>,
-}
-
-/// The legend as the whole picture writes it.
-fn write_legend(out: &mut String, legend: &Legend) {
-    out.push_str(r##"<g id="legend">"##);
-    out.push_str(&legend.ground);
-    out.push_str(&legend.title);
-    for (id, named, count) in &legend.powers {
-        let _ = write!(
-            out,
-            r##"<g class="legend-power" data-power="{}">"##,
-            escape(id)
-        );
-        out.push_str(named);
-        out.push_str(count);
-        out.push_str("</g>");
-    }
-    out.push_str(&legend.key);
-    if let Some(credit) = &legend.credit {
-        out.push_str(credit);
-    }
-    out.push_str("</g>");
-}
-
-fn legend(scene: &Scene, words: Words, w: f64, h: f64) -> Legend {
-    let (map, position) = (scene.map, scene.position);
-    let ground = format!(
-        r##"<rect y="{}" width="{}" height="{}" fill="#fbf8f0"/><line x1="0" y1="{}" x2="{}" y2="{}" stroke="#444"/>"##,
-        num(h),
-        num(w),
-        num(if position.credits.is_empty() {
-            LEGEND
-        } else {
-            LEGEND_WITH_CREDIT
-        }),
-        num(h),
-        num(w),
-        num(h)
-    );
-    let title = format!(
-        r##"<text x="10" y="{}" font-size="14" fill="#111">{}</text>"##,
-        num(h + 20.0),
-        escape(&scene.title)
-    );
-    let n = map.powers.len().max(1) as f64;
-    let step = (w - 20.0) / n;
-    let powers = map
-        .powers
-        .iter()
-        .enumerate()
-        .map(|(i, info)| {
-            let power = PowerId(i as u8);
-            let x = 10.0 + step * i as f64;
-            let colour = colour_of(map, scene.layout, power);
-            let units = position.units.iter().filter(|u| u.power == power).count();
-            let centres = position.centres_of(map, power);
-            let mut named = String::new();
-            centre_symbol(&mut named, Point::new(x + 6.0, h + 43.0), colour);
-            let _ = write!(
-                named,
-                r##"<text x="{}" y="{}" font-size="12" fill="#111">{}</text>"##,
-                num(x + 16.0),
-                num(h + 40.0),
-                escape(&info.name),
-            );
-            let count = format!(
-                r##"<text x="{}" y="{}" font-size="10" fill="#333">{}</text>"##,
-                num(x + 16.0),
-                num(h + 54.0),
-                escape(&tr!(
-                    words,
-                    "map.legend_power",
-                    centres = centres,
-                    units = units
-                ))
-            );
-            (info.id.clone(), named, count)
-        })
-        .collect();
-    let credit: Vec<String> = position
-        .credits
-        .iter()
-        .map(|c| {
-            tr!(
-                words,
-                "map.credit",
-                lender = map.power(c.lender).name,
-                borrower = map.power(c.borrower).name,
-                amount = c.amount
-            )
-        })
-        .collect();
-    let key = format!(
-        r##"<text x="{}" y="{}" font-size="11" text-anchor="end" fill="#333">{}</text>"##,
-        num(w - 10.0),
-        num(h + 20.0),
-        escape(&tr!(words, "map.key"))
-    );
-    let credit = (!credit.is_empty()).then(|| {
-        format!(
-            r##"<text class="credit" x="10" y="{}" font-size="11" fill="#333">{}</text>"##,
-            num(h + 72.0),
-            escape(&credit.join("; "))
-        )
-    });
-    Legend {
-        ground,
-        title,
-        powers,
-        key,
-        credit,
-    }
-}
+/// ring 9 pixels round, a centre's power letter 16 pixels to its right, with their strokes).
+pub(super) const PIECE_REACH: f64 = 20.0;

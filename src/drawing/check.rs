@@ -9,9 +9,10 @@
 
 use crate::diplomacy::map::{Map, ProvinceId, Terrain};
 
-use super::geometry::Point;
+use super::geometry::{Point, distance_outside};
 use super::layout::{Layout, LinkKind};
-use super::partition::{LEAST_BORDER, Owner, Sheet};
+use super::partition::{LEAST_BORDER, NEAR_ENOUGH, Owner, Sheet};
+use super::scene::Spots;
 
 /// One difference between the picture and the rules, written with the provinces' names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,6 +59,37 @@ pub fn check_map(map: &Map, layout: &Layout) -> Vec<Mismatch> {
         }
     }
     let impassable = |p: ProvinceId| map.province(p).terrain == Terrain::Impassable;
+    // A unit or a supply centre drawn in another province (or at sea) would say it is there:
+    // each must stand in its own province, or within `NEAR_ENOUGH` of it.
+    let spots = Spots::new(map, layout, sheet);
+    let near_enough = NEAR_ENOUGH * sheet.width;
+    for i in 0..sheet.shapes.len() {
+        let Some(p) = province(i) else { continue };
+        if impassable(p) || sheet.shapes[i].is_empty() {
+            continue;
+        }
+        let mut outside = |what: &str, at: Point| {
+            let away = distance_outside(&sheet.shapes[i], at);
+            if away > near_enough {
+                let near = layout.unproject(at);
+                out.push(Mismatch(format!(
+                    "{}'s {what} is drawn outside it ({away:.0} px, near {:.1}, {:.1}): move it into the province",
+                    name(p),
+                    near.lon,
+                    near.lat
+                )));
+            }
+        };
+        outside("unit", spots.unit(p));
+        if let Some(place) = layout.places.get(&map.province(p).id) {
+            for (coast, at) in &place.coasts {
+                outside(&format!("fleet point for /{coast}"), layout.project(*at));
+            }
+        }
+        if map.province(p).centre.is_some() {
+            outside("supply centre", spots.centre(p));
+        }
+    }
     let mut drawn: Vec<(ProvinceId, ProvinceId, f64, &str, Option<Point>)> = Vec::new();
     for border in &sheet.borders {
         if let (Owner::Place(a), Owner::Place(b)) = (border.a, border.b)
@@ -124,11 +156,17 @@ pub fn check_map(map: &Map, layout: &Layout) -> Vec<Mismatch> {
             )));
         }
     }
-    let colours: Vec<(&str, &str)> = layout
+    // Where powers share colours (more than MOST_COLOURS powers, told apart by their
+    // letters), the colours used must still stay apart: each is checked once.
+    let mut colours: Vec<(&str, &str)> = layout
         .colours
         .iter()
         .map(|(power, colour)| (power.as_str(), colour.as_str()))
         .collect();
+    if map.powers.len() > super::palette::MOST_COLOURS {
+        let mut seen = std::collections::BTreeSet::new();
+        colours.retain(|(_, c)| seen.insert(c.to_ascii_lowercase()));
+    }
     for (sight, a, b, d) in super::palette::too_alike(&colours) {
         out.push(Mismatch(format!(
             "the colours of {a} and {b} are too alike for readers with {sight} (difference {d:.0}, at least {} wanted)",
@@ -149,7 +187,15 @@ pub fn check_map(map: &Map, layout: &Layout) -> Vec<Mismatch> {
             let shown = drawn
                 .iter()
                 .any(|&(x, y, _, _, _)| (x, y) == (a, b) || (x, y) == (b, a));
-            if !shown && !linked(a, b) {
+            // Off-board boxes name the boxes they border beneath them.
+            let boxed = |p: ProvinceId| {
+                layout
+                    .places
+                    .get(&map.province(p).id)
+                    .is_some_and(|place| place.boxed)
+            };
+            let boxes = boxed(a) && boxed(b);
+            if !(shown || linked(a, b) || boxes) {
                 out.push(Mismatch(format!(
                     "{} and {} border in the rules but are not drawn together",
                     name(a),

@@ -1,6 +1,7 @@
-//! The land: Natural Earth's 1:50m land polygons for Europe, the Mediterranean and the Near
-//! East (public domain), as `geography/extract.py` writes them in `geography/land.txt`, which
-//! is compiled in. Each line is a ring, `outer` or `hole` (the Caspian), of `lon,lat` pairs.
+//! The land: Natural Earth's 1:50m land polygons of the whole world (public domain), as
+//! `geography/extract.py` writes them in `geography/land.txt`, which is compiled in. Each
+//! line is a ring, `outer` or `hole` (the Caspian), of `lon,lat` pairs; a ring that crosses
+//! the antimeridian runs on east of +180 (Chukotka at -170 is written 190).
 
 use std::sync::OnceLock;
 
@@ -9,11 +10,16 @@ use super::layout::LonLat;
 /// The text of `geography/land.txt`.
 pub const LAND_TEXT: &str = include_str!("../../geography/land.txt");
 
-/// A ring of the land as read: whether it is a hole, and its points.
+/// A ring of the land as read: whether it is a hole, its points, and the box round them
+/// (so a map skips at once the rings far from its frame).
 #[derive(Debug)]
 pub struct LandRing {
     pub hole: bool,
     pub points: Vec<LonLat>,
+    pub west: f64,
+    pub east: f64,
+    pub south: f64,
+    pub north: f64,
 }
 
 /// The land rings of `text` (lines of `outer`/`hole` and `lon,lat` pairs; `#` comments).
@@ -23,7 +29,7 @@ pub fn read_land(text: &str) -> Vec<LandRing> {
         .filter_map(|line| {
             let mut words = line.split_whitespace();
             let hole = words.next()? == "hole";
-            let points = words
+            let points: Vec<LonLat> = words
                 .filter_map(|pair| {
                     let (lon, lat) = pair.split_once(',')?;
                     Some(LonLat {
@@ -32,7 +38,22 @@ pub fn read_land(text: &str) -> Vec<LandRing> {
                     })
                 })
                 .collect();
-            Some(LandRing { hole, points })
+            let (mut west, mut east) = (f64::INFINITY, f64::NEG_INFINITY);
+            let (mut south, mut north) = (f64::INFINITY, f64::NEG_INFINITY);
+            for p in &points {
+                west = west.min(p.lon);
+                east = east.max(p.lon);
+                south = south.min(p.lat);
+                north = north.max(p.lat);
+            }
+            Some(LandRing {
+                hole,
+                points,
+                west,
+                east,
+                south,
+                north,
+            })
         })
         .collect()
 }

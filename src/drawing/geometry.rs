@@ -271,3 +271,33 @@ pub fn segment_pieces(rings: &[Ring], a: Point, b: Point, inside: bool) -> Vec<(
     }
     pieces
 }
+
+/// How far `at` is outside `shape`, a place's pieces filled even-odd: 0 inside.
+pub fn distance_outside(shape: &[Vec<Point>], at: Point) -> f64 {
+    let inside = shape
+        .iter()
+        .filter(|piece| Ring::new(piece.to_vec()).winds_around(at))
+        .count()
+        % 2
+        == 1;
+    if inside {
+        return 0.0;
+    }
+    shape
+        .iter()
+        .flat_map(|piece| {
+            let n = piece.len();
+            (0..n).map(move |k| (piece[k], piece[(k + 1) % n]))
+        })
+        .map(|(a, b)| {
+            let (dx, dy) = (b.x - a.x, b.y - a.y);
+            let length2 = dx * dx + dy * dy;
+            let t = if length2 == 0.0 {
+                0.0
+            } else {
+                (((at.x - a.x) * dx + (at.y - a.y) * dy) / length2).clamp(0.0, 1.0)
+            };
+            at.distance(Point::new(a.x + t * dx, a.y + t * dy))
+        })
+        .fold(f64::INFINITY, f64::min)
+}

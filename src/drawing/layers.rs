@@ -11,9 +11,10 @@ use std::sync::{Arc, Mutex};
 
 use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
 
-use super::board::{Board, Lands, PIECE_REACH, Piece, Scene};
+use super::board::{Board, Lands, PIECE_REACH, Piece};
 use super::partition::Sheet;
 use super::png;
+use super::scene::Scene;
 use super::svg::rgb;
 use crate::report::messages::Words;
 

@@ -24,6 +24,10 @@ pub enum Projection {
     Mercator,
     /// Longitude scaled by the cosine of `parallel`, latitude as it is.
     Equirectangular { parallel: f64 },
+    /// No geography: sites are points of a plane (`lon` east, `lat` north, in any unit the
+    /// frame uses) and each place is a disc round its site, its borders drawn as links
+    /// (Pure's seven spaces, every one touching every other).
+    Abstract,
 }
 
 /// The part of the globe drawn, in degrees.
@@ -48,6 +52,9 @@ pub struct Place {
     pub coasts: BTreeMap<String, LonLat>,
     /// A canal through the province, drawn as a line (Diadochi V's Alexandria, Athens).
     pub canal: Vec<LonLat>,
+    /// An off-board box (Youngstown's): a sea of no geography, drawn as a square at its
+    /// first site, inside the sea it borders, with the boxes it borders named beneath.
+    pub boxed: bool,
 }
 
 /// What a link drawn across water or land is.
@@ -124,10 +131,17 @@ impl Clone for Layout {
 
 impl PartialEq for Layout {
     fn eq(&self, other: &Layout) -> bool {
+        self.same_shapes(other) && self.colours == other.colours
+    }
+}
+
+impl Layout {
+    /// Whether the two layouts make the same shapes (their colours aside): variants made
+    /// from one map (France-Austria, Chaos) share its `Sheet`.
+    pub fn same_shapes(&self, other: &Layout) -> bool {
         self.projection == other.projection
             && self.frame == other.frame
             && self.width == other.width
-            && self.colours == other.colours
             && self.places == other.places
             && self.links == other.links
             && self.void_land == other.void_land
@@ -140,6 +154,11 @@ impl Layout {
         self.projection.unwrap_or(Projection::Mercator)
     }
 
+    /// The frame, or the default one when none was given.
+    pub fn frame_or_default(&self) -> Frame {
+        self.frame()
+    }
+
     fn frame(&self) -> Frame {
         self.frame.unwrap_or(Frame {
             west: -12.0,
@@ -149,9 +168,45 @@ impl Layout {
         })
     }
 
+    /// Whether the map is a plane with no geography (`Projection::Abstract`).
+    pub fn is_abstract(&self) -> bool {
+        self.projection() == Projection::Abstract
+    }
+
+    /// `lon` moved by whole turns of the globe to the copy nearest the frame's middle, so a
+    /// map whose frame crosses the antimeridian takes places written either way round.
+    pub fn wrapped(&self, lon: f64) -> f64 {
+        if self.is_abstract() {
+            return lon;
+        }
+        let f = self.frame();
+        let middle = (f.west + f.east) / 2.0;
+        lon - ((lon - middle) / 360.0).round() * 360.0
+    }
+
+    /// Every copy of `lon`, a whole number of turns of the globe apart, that falls within
+    /// the frame (or `margin` degrees of it): one on most maps, two in the strip a map that
+    /// goes all the way round draws twice.
+    pub fn copies(&self, lon: f64, margin: f64) -> Vec<f64> {
+        if self.is_abstract() {
+            return vec![lon];
+        }
+        let f = self.frame();
+        let out: Vec<f64> = (-2..=2)
+            .map(|k| lon + 360.0 * f64::from(k))
+            .filter(|l| (f.west - margin..=f.east + margin).contains(l))
+            .collect();
+        if out.is_empty() {
+            vec![self.wrapped(lon)]
+        } else {
+            out
+        }
+    }
+
     /// Projected, unscaled coordinates (x east, y north).
     fn raw(&self, p: LonLat) -> (f64, f64) {
         match self.projection() {
+            Projection::Abstract => (p.lon, p.lat),
             Projection::Mercator => {
                 let lat = p.lat.clamp(-85.0, 85.0).to_radians();
                 (
@@ -185,8 +240,16 @@ impl Layout {
         (self.width, ((y1 - y0) * k).round())
     }
 
-    /// Where `p` falls in the picture.
+    /// Where `p` falls in the picture (its copy nearest the frame's middle: `wrapped`).
     pub fn project(&self, p: LonLat) -> Point {
+        self.project_exact(LonLat {
+            lon: self.wrapped(p.lon),
+            lat: p.lat,
+        })
+    }
+
+    /// Where `p` falls in the picture, its longitude taken as it is.
+    pub fn project_exact(&self, p: LonLat) -> Point {
         let (k, (x0, _), (_, y1)) = self.scale();
         let (x, y) = self.raw(p);
         Point::new((x - x0) * k, (y1 - y) * k)
@@ -197,6 +260,7 @@ impl Layout {
         let (k, (x0, _), (_, y1)) = self.scale();
         let (x, y) = (p.x / k + x0, y1 - p.y / k);
         match self.projection() {
+            Projection::Abstract => LonLat { lon: x, lat: y },
             Projection::Mercator => LonLat {
                 lon: x.to_degrees(),
                 lat: y.sinh().atan().to_degrees(),
@@ -217,7 +281,10 @@ impl Layout {
         self.sheet.get_or_init(|| {
             let water: Vec<bool> = self.places.keys().map(|id| is_sea(id)).collect();
             let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((_, _, sheet)) = made.iter().find(|(l, w, _)| l == self && *w == water) {
+            if let Some((_, _, sheet)) = made
+                .iter()
+                .find(|(l, w, _)| l.same_shapes(self) && *w == water)
+            {
                 return sheet.clone();
             }
             let sheet = Arc::new(Sheet::new(self, is_sea));

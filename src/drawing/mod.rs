@@ -3,7 +3,8 @@
 //!
 //! `geography` is the compiled-in land (Natural Earth); `layout` what a variant file says of
 //! its map; `partition` the shapes its sites make; `check` compares them with the rules;
-//! `board` draws a Diplomacy position with its orders, `his` a Here I Stand board; `png`
+//! `scene` is what a picture shows and where things go; `board` draws a Diplomacy position,
+//! `orders` its orders, `legend` the legend beneath, `his` a Here I Stand board; `png`
 //! renders SVG with resvg and the font shipped in the binary; `layers` paints a board's PNG
 //! from its unchanging layers, painted once per map. docs/maps.md says more.
 
@@ -14,15 +15,18 @@ pub mod geometry;
 pub mod his;
 pub mod layers;
 pub mod layout;
+pub mod legend;
 pub mod orders;
 pub mod palette;
 pub mod partition;
 pub mod png;
+pub mod scene;
 pub mod svg;
 pub mod water;
 
-pub use board::{DrawnOrder, Scene, draw};
+pub use board::draw;
 pub use check::{Mismatch, check_map};
+pub use scene::{DrawnOrder, Scene};
 
 use crate::diplomacy::position::Position;
 use crate::interface::adjudicate::CaseBoard;
@@ -85,7 +89,7 @@ pub fn draw_case(case: &CaseBoard, words: Words) -> Result<String, String> {
         .layout
         .as_ref()
         .ok_or_else(|| format!("variant '{}' has no [map] table", variant.id))?;
-    let orders = board::drawn_orders(
+    let orders = orders::drawn_orders(
         words,
         &variant.map,
         &case.position,

@@ -9,24 +9,13 @@ use crate::diplomacy::adjudicate::Outcome;
 use crate::diplomacy::map::{Map, RegionId};
 use crate::diplomacy::order::{Action, Order};
 use crate::diplomacy::position::Position;
-use crate::diplomacy::power::PowerId;
 use crate::diplomacy::unit::UnitKind;
 use crate::report::messages::Words;
 use crate::tr;
 
-use super::board::{FAILED, Scene, Spots, colour_of};
 use super::geometry::Point;
+use super::scene::{DrawnOrder, FAILED, Scene, Spots, colour_of};
 use super::svg::{escape, num, toward, unit_symbol};
-
-/// An order drawn with what came of it, and the text shown on hover.
-#[derive(Clone, Debug)]
-pub struct DrawnOrder {
-    pub power: PowerId,
-    pub order: Order,
-    pub outcome: Option<Outcome>,
-    /// The order as players read it, with its outcome: `A Par - Bur: bounced with A Mun`.
-    pub text: String,
-}
 
 fn failed(outcome: &Option<Outcome>) -> bool {
     outcome
@@ -249,6 +238,7 @@ pub(super) fn draw_dislodged(out: &mut String, scene: &Scene, spots: &Spots, wor
             unit.kind == UnitKind::Fleet,
             colour_of(map, scene.layout, unit.power),
             true,
+            super::scene::power_mark(map, unit.power),
         );
         out.push_str("</g>");
     }

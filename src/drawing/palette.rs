@@ -7,6 +7,20 @@
 /// The least colour difference (ΔE 1976) between two powers, for every kind of reader.
 pub const LEAST_DIFFERENCE: f64 = 15.0;
 
+/// The most powers that each get a colour of their own (`SEVENTEEN` holds that many apart).
+/// A variant with more (Chaos's 34) shares colours among them, and its pictures mark units
+/// and centres with the power's letter; the colours it uses must still stay apart.
+pub const MOST_COLOURS: usize = 17;
+
+/// Seventeen colours every two of which stay `LEAST_DIFFERENCE` apart for every kind of
+/// reader (ΔE 16 at the closest): Okabe and Ito's seven first, then ten found by search
+/// (farthest first among the colours of middle lightness, then improved at random).
+pub const SEVENTEEN: [&str; 17] = [
+    "#D55E00", "#0072B2", "#56B4E9", "#E69F00", "#009E73", "#CC79A7", "#F0E442", "#1306FE",
+    "#BD1227", "#C0DB63", "#135B17", "#AD25F9", "#1FF897", "#C3A464", "#6C06B5", "#673E48",
+    "#A0E4D5",
+];
+
 const SIGHTS: [(&str, [[f64; 3]; 3]); 4] = [
     (
         "normal",

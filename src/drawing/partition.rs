@@ -13,8 +13,8 @@
 use std::collections::BTreeMap;
 
 use super::geography;
-use super::geometry::{Bounds, Cell, Point, Ring, segment_pieces};
-use super::layout::Layout;
+use super::geometry::{Bounds, Cell, Point, Ring, distance_outside, segment_pieces};
+use super::layout::{Layout, LonLat};
 use super::svg::{lines_path, rings_path};
 use super::water::WaterGrid;
 
@@ -28,6 +28,10 @@ pub const LEAST_BORDER: f64 = 1.0 / 300.0;
 
 /// Coastline pieces are judged this long (pixels) at most.
 const COAST_STEP: f64 = 2.0;
+
+/// Sites this many degrees beyond the frame's edges still take their part (a province
+/// whose sites all lie just off the picture keeps its land at the edge).
+const SITE_MARGIN: f64 = 30.0;
 
 /// Who owns a site: a place (by its index in `Sheet::places`) or nobody (void).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -63,6 +67,61 @@ impl Border {
     }
 }
 
+/// How far outside its province a unit or supply centre may be drawn, as a share of the
+/// picture's width (3 pixels in 1,200): a symbol a little over the coastline still reads as
+/// standing in its province.
+pub const NEAR_ENOUGH: f64 = 0.0025;
+
+/// Where each place's supply-centre marker goes, in pixels. With the label above the unit
+/// (one point for both), beside the unit: below and to the right, so a unit standing there
+/// never hides it, or else the first of below-left, right, left and below that stands in
+/// the place (within `NEAR_ENOUGH`); with a label of its own, below the label, or else
+/// above it. Where none stands in the place, the nearest (`check_map` names it).
+fn centre_marks(layout: &Layout, shapes: &[Vec<Vec<Point>>], width: f64) -> Vec<Point> {
+    const BESIDE_UNIT: [(f64, f64); 5] = [
+        (13.0, 9.0),
+        (-13.0, 9.0),
+        (14.0, 0.0),
+        (-14.0, 0.0),
+        (0.0, 14.0),
+    ];
+    const BY_LABEL: [(f64, f64); 2] = [(0.0, 9.0), (0.0, -20.0)];
+    layout
+        .places
+        .values()
+        .zip(shapes)
+        .map(|(place, shape)| {
+            let (at, offsets) = if place.label == place.unit {
+                (layout.project(place.unit), &BESIDE_UNIT[..])
+            } else {
+                (layout.project(place.label), &BY_LABEL[..])
+            };
+            let spots = offsets
+                .iter()
+                .map(|(dx, dy)| Point::new(at.x + dx, at.y + dy));
+            let away = |p: &Point| distance_outside(shape, *p);
+            spots
+                .clone()
+                .find(|p| away(p) <= NEAR_ENOUGH * width)
+                .or_else(|| spots.min_by(|a, b| away(a).total_cmp(&away(b))))
+                .expect("offsets")
+        })
+        .collect()
+}
+
+/// Half the side of an off-board box, in pixels: room for its name above a unit.
+pub const BOX_HALF: f64 = 22.0;
+
+/// The square of an off-board box centred on `c`.
+pub fn box_square(c: Point) -> Vec<Point> {
+    vec![
+        Point::new(c.x - BOX_HALF, c.y - BOX_HALF),
+        Point::new(c.x + BOX_HALF, c.y - BOX_HALF),
+        Point::new(c.x + BOX_HALF, c.y + BOX_HALF),
+        Point::new(c.x - BOX_HALF, c.y + BOX_HALF),
+    ]
+}
+
 /// The shapes of a map, in pixels.
 #[derive(Debug)]
 pub struct Sheet {
@@ -85,6 +144,8 @@ pub struct Sheet {
     pub coast_points: BTreeMap<(usize, usize), Point>,
     /// Coastline (not the frame's edge) to draw, as polylines.
     pub coastline: Vec<Vec<Point>>,
+    /// Where each place's supply-centre marker goes (`centre_marks`).
+    pub centre_marks: Vec<Point>,
     /// The shapes and lines as SVG path data, written on first use and kept.
     written: Written,
 }
@@ -105,34 +166,63 @@ impl Sheet {
         let frame = Cell::frame(width, height);
         let places: Vec<String> = layout.places.keys().cloned().collect();
         let water: Vec<bool> = places.iter().map(|id| is_sea(id)).collect();
+        if layout.is_abstract() {
+            return Sheet::discs(layout, places, water);
+        }
+        // Each site at every copy of it the frame shows (a map that goes all the way round
+        // shows a strip twice), so the strip's land and water are shared as elsewhere.
         let mut sites = Vec::new();
-        for (i, place) in layout.places.values().enumerate() {
-            for s in &place.sites {
+        let mut put_site = |at: LonLat, owner: Owner, water: bool| {
+            for lon in layout.copies(at.lon, SITE_MARGIN) {
                 sites.push(Site {
-                    at: layout.project(*s),
-                    owner: Owner::Place(i),
-                    water: water[i],
+                    at: layout.project_exact(LonLat { lon, lat: at.lat }),
+                    owner,
+                    water,
                 });
+            }
+        };
+        for (i, place) in layout.places.values().enumerate() {
+            if place.boxed {
+                continue;
+            }
+            for s in &place.sites {
+                put_site(*s, Owner::Place(i), water[i]);
             }
         }
         for (list, is_water) in [(&layout.void_land, false), (&layout.void_sea, true)] {
             for s in list.iter() {
-                sites.push(Site {
-                    at: layout.project(*s),
-                    owner: Owner::Void,
-                    water: is_water,
-                });
+                put_site(*s, Owner::Void, is_water);
             }
         }
 
+        // Each ring of the land at every copy of it (a whole turn of the globe apart) that
+        // reaches into the frame: a frame across the antimeridian takes the rings of both
+        // sides.
         let mut land: Vec<Ring> = Vec::new();
         let mut hole: Vec<bool> = Vec::new();
+        let f = layout.frame_or_default();
         for ring in geography::land() {
-            let projected: Vec<Point> = ring.points.iter().map(|p| layout.project(*p)).collect();
-            let clipped = frame.clip(&projected);
-            if clipped.len() >= 3 {
-                land.push(Ring::new(clipped));
-                hole.push(ring.hole);
+            for turn in -2..=2 {
+                let shift = 360.0 * f64::from(turn);
+                let (west, east) = (ring.west + shift, ring.east + shift);
+                if east < f.west || west > f.east || ring.north < f.south || ring.south > f.north {
+                    continue;
+                }
+                let projected: Vec<Point> = ring
+                    .points
+                    .iter()
+                    .map(|p| {
+                        layout.project_exact(LonLat {
+                            lon: p.lon + shift,
+                            lat: p.lat,
+                        })
+                    })
+                    .collect();
+                let clipped = frame.clip(&projected);
+                if clipped.len() >= 3 {
+                    land.push(Ring::new(clipped));
+                    hole.push(ring.hole);
+                }
             }
         }
         let masses = landmasses(&land, &hole, &sites);
@@ -212,6 +302,33 @@ impl Sheet {
             }
         }
         let mut borders: BTreeMap<(Owner, Owner), Border> = BTreeMap::new();
+        // An off-board box is a square standing in the water of the sea it borders: its
+        // edge is their border.
+        for (i, place) in layout.places.values().enumerate() {
+            if !place.boxed {
+                continue;
+            }
+            let c = layout.project(place.sites[0]);
+            let square = box_square(c);
+            if let Some(Owner::Place(sea)) =
+                grid.owner_near(c).map(|site| owner_of_group(group(site)))
+            {
+                let key = (Owner::Place(sea.min(i)), Owner::Place(sea.max(i)));
+                let pieces: Vec<(Point, Point)> =
+                    (0..4).map(|k| (square[k], square[(k + 1) % 4])).collect();
+                borders.insert(
+                    key,
+                    Border {
+                        a: key.0,
+                        b: key.1,
+                        water: true,
+                        length: 8.0 * BOX_HALF,
+                        pieces,
+                    },
+                );
+            }
+            shapes[i] = vec![square];
+        }
         for ((a, b), lines) in grid.borders(&group) {
             let (a, b) = (owner_of_group(a), owner_of_group(b));
             let key = if a < b { (a, b) } else { (b, a) };
@@ -320,12 +437,14 @@ impl Sheet {
             }
         }
 
+        let centre_marks = centre_marks(layout, &shapes, width);
         Sheet {
             width,
             height,
             places,
             water,
             land,
+            centre_marks,
             shapes,
             void_land,
             borders: borders.into_values().collect(),
@@ -374,6 +493,51 @@ impl Sheet {
                 lines_path(self.coastline.iter().map(|l| &l[..])),
             ]
         })
+    }
+
+    /// The sheet of an abstract map: no land, no water, each place a disc round its first
+    /// site, as wide as the places' spacing allows; borders are drawn as links.
+    fn discs(layout: &Layout, places: Vec<String>, water: Vec<bool>) -> Sheet {
+        let (width, height) = layout.size();
+        let centres: Vec<Point> = layout
+            .places
+            .values()
+            .map(|p| layout.project_exact(p.sites[0]))
+            .collect();
+        let nearest = centres
+            .iter()
+            .enumerate()
+            .flat_map(|(i, a)| centres[i + 1..].iter().map(move |b| a.distance(*b)))
+            .fold(f64::INFINITY, f64::min);
+        let radius = (nearest * 0.3).min(width / 8.0).max(8.0);
+        let shapes = centres
+            .iter()
+            .map(|c| {
+                let ring = (0..48)
+                    .map(|k| {
+                        let a = std::f64::consts::TAU * f64::from(k) / 48.0;
+                        Point::new(c.x + radius * a.cos(), c.y + radius * a.sin())
+                    })
+                    .collect();
+                vec![ring]
+            })
+            .collect::<Vec<_>>();
+        let centre_marks = centre_marks(layout, &shapes, width);
+        Sheet {
+            width,
+            height,
+            places,
+            water,
+            centre_marks,
+            land: Vec::new(),
+            shapes,
+            void_land: Vec::new(),
+            borders: Vec::new(),
+            coasts: BTreeMap::new(),
+            coast_points: BTreeMap::new(),
+            coastline: Vec::new(),
+            written: Written::default(),
+        }
     }
 
     /// The index of place `id`.

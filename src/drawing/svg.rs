@@ -116,9 +116,16 @@ pub fn label(out: &mut String, at: Point, text: &str, size: f64, fill: &str, ext
     );
 }
 
-/// A unit symbol: an army is a disc, a fleet a hull, each with its letter; `dashed` for a
-/// dislodged unit.
-pub fn unit_symbol(out: &mut String, at: Point, fleet: bool, colour: &str, dislodged: bool) {
+/// A unit symbol: an army is a disc, a fleet a hull, each with its letter (A or F, or the
+/// power's letter where powers share colours: `mark`); `dashed` for a dislodged unit.
+pub fn unit_symbol(
+    out: &mut String,
+    at: Point,
+    fleet: bool,
+    colour: &str,
+    dislodged: bool,
+    mark: Option<char>,
+) {
     let (stroke, width, dash) = if dislodged {
         ("#c00", "2.5", r##" stroke-dasharray="3 2""##)
     } else {
@@ -152,7 +159,7 @@ pub fn unit_symbol(out: &mut String, at: Point, fleet: bool, colour: &str, dislo
         num(at.x),
         num(at.y + 4.0),
         ink_on(colour),
-        if fleet { 'F' } else { 'A' }
+        mark.unwrap_or(if fleet { 'F' } else { 'A' })
     );
 }
 

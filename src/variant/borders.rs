@@ -1,47 +1,61 @@
-//! The borders of a variant file: army and fleet adjacency, each border listed once.
+//! The borders of a variant file: army and fleet adjacency, each border listed once, as
+//! `a-b` (both ways) or `a>b` (from a to b only), and the fleet borders crossed at half
+//! strength.
 
 use std::collections::BTreeSet;
 
 use toml::Spanned;
 
-use super::file::VariantFile;
+use super::file::AdjacencyFile;
 use super::load::{Problems, RegionIndex};
 use crate::diplomacy::map::{Map, RegionId, Terrain};
 
-fn split_pair(text: &str) -> Option<(&str, &str)> {
-    let (a, b) = text.split_once('-')?;
+/// A border as written: its two ends and whether it is crossed one way only.
+fn split_pair(text: &str) -> Option<(&str, &str, bool)> {
+    let (a, b, one_way) = match text.split_once('>') {
+        Some((a, b)) => (a, b, true),
+        None => {
+            let (a, b) = text.split_once('-')?;
+            (a, b, false)
+        }
+    };
     let (a, b) = (a.trim(), b.trim());
-    (!a.is_empty() && !b.is_empty() && !b.contains('-')).then_some((a, b))
+    let clean = |s: &str| !s.is_empty() && !s.contains(['-', '>']);
+    (clean(a) && clean(b)).then_some((a, b, one_way))
 }
 
-/// The two regions a border `a-b` joins, or `None` with the problem reported.
+/// The two regions a border `a-b` (or `a>b`) joins and whether it is one way, or `None`
+/// with the problem reported.
 fn border_ends(
     pair: &Spanned<String>,
     key: &str,
     index: &RegionIndex,
     map: &Map,
     problems: &mut Problems,
-) -> Option<(RegionId, RegionId)> {
-    let Some((a, b)) = split_pair(pair.get_ref()) else {
-        let message = format!("'{}' is not a border written as a-b", pair.get_ref());
+) -> Option<(RegionId, RegionId, bool)> {
+    let Some((a, b, one_way)) = split_pair(pair.get_ref()) else {
+        let message = format!(
+            "'{}' is not a border written as a-b (or a>b, one way)",
+            pair.get_ref()
+        );
         problems.at(pair, key, message);
         return None;
     };
     let ra = resolve_end(a, index, map, pair, key, problems);
     let rb = resolve_end(b, index, map, pair, key, problems);
-    Some((ra?, rb?))
+    Some((ra?, rb?, one_way))
 }
 
 pub(super) fn build_adjacency(
-    file: &VariantFile,
+    adjacency: &AdjacencyFile,
     map: &mut Map,
     index: &RegionIndex,
     problems: &mut Problems,
 ) {
     let mut seen = BTreeSet::new();
-    for (i, pair) in file.adjacency.army.iter().enumerate() {
+    for (i, pair) in adjacency.army.iter().enumerate() {
         let key = format!("adjacency.army[{i}]");
-        let Some((ra, rb)) = border_ends(pair, &key, index, map, problems) else {
+        let Some((ra, rb, one_way)) = border_ends(pair, &key, index, map, problems) else {
             continue;
         };
         let (pa, pb) = (map.province_of(ra), map.province_of(rb));
@@ -71,40 +85,16 @@ pub(super) fn build_adjacency(
             continue;
         }
         map.army_neighbours[pa.index()].push(pb);
-        map.army_neighbours[pb.index()].push(pa);
+        if !one_way {
+            map.army_neighbours[pb.index()].push(pa);
+        }
     }
-    for (i, pair) in file.adjacency.fleet.iter().enumerate() {
+    let mut fleet_borders = BTreeSet::new();
+    for (i, pair) in adjacency.fleet.iter().enumerate() {
         let key = format!("adjacency.fleet[{i}]");
-        let Some((ra, rb)) = border_ends(pair, &key, index, map, problems) else {
+        let Some((ra, rb, one_way)) = fleet_border(pair, &key, index, map, problems) else {
             continue;
         };
-        let mut ok = true;
-        for r in [ra, rb] {
-            let p = map.province(map.province_of(r));
-            if !matches!(p.terrain, Terrain::Sea | Terrain::Coast) {
-                problems.at(pair, &key, format!("a fleet cannot stand in {}", p.id));
-                ok = false;
-            } else if !p.coasts.is_empty() && map.region(r).coast.is_none() {
-                problems.at(
-                    pair,
-                    &key,
-                    format!(
-                        "{} has several coasts: name one, like {}/{}",
-                        p.id,
-                        p.id,
-                        map.region(p.coasts[0]).coast.as_deref().unwrap_or("nc")
-                    ),
-                );
-                ok = false;
-            }
-        }
-        if !ok {
-            continue;
-        }
-        if map.province_of(ra) == map.province_of(rb) {
-            problems.at(pair, &key, "a province does not border itself");
-            continue;
-        }
         if !seen.insert(('f', ra.min(rb).0, ra.max(rb).0)) {
             problems.at(
                 pair,
@@ -113,11 +103,78 @@ pub(super) fn build_adjacency(
             );
             continue;
         }
+        fleet_borders.insert((ra, rb));
         map.regions[ra.index()].fleet_neighbours.push(rb);
-        map.regions[rb.index()].fleet_neighbours.push(ra);
+        if !one_way {
+            fleet_borders.insert((rb, ra));
+            map.regions[rb.index()].fleet_neighbours.push(ra);
+        }
+    }
+    for (i, pair) in adjacency.half_strength.iter().enumerate() {
+        let key = format!("adjacency.half_strength[{i}]");
+        let Some((ra, rb, one_way)) = fleet_border(pair, &key, index, map, problems) else {
+            continue;
+        };
+        let ways: &[(RegionId, RegionId)] = if one_way {
+            &[(ra, rb)]
+        } else {
+            &[(ra, rb), (rb, ra)]
+        };
+        for &(from, to) in ways {
+            if !fleet_borders.contains(&(from, to)) {
+                problems.at(
+                    pair,
+                    &key,
+                    format!(
+                        "{} to {} is no fleet border: list it among the fleet borders too",
+                        map.region_id(from),
+                        map.region_id(to)
+                    ),
+                );
+                continue;
+            }
+            map.half_strength
+                .push((map.province_of(from), map.province_of(to)));
+        }
     }
 }
 
+/// A fleet border's two regions, each a place a fleet may stand (a coast named on a split
+/// province), or `None` with the problem reported.
+fn fleet_border(
+    pair: &Spanned<String>,
+    key: &str,
+    index: &RegionIndex,
+    map: &Map,
+    problems: &mut Problems,
+) -> Option<(RegionId, RegionId, bool)> {
+    let (ra, rb, one_way) = border_ends(pair, key, index, map, problems)?;
+    let mut ok = true;
+    for r in [ra, rb] {
+        let p = map.province(map.province_of(r));
+        if !matches!(p.terrain, Terrain::Sea | Terrain::Coast) {
+            problems.at(pair, key, format!("a fleet cannot stand in {}", p.id));
+            ok = false;
+        } else if !p.coasts.is_empty() && map.region(r).coast.is_none() {
+            problems.at(
+                pair,
+                key,
+                format!(
+                    "{} has several coasts: name one, like {}/{}",
+                    p.id,
+                    p.id,
+                    map.region(p.coasts[0]).coast.as_deref().unwrap_or("nc")
+                ),
+            );
+            ok = false;
+        }
+    }
+    if ok && map.province_of(ra) == map.province_of(rb) {
+        problems.at(pair, key, "a province does not border itself");
+        ok = false;
+    }
+    ok.then_some((ra, rb, one_way))
+}
 fn resolve_end(
     name: &str,
     index: &RegionIndex,

@@ -11,6 +11,12 @@ use toml::Spanned;
 #[serde(deny_unknown_fields)]
 pub struct VariantFile {
     pub name: String,
+    /// A shipped variant this one is made from (`standard`): every table this file leaves
+    /// out is the base's (`merge`).
+    pub base: Option<Spanned<String>>,
+    /// Where the facts come from (the map file transcribed), for keepers and `GET info`.
+    #[serde(default)]
+    pub source: String,
     #[serde(default)]
     pub description: String,
     /// Default rules edition: `2000` or `2023`.
@@ -18,11 +24,13 @@ pub struct VariantFile {
     /// Named switches changed from the edition (see `diplomacy::rules::Rules`).
     #[serde(default)]
     pub rule_switches: BTreeMap<String, Spanned<toml::Value>>,
-    pub calendar: CalendarFile,
-    pub victory: VictoryFile,
+    pub calendar: Option<CalendarFile>,
+    pub victory: Option<VictoryFile>,
+    #[serde(default)]
     pub powers: BTreeMap<String, PowerFile>,
+    #[serde(default)]
     pub provinces: BTreeMap<String, ProvinceFile>,
-    pub adjacency: AdjacencyFile,
+    pub adjacency: Option<AdjacencyFile>,
     /// The order in which letters list a unit's neighbours (its retreats), by where it
     /// stands: `tri-xc = "alb adr ven"` (`-mv` an army's, `-xc` a fleet's, `-nc`, `-sc`,
     /// `-ec`, `-wc` a fleet's on that coast); njudge's map file's order for the Standard map.
@@ -30,9 +38,21 @@ pub struct VariantFile {
     pub listing: BTreeMap<String, Spanned<String>>,
     /// How the map is drawn: projection, frame, colours, each province's sites.
     pub map: Option<MapFile>,
+    /// The variant's special rules and rulings as players read them (`GET info`): a
+    /// paragraph a string, in English (`en`) and in Russian (`ru`, English if absent).
+    pub info: Option<InfoFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InfoFile {
+    #[serde(default)]
+    pub en: Vec<String>,
+    #[serde(default)]
+    pub ru: Vec<String>,
+}
+
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CalendarFile {
     pub first_year: i32,
@@ -42,13 +62,20 @@ pub struct CalendarFile {
     pub era: String,
     /// Names of spring, fall and winter.
     pub seasons: Option<Vec<String>>,
+    /// The first phase: `spring` (its movement, the default) or `winter` (its adjustments,
+    /// on the board the powers' files give: Chaos starts with builds on an empty board).
+    pub first_phase: Option<Spanned<String>>,
+    /// Years from one movement turn to the next, when each turn is its own year (Hundred:
+    /// 5, so Spring 1425, Fall 1430, Winter 1430, Spring 1435); absent, spring and fall
+    /// share a year and the year turns after the winter.
+    pub years_per_turn: Option<Spanned<i64>>,
 }
 
 fn up() -> Spanned<String> {
     Spanned::new(0..0, "up".to_string())
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct VictoryFile {
     /// Supply centres needed to win.
@@ -58,7 +85,7 @@ pub struct VictoryFile {
     pub counting: Option<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PowerFile {
     pub name: String,
@@ -72,9 +99,14 @@ pub struct PowerFile {
     /// Starting units: `A vie`, `F stp/sc`.
     #[serde(default)]
     pub units: Vec<Spanned<String>>,
+    /// Partisan sites (DPjudge's term; 1900's Russian Emergency Measures): provinces that
+    /// are no centres where the power may build, each worth one more unit to it, while it
+    /// owns at least one of its home centres but not all of them.
+    #[serde(default)]
+    pub partisan_sites: Vec<Spanned<String>>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ProvinceFile {
     pub name: Option<String>,
@@ -102,28 +134,40 @@ pub struct ProvinceFile {
     /// the adjacency already lists both coasts' neighbours.
     #[serde(default)]
     pub canal_coasts: Vec<String>,
+    /// Land and sea at once (DPjudge's PORT: Ancient Mediterranean's Baleares, 1900's
+    /// Gibraltar): a coast province where a fleet may convoy, as from the sea.
+    #[serde(default)]
+    pub convoys: bool,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AdjacencyFile {
-    /// Army borders, each once: `"boh-gal"`.
+    /// Army borders, each once: `"boh-gal"`; `"a>b"` is crossed from a to b only.
     #[serde(default)]
     pub army: Vec<Spanned<String>>,
-    /// Fleet borders, each once, coasts named on split provinces: `"stp/nc-bar"`.
+    /// Fleet borders, each once, coasts named on split provinces: `"stp/nc-bar"`; `"a>b"`
+    /// is crossed from a to b only.
     #[serde(default)]
     pub fleet: Vec<Spanned<String>>,
+    /// Fleet borders crossed at half strength (DPjudge's `*`, 1900's way round the Cape of
+    /// Good Hope): no support is given across them, a move across them cuts no support
+    /// unless it dislodges, and a unit retreating across one gives way to any other unit
+    /// retreating to the same place. Each is listed among the fleet borders too.
+    #[serde(default)]
+    pub half_strength: Vec<Spanned<String>>,
 }
 
 /// A variant's `[map]` table: how it is drawn (`drawing::layout::Layout`, docs/maps.md).
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapFile {
-    /// `mercator` or `equirectangular` (longitude scaled at the frame's middle latitude).
+    /// `mercator`, `equirectangular` (longitude scaled at the frame's middle latitude) or
+    /// `abstract` (no geography: each place a disc at its site, Pure's seven spaces).
     #[serde(default)]
     pub projection: Option<String>,
-    /// The part of the globe drawn, in degrees.
-    pub frame: FrameFile,
+    /// The part of the globe drawn, in degrees (required unless the base's is kept).
+    pub frame: Option<FrameFile>,
     /// The picture's width in pixels (1200 unless given).
     pub width: Option<f64>,
     /// `#rrggbb` for each power.
@@ -146,7 +190,7 @@ pub struct MapFile {
     pub spaces: BTreeMap<String, PlaceFile>,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FrameFile {
     pub west: f64,
@@ -155,7 +199,7 @@ pub struct FrameFile {
     pub north: f64,
 }
 
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LinkFile {
     pub between: String,
@@ -167,7 +211,7 @@ pub struct LinkFile {
 
 /// One place: `at` (one site) or `sites`; `label`, `unit` and each coast's fleet point
 /// default to the first site.
-#[derive(Deserialize)]
+#[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PlaceFile {
     pub at: Option<[f64; 2]>,
@@ -180,4 +224,7 @@ pub struct PlaceFile {
     /// A canal through the place, as a line of points.
     #[serde(default)]
     pub canal: Vec<[f64; 2]>,
+    /// An off-board box: a sea drawn as a square at its site, not as water of the map.
+    #[serde(default, rename = "box")]
+    pub boxed: bool,
 }

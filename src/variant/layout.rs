@@ -22,32 +22,59 @@ pub fn build_layout(
     known_power: &dyn Fn(&str) -> bool,
 ) -> (Layout, Vec<(String, String)>) {
     let mut problems = Vec::new();
-    let f = &file.frame;
-    if !(f.west < f.east && f.south < f.north && f.south > -85.0 && f.north < 85.0) {
+    let is_abstract = file.projection.as_deref() == Some("abstract");
+    let frame = match &file.frame {
+        Some(f) => Frame {
+            west: f.west,
+            east: f.east,
+            south: f.south,
+            north: f.north,
+        },
+        None => {
+            problems.push((
+                "map.frame".to_string(),
+                "the map needs a frame = { west, east, south, north }".to_string(),
+            ));
+            Frame {
+                west: 0.0,
+                east: 1.0,
+                south: 0.0,
+                north: 1.0,
+            }
+        }
+    };
+    let f = &frame;
+    let on_globe = f.south > -89.0
+        && f.north < 89.0
+        && f.west >= -540.0
+        && f.east <= 540.0
+        && f.east - f.west <= 400.0;
+    if !(f.west < f.east && f.south < f.north && (is_abstract || on_globe)) {
         problems.push((
             "map.frame".to_string(),
-            "the frame needs west < east and -85 < south < north < 85".to_string(),
+            "the frame needs west < east (at most 400 degrees apart, within -540..540) and -89 < south < north < 89".to_string(),
         ));
     }
-    let frame = Frame {
-        west: f.west,
-        east: f.east,
-        south: f.south,
-        north: f.north,
-    };
     let projection = match file.projection.as_deref() {
         None | Some("mercator") => Projection::Mercator,
         Some("equirectangular") => Projection::Equirectangular {
             parallel: (f.south + f.north) / 2.0,
         },
+        Some("abstract") => Projection::Abstract,
         Some(other) => {
             problems.push((
                 "map.projection".to_string(),
-                format!("unknown projection {other:?}: mercator or equirectangular"),
+                format!("unknown projection {other:?}: mercator, equirectangular or abstract"),
             ));
             Projection::Mercator
         }
     };
+    if projection == Projection::Mercator && (f.south < -85.0 || f.north > 85.0) {
+        problems.push((
+            "map.frame".to_string(),
+            "a Mercator map stays within -85 < south < north < 85".to_string(),
+        ));
+    }
     let width = file.width.unwrap_or(1200.0);
     if !(200.0..=8000.0).contains(&width) {
         problems.push((
@@ -67,8 +94,9 @@ pub fn build_layout(
             ));
         }
     }
-    let in_range =
-        |p: &[f64; 2]| (-180.0..=180.0).contains(&p[0]) && (-90.0..=90.0).contains(&p[1]);
+    let in_range = |p: &[f64; 2]| {
+        is_abstract || (-540.0..=540.0).contains(&p[0]) && (-90.0..=90.0).contains(&p[1])
+    };
     let places_file = if table == "spaces" {
         &file.spaces
     } else {
@@ -111,6 +139,7 @@ pub fn build_layout(
                     .map(|(c, p)| (c.clone(), lon_lat(*p)))
                     .collect(),
                 canal: place.canal.iter().copied().map(lon_lat).collect(),
+                boxed: place.boxed,
             },
         );
     }

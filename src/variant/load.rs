@@ -18,7 +18,7 @@ use crate::diplomacy::map::{
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::VictoryCounting;
 use crate::diplomacy::rules::{Rules, SwitchValue};
-use crate::diplomacy::turn::{Calendar, YearDirection};
+use crate::diplomacy::turn::{Calendar, Season, YearDirection};
 use crate::diplomacy::unit::UnitKind;
 
 /// One problem in a variant file.
@@ -113,6 +113,13 @@ pub fn load_variant(id: &str, file_name: &str, text: &str) -> Result<Variant, Ve
             return Err(problems.list);
         }
     };
+    let file = match file.base.clone() {
+        None => file,
+        Some(base) => match base_file(&base, &mut problems) {
+            Some(found) => super::base::merge(found, file),
+            None => return Err(problems.list),
+        },
+    };
     let variant = build(id, &file, &mut problems);
     if problems.list.is_empty() {
         Ok(variant)
@@ -121,7 +128,47 @@ pub fn load_variant(id: &str, file_name: &str, text: &str) -> Result<Variant, Ve
     }
 }
 
+/// The shipped variant a file names as its `base`, read (itself made from no base).
+fn base_file(base: &Spanned<String>, problems: &mut Problems) -> Option<VariantFile> {
+    let shipped = super::EMBEDDED
+        .iter()
+        .find(|(id, _, _)| *id == base.get_ref().as_str());
+    let Some((_, _, text)) = shipped else {
+        let ids: Vec<&str> = super::EMBEDDED.iter().map(|(id, _, _)| *id).collect();
+        problems.at(
+            base,
+            "base",
+            format!(
+                "'{}' is not a shipped variant; a base is one of {}",
+                base.get_ref(),
+                ids.join(", ")
+            ),
+        );
+        return None;
+    };
+    match toml::from_str::<VariantFile>(text) {
+        Ok(found) if found.base.is_none() => Some(found),
+        _ => {
+            problems.at(base, "base", "a base must be a variant made from no other");
+            None
+        }
+    }
+}
+
 fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
+    for (table, given) in [
+        ("calendar", file.calendar.is_some()),
+        ("victory", file.victory.is_some()),
+        ("adjacency", file.adjacency.is_some()),
+    ] {
+        if !given {
+            problems.push(
+                None,
+                table,
+                format!("the file needs a [{table}] table (or a base that has one)"),
+            );
+        }
+    }
     let powers = build_powers(file, problems);
     let power_index: BTreeMap<&str, PowerId> = file
         .powers
@@ -135,11 +182,14 @@ fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
         regions,
         powers,
         army_neighbours: Vec::new(),
+        half_strength: Vec::new(),
         names: Vec::new(),
         lexicon: Default::default(),
     };
     map.army_neighbours = vec![Vec::new(); map.provinces.len()];
-    build_adjacency(file, &mut map, &region_index, problems);
+    if let Some(adjacency) = &file.adjacency {
+        build_adjacency(adjacency, &mut map, &region_index, problems);
+    }
     map.names = build_names(file, &map, problems);
     let rules = build_rules(file, problems);
     let calendar = build_calendar(file, problems);
@@ -153,7 +203,8 @@ fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
     );
     let listing = build_listing(file, &map, problems);
     let n_centres = map.provinces.iter().filter(|p| p.centre.is_some()).count() as u32;
-    if file.victory.centres == 0 || file.victory.centres > n_centres {
+    let victory_centres = file.victory.as_ref().map_or(1, |v| v.centres);
+    if victory_centres == 0 || victory_centres > n_centres {
         problems.push(
             None,
             "victory.centres",
@@ -169,15 +220,19 @@ fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
         }
         std::sync::Arc::new(layout)
     });
+    let info = file.info.as_ref();
     Variant {
         id: id.to_string(),
         name: file.name.clone(),
         layout,
         description: file.description.clone(),
+        source: file.source.clone(),
+        info_en: info.map(|i| i.en.clone()).unwrap_or_default(),
+        info_ru: info.map(|i| i.ru.clone()).unwrap_or_default(),
         map,
         rules,
         calendar,
-        victory_centres: file.victory.centres,
+        victory_centres,
         victory_counting: build_counting(file, problems),
         start,
         listing,
@@ -262,9 +317,13 @@ fn build_powers(file: &VariantFile, problems: &mut Problems) -> Vec<PowerInfo> {
             Some(l) => {
                 let mut chars = l.get_ref().chars();
                 match (chars.next(), chars.next()) {
-                    (Some(c), None) if c.is_ascii_alphabetic() => c.to_ascii_uppercase(),
+                    (Some(c), None) if c.is_ascii_alphanumeric() => c.to_ascii_uppercase(),
                     _ => {
-                        problems.at(l, format!("powers.{key}.letter"), "must be one letter");
+                        problems.at(
+                            l,
+                            format!("powers.{key}.letter"),
+                            "must be one letter or digit (Chaos's 34 powers need digits)",
+                        );
                         '?'
                     }
                 }
@@ -371,6 +430,13 @@ fn build_provinces(
             }
         };
         let centre = build_centre(key, p, terrain, power_index, problems);
+        if p.convoys && terrain != Terrain::Coast {
+            problems.push(
+                None,
+                format!("provinces.{key}.convoys"),
+                "only a coast province is land and sea at once (a sea convoys anyway)",
+            );
+        }
         provinces.push(Province {
             id: key.clone(),
             name,
@@ -380,6 +446,8 @@ fn build_provinces(
             centre,
             home_of: None,
             build_site: p.build_site,
+            convoys: p.convoys,
+            partisan_of: None,
         });
     }
     (provinces, regions, index)
@@ -582,8 +650,8 @@ fn build_rules(file: &VariantFile, problems: &mut Problems) -> Rules {
 fn build_counting(file: &VariantFile, problems: &mut Problems) -> VictoryCounting {
     match file
         .victory
-        .counting
         .as_ref()
+        .and_then(|v| v.counting.as_ref())
         .map(|c| (c, c.get_ref().as_str()))
     {
         None | Some((_, "centres")) => VictoryCounting::Centres,
@@ -600,7 +668,9 @@ fn build_counting(file: &VariantFile, problems: &mut Problems) -> VictoryCountin
 }
 
 fn build_calendar(file: &VariantFile, problems: &mut Problems) -> Calendar {
-    let c = &file.calendar;
+    let Some(c) = &file.calendar else {
+        return Calendar::default();
+    };
     let direction = match c.direction.get_ref().as_str() {
         "up" => YearDirection::Up,
         "down" => YearDirection::Down,
@@ -613,10 +683,32 @@ fn build_calendar(file: &VariantFile, problems: &mut Problems) -> Calendar {
             YearDirection::Up
         }
     };
+    let first_phase = match c.first_phase.as_ref().map(|f| (f, f.get_ref().as_str())) {
+        None | Some((_, "spring")) => Season::Spring,
+        Some((_, "winter")) => Season::Winter,
+        Some((f, other)) => {
+            problems.at(
+                f,
+                "calendar.first_phase",
+                format!("'{other}' is not spring (its movement) or winter (its adjustments)"),
+            );
+            Season::Spring
+        }
+    };
+    let years_per_turn = match &c.years_per_turn {
+        None => None,
+        Some(n) if (1..=100).contains(n.get_ref()) => Some(*n.get_ref() as i32),
+        Some(n) => {
+            problems.at(n, "calendar.years_per_turn", "must be 1 to 100 years");
+            None
+        }
+    };
     let mut calendar = Calendar {
         first_year: c.first_year,
         direction,
         era: c.era.clone(),
+        first_phase,
+        years_per_turn,
         ..Calendar::default()
     };
     if let Some(seasons) = &c.seasons {

@@ -3,6 +3,7 @@
 //! This module reads text it is given; finding files is the caller's business, except for
 //! `embedded()`, the variants compiled into the binary so it runs with no files at all.
 
+mod base;
 mod borders;
 pub mod file;
 pub mod layout;
@@ -24,6 +25,12 @@ pub struct Variant {
     pub id: String,
     pub name: String,
     pub description: String,
+    /// Where its facts come from (the map file transcribed).
+    pub source: String,
+    /// Its special rules and rulings as players read them (`GET info`), a paragraph a
+    /// string, in English and in Russian (empty: the English).
+    pub info_en: Vec<String>,
+    pub info_ru: Vec<String>,
     pub map: Map,
     /// The default rules edition and switches; a game may change them.
     pub rules: Rules,
@@ -90,6 +97,66 @@ pub const EMBEDDED: &[(&str, &str, &str)] = &[
         "diadochi-v",
         "variants/diadochi-v.toml",
         include_str!("../../variants/diadochi-v.toml"),
+    ),
+    (
+        "france-austria",
+        "variants/france-austria.toml",
+        include_str!("../../variants/france-austria.toml"),
+    ),
+    (
+        "germany-italy",
+        "variants/germany-italy.toml",
+        include_str!("../../variants/germany-italy.toml"),
+    ),
+    (
+        "fleet-rome",
+        "variants/fleet-rome.toml",
+        include_str!("../../variants/fleet-rome.toml"),
+    ),
+    (
+        "chaos",
+        "variants/chaos.toml",
+        include_str!("../../variants/chaos.toml"),
+    ),
+    (
+        "ancmed",
+        "variants/ancmed.toml",
+        include_str!("../../variants/ancmed.toml"),
+    ),
+    (
+        "pure",
+        "variants/pure.toml",
+        include_str!("../../variants/pure.toml"),
+    ),
+    (
+        "modern",
+        "variants/modern.toml",
+        include_str!("../../variants/modern.toml"),
+    ),
+    (
+        "1900",
+        "variants/1900.toml",
+        include_str!("../../variants/1900.toml"),
+    ),
+    (
+        "hundred",
+        "variants/hundred.toml",
+        include_str!("../../variants/hundred.toml"),
+    ),
+    (
+        "colonial",
+        "variants/colonial.toml",
+        include_str!("../../variants/colonial.toml"),
+    ),
+    (
+        "world",
+        "variants/world.toml",
+        include_str!("../../variants/world.toml"),
+    ),
+    (
+        "youngstown",
+        "variants/youngstown.toml",
+        include_str!("../../variants/youngstown.toml"),
     ),
 ];
 

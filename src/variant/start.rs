@@ -6,7 +6,7 @@ use toml::Spanned;
 
 use super::file::VariantFile;
 use super::load::{Problems, RegionIndex};
-use crate::diplomacy::map::{Map, ProvinceId};
+use crate::diplomacy::map::{Map, ProvinceId, Terrain};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::turn::Calendar;
@@ -45,6 +45,28 @@ pub(super) fn build_start(
             }
             p.home_of = Some(id);
             claim(&mut position, province, id, home, key, map, problems);
+        }
+        for site in &power.partisan_sites {
+            let key = format!("powers.{key}.partisan_sites");
+            let Some(province) = province_named(site, map, &key, problems) else {
+                continue;
+            };
+            let p = &mut map.provinces[province.index()];
+            if p.centre.is_some() || !matches!(p.terrain, Terrain::Land | Terrain::Coast) {
+                problems.at(
+                    site,
+                    &key,
+                    format!("{} must be land or coast and no supply centre", p.id),
+                );
+            }
+            if p.partisan_of.is_some_and(|other| other != id) {
+                problems.at(
+                    site,
+                    &key,
+                    format!("{} is a partisan site of another power", p.id),
+                );
+            }
+            p.partisan_of = Some(id);
         }
         for centre in &power.centres {
             if let Some(province) =

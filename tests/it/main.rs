@@ -13,6 +13,9 @@
 //! - `cli`: `strategos adjudicate` and `deliver` run as programs: output, errors, exit codes.
 //! - `config`: `config.toml` is the defaults; bad values name their key; secrets from the environment.
 //! - `variants`: shipped variant files load; bad files give every problem, never a panic.
+//! - `classics`: each classic variant from its rules (`tests/data/classics/<id>.json`).
+//! - `mila`: the classic variants against positions the MILA engine decided (`tests/data/mila/`).
+//! - `godip`: Youngstown Redux against nine vDiplomacy games godip keeps (`tests/data/godip/`).
 //! - `commands`: the letter-command table (`tests/data/text/commands.txt`) and property tests.
 //! - `orders`: the order-parsing table (`tests/data/text/orders.txt`) and property tests.
 //! - `his`: the Here I Stand referee: the map file, and land movement, interception, avoiding
@@ -54,6 +57,7 @@ mod archive;
 mod attacks;
 mod busy;
 mod case;
+mod classics;
 mod cli;
 mod commands;
 mod config;
@@ -65,6 +69,7 @@ mod diadochi_game;
 mod dice;
 mod flow;
 mod game;
+mod godip;
 mod his;
 mod his_game;
 mod hostile;
@@ -76,6 +81,7 @@ mod mail_transport;
 mod mailserver;
 mod maps;
 mod messages;
+mod mila;
 mod orders;
 mod outage;
 mod pipe_failures;

@@ -85,6 +85,49 @@ fn a_picture_that_lies_is_named_mismatch_by_mismatch() {
     );
 }
 
+#[test]
+fn a_unit_or_centre_drawn_outside_its_province_is_named() {
+    // Paris's unit point put in Burgundy; Spain's north-coast fleet out in the Bay of Biscay.
+    let v = standard_with(|t| {
+        t.replace(
+            "par = { sites = [[2.3, 48.5]] }",
+            "par = { sites = [[2.3, 48.5]], unit = [5.0, 47.0] }",
+        )
+        .replace("nc = [-5.5, 43.4]", "nc = [-6.0, 45.0]")
+    });
+    let found: Vec<String> = check_map(&v.map, v.layout.as_ref().unwrap())
+        .iter()
+        .map(|m| m.to_string())
+        .collect();
+    assert_eq!(found.len(), 2, "{found:#?}");
+    assert!(
+        found[0].starts_with("Paris's unit is drawn outside it (")
+            && found[0].ends_with("): move it into the province"),
+        "{found:#?}"
+    );
+    assert!(
+        found[1].starts_with("Spain's fleet point for /nc is drawn outside it ("),
+        "{found:#?}"
+    );
+}
+
+#[test]
+fn youngstown_boxes_are_drawn_as_boxes_naming_their_neighbours() {
+    let v = variants().iter().find(|v| v.id == "youngstown").unwrap();
+    let svg = drawing::draw_variant(v, true, Words::english()).unwrap();
+    // Box A: a square of its own, outlined, after the seas, with the boxes it borders.
+    let bxa = svg
+        .split("<path id=\"province-bxa\"")
+        .nth(1)
+        .expect("Box A drawn");
+    assert!(
+        bxa[..bxa.find('>').unwrap()].contains("stroke="),
+        "{bxa:.200}"
+    );
+    assert!(svg.contains("\u{2194} Bxb Bxc Bxd"));
+    assert!(svg.contains("\u{2194} Bxc Bxf Bxg"));
+}
+
 /// The values of attribute `name` on elements whose tag starts `<tag` in `svg`.
 fn attributes(svg: &str, tag: &str, name: &str) -> Vec<String> {
     let open = format!("<{tag} ");
@@ -206,7 +249,7 @@ fn a_board_painted_in_layers_is_the_board_drawn_whole() {
     for board in boards.iter().flatten() {
         let map = &board.variant.map;
         let layout = board.variant.layout.as_deref().unwrap();
-        let orders = drawing::board::drawn_orders(
+        let orders = drawing::orders::drawn_orders(
             words,
             map,
             &board.position,

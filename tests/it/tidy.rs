@@ -519,7 +519,6 @@ const KNOWN: &[&str] = &[
     "his::load imports variant::file, a layer above it",
     "his::load imports variant::layout, a layer above it",
     "import circle: diplomacy::map <-> diplomacy::unit <-> text::lexicon",
-    "import circle: drawing::board <-> drawing::orders",
     "import circle: drawing::geography <-> drawing::layout <-> drawing::partition",
     "import circle: variant::borders <-> variant::load <-> variant::start",
     "variant imports drawing::layout, a layer above it",

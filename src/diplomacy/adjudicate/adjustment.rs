@@ -11,7 +11,7 @@ use crate::diplomacy::map::{Map, ProvinceId, RegionId, Terrain};
 use crate::diplomacy::order::{Action, Order, UnitOrder};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
-use crate::diplomacy::rules::{CivilDisorderRemoval, Rules};
+use crate::diplomacy::rules::{BuildSites, CivilDisorderRemoval, Rules};
 use crate::diplomacy::unit::{Unit, UnitKind};
 
 /// Builds (positive) or removals (negative) each power owes: supply (with the credit in
@@ -24,7 +24,9 @@ pub fn adjustments(map: &Map, position: &Position) -> Vec<i32> {
             let power = PowerId(p as u8);
             let units = position.units.iter().filter(|u| u.power == power).count() as i64;
             let Balance { borrowed, lent } = balance(&credits, power);
-            let supply = i64::from(position.supply_of(map, power)) + i64::from(borrowed);
+            let supply = i64::from(position.supply_of(map, power))
+                + i64::from(position.partisan_supply(map, power))
+                + i64::from(borrowed);
             let owed = if units > supply {
                 supply - units
             } else {
@@ -113,7 +115,7 @@ fn build(
     power: PowerId,
     order: &UnitOrder,
 ) -> Outcome {
-    match build_site(map, position, power, order) {
+    match build_site(map, rules, position, power, order) {
         Err(illegal) => Outcome::Illegal(illegal),
         Ok((kind, region)) => {
             let province = map.province_of(region);
@@ -148,6 +150,7 @@ fn build(
 /// Whether a build could be made at all, and of what where (DATC 4.B.7, 4.C.3, 4.C.4).
 fn build_site(
     map: &Map,
+    rules: &Rules,
     position: &Position,
     power: PowerId,
     order: &UnitOrder,
@@ -161,10 +164,23 @@ fn build_site(
         return Err(Illegal::SiteDestroyed);
     }
     let home = p.home_of == Some(power) && p.centre.is_some();
-    if !home && !p.build_site {
+    let partisan = p.partisan_of == Some(power) && position.partisans_rise(map, power);
+    let owns_a_home = || {
+        (0..map.n_provinces()).any(|i| {
+            map.provinces[i].home_of == Some(power)
+                && map.provinces[i].centre.is_some()
+                && position.owners[i] == Some(power)
+        })
+    };
+    let site = match rules.builds {
+        BuildSites::Home => home || p.build_site,
+        BuildSites::Owned => p.centre.is_some() || p.build_site,
+        BuildSites::OwnedWithHome => home || p.build_site || (p.centre.is_some() && owns_a_home()),
+    };
+    if !site && !partisan {
         return Err(Illegal::NotBuildSite);
     }
-    if position.owners[province.index()] != Some(power) {
+    if !partisan && position.owners[province.index()] != Some(power) {
         return Err(Illegal::SiteNotOwned);
     }
     if position.unit_in(map, province).is_some() {

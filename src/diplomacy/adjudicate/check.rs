@@ -42,6 +42,7 @@ impl<'a> Board<'a> {
             convoyers: Lists::default(),
             necessary: Lists::default(),
             paradox: vec![false; n],
+            half: vec![false; n],
         };
         let mut outcomes = vec![Outcome::Held; orders.len()];
         let mut in_force: Vec<Option<usize>> = vec![None; n];
@@ -193,6 +194,7 @@ impl<'a> Board<'a> {
         if !self
             .map
             .reaches_province(self.units[u].kind, self.units[u].region, target)
+            || self.map.is_half_strength(self.province[u], target)
         {
             return Err(Illegal::SupportUnreachable);
         }
@@ -218,6 +220,7 @@ impl<'a> Board<'a> {
         if !self
             .map
             .reaches_province(self.units[u].kind, self.units[u].region, to.province)
+            || self.map.is_half_strength(here, to.province)
         {
             return Err(Illegal::SupportUnreachable);
         }
@@ -393,5 +396,28 @@ impl<'a> Board<'a> {
             }
         }
         self.necessary = Lists::from_pairs(n, &pairs);
+        if !self.map.half_strength.is_empty() {
+            self.mark_half_strength();
+        }
+    }
+
+    /// Which moves go at half strength: across a half-strength border, or convoyed and
+    /// reaching their destination from their convoying fleets only across one.
+    fn mark_half_strength(&mut self) {
+        for u in 0..self.units.len() {
+            let Command::Move { to, convoyed, .. } = self.command[u] else {
+                continue;
+            };
+            self.half[u] = if convoyed {
+                let last: Vec<ProvinceId> = self.convoyers[u]
+                    .iter()
+                    .map(|f| self.province[*f])
+                    .filter(|f| super::convoy::sea_link(self.map, *f, to))
+                    .collect();
+                !last.is_empty() && last.iter().all(|f| self.map.is_half_strength(*f, to))
+            } else {
+                self.map.is_half_strength(self.province[u], to)
+            };
+        }
     }
 }

@@ -18,9 +18,11 @@ pub fn sea_link(map: &Map, a: ProvinceId, b: ProvinceId) -> bool {
         })
 }
 
-/// Whether a fleet in this province may convoy.
+/// Whether a fleet in this province may convoy: at sea, or in a province that is land and
+/// sea at once (`Province::convoys`: Baleares).
 pub fn can_convoy_from(map: &Map, province: ProvinceId) -> bool {
-    map.province(province).terrain == Terrain::Sea
+    let p = map.province(province);
+    p.terrain == Terrain::Sea || p.convoys
 }
 
 /// Whether a chain of the `fleets` (provinces holding convoying fleets) links `from` to `to`.

@@ -65,6 +65,9 @@ pub(super) struct Board<'a> {
     pub necessary: Lists,
     /// Convoys taken out by the Szykman rule.
     pub paradox: Vec<bool>,
+    /// Moves made at half strength: across a half-strength border, or convoyed into their
+    /// destination only across one (1900's way round the Cape of Good Hope).
+    pub half: Vec<bool>,
 }
 
 /// A list of units for each key (a province, or a unit), all kept in one vector: a board has
@@ -222,7 +225,9 @@ impl Board<'_> {
             if self.units[w].power == self.units[s].power || self.spared_by_2000_rule(w, s) {
                 continue;
             }
-            if !self.attack_from_target(w, s) && self.path(r, w, !opt) {
+            // A move across a half-strength border cuts no support; it may still dislodge.
+            let across_half = self.half[w] && !self.is_convoyed(w);
+            if !across_half && !self.attack_from_target(w, s) && self.path(r, w, !opt) {
                 return false;
             }
             if r.resolve(self, w, !opt) {
@@ -297,15 +302,21 @@ impl Board<'_> {
         }
     }
 
-    /// DATC 5.B.5.
+    /// What a move of `u` weighs before its supports: a whole unit, or half across a
+    /// half-strength border. Strengths are counted in halves (a unit 2, a support 2).
+    fn base(&self, u: usize) -> u32 {
+        if self.half[u] { 1 } else { 2 }
+    }
+
+    /// DATC 5.B.5 (in halves: see `base`).
     pub fn hold_strength(&mut self, r: &mut Resolver, p: ProvinceId, opt: bool) -> u32 {
         let Some(v) = self.unit_at[p.index()] else {
             return 0;
         };
         if self.is_move(v) {
-            return if r.resolve(self, v, !opt) { 0 } else { 1 };
+            return if r.resolve(self, v, !opt) { 0 } else { 2 };
         }
-        1 + self.count_supports(r, v, false, opt, None)
+        2 + self.count_supports(r, v, false, opt, None)
     }
 
     /// DATC 5.B.6.
@@ -326,12 +337,12 @@ impl Board<'_> {
                 return 0;
             }
         }
-        1 + self.count_supports(r, w, true, opt, None)
+        self.base(w) + self.count_supports(r, w, true, opt, None)
     }
 
     /// DATC 5.B.7.
     pub fn defend_strength(&mut self, r: &mut Resolver, v: usize, opt: bool) -> u32 {
-        1 + self.count_supports(r, v, true, opt, None)
+        self.base(v) + self.count_supports(r, v, true, opt, None)
     }
 
     /// DATC 5.B.8.
@@ -341,18 +352,19 @@ impl Board<'_> {
         }
         let to = self.destination(u).expect("a move");
         let Some(v) = self.unit_at[to.index()] else {
-            return 1 + self.count_supports(r, u, true, opt, None);
+            return self.base(u) + self.count_supports(r, u, true, opt, None);
         };
         if self.head_to_head(u).is_none() && self.is_move(v) && r.resolve(self, v, opt) {
-            return 1 + self.count_supports(r, u, true, opt, None);
+            return self.base(u) + self.count_supports(r, u, true, opt, None);
         }
         if self.units[v].power == self.units[u].power {
             return 0;
         }
         let defender = self.units[v].power;
-        1 + self.count_supports(r, u, true, opt, Some(defender))
+        self.base(u) + self.count_supports(r, u, true, opt, Some(defender))
     }
 
+    /// The strength the supports of `u` that are given add, in halves (2 a support).
     fn count_supports(
         &mut self,
         r: &mut Resolver,
@@ -378,7 +390,7 @@ impl Board<'_> {
                 continue;
             }
             if r.resolve(self, s, opt) {
-                n += 1;
+                n += 2;
             }
         }
         n

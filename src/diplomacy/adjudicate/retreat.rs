@@ -50,12 +50,18 @@ pub fn adjudicate(
             continue;
         };
         let province = map.province_of(*target);
+        // A unit retreating across a half-strength border gives way to any other unit
+        // retreating to the same place; the others give way to none of its kind.
+        let across_half = |e: usize| {
+            map.is_half_strength(map.province_of(position.dislodged[e].unit.region), province)
+        };
         let rivals: Vec<_> = in_force
             .iter()
             .enumerate()
             .filter(|(e, o)| {
                 *e != d && o.is_some_and(|(_, t)| t.is_some_and(|t| map.province_of(t) == province))
             })
+            .filter(|(e, _)| across_half(d) || !across_half(*e))
             .map(|(e, _)| map.province_of(position.dislodged[e].unit.region))
             .collect();
         if rivals.is_empty() {

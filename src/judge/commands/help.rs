@@ -100,6 +100,9 @@ impl Session<'_> {
                 return self.variant_map(variant);
             }
         }
+        if asked == "variants" {
+            return self.variant_list();
+        }
         if asked == "dedication" {
             let why = crate::judge::commands::unsupported::reason(
                 Unsupported::PlayerInfo,
@@ -154,7 +157,39 @@ impl Session<'_> {
         self.say_text(text.trim_end().to_string());
     }
 
-    /// A variant's rules: its own file, or what its data says.
+    /// GET variants: every variant with its powers, centres and victory, and Here I Stand.
+    fn variant_list(&mut self) {
+        let words = self.words();
+        let mut lines = vec![crate::tr!(words, "help.variants")];
+        for variant in &self.judge.variants {
+            let centres = variant.map.provinces.iter().filter(|p| p.centre.is_some());
+            lines.push(format!(
+                "  {:<16}{}",
+                variant.id,
+                crate::tr!(
+                    words,
+                    "help.variant_line",
+                    variant = variant.name,
+                    powers = variant.map.powers.len(),
+                    centres = centres.count(),
+                    victory = variant.victory_centres
+                )
+            ));
+            let names: Vec<&str> = variant.map.powers.iter().map(|p| p.name.as_str()).collect();
+            lines.push(format!("  {:<16}{}", "", wrapped(&names.join(", "), 60)));
+        }
+        lines.push(format!(
+            "  {:<16}{}",
+            crate::game::HERE_I_STAND,
+            crate::tr!(words, "help.variant_his")
+        ));
+        lines.push(String::new());
+        lines.push(crate::tr!(words, "help.variants_more"));
+        self.say_text(lines.join("\n"));
+    }
+
+    /// A variant's rules: its own file, or what its data says (its numbers, its special rules
+    /// in the reader's language, its source).
     fn variant_info(&mut self, variant: &Variant) {
         let file = format!("info-{}.txt", variant.id);
         if self.judge.templates.has(&self.language, &file) {
@@ -175,6 +210,19 @@ impl Session<'_> {
             victory = variant.victory_centres,
             description = variant.description
         ));
+        let paragraphs = if self.language == "ru" && !variant.info_ru.is_empty() {
+            &variant.info_ru
+        } else {
+            &variant.info_en
+        };
+        for paragraph in paragraphs {
+            self.say_text(wrapped(paragraph, 72));
+        }
+        if !variant.source.is_empty() {
+            let words = self.words();
+            let source = crate::tr!(words, "help.variant_source", source = variant.source);
+            self.say_text(wrapped(&source, 72));
+        }
     }
 
     /// A variant's powers and provinces, with the short names orders may use.
@@ -200,4 +248,23 @@ impl Session<'_> {
         }
         self.say_text(lines.join("\n"));
     }
+}
+
+/// `text` broken into lines of at most `width` characters, at spaces.
+fn wrapped(text: &str, width: usize) -> String {
+    let mut out = String::new();
+    let mut line = 0;
+    for word in text.split_whitespace() {
+        let n = word.chars().count();
+        if line > 0 && line + 1 + n > width {
+            out.push('\n');
+            line = 0;
+        } else if line > 0 {
+            out.push(' ');
+            line += 1;
+        }
+        out.push_str(word);
+        line += n;
+    }
+    out
 }

@@ -13,8 +13,8 @@ use chrono::{DateTime, Utc};
 
 use crate::diplomacy::adjudicate::{Resolution, RetreatOptions, Submitted};
 use crate::diplomacy::position::Position;
-use crate::drawing::orders::DrawnOrder;
-use crate::drawing::{self, Scene, board::drawn_orders};
+use crate::drawing::DrawnOrder;
+use crate::drawing::{self, Scene, orders::drawn_orders};
 use crate::game::GameState;
 use crate::letter::Attachment;
 use crate::report::messages::Words;

@@ -244,7 +244,8 @@ impl Args<'_> {
         let Some(password_word) = rest.first() else {
             return self.usage(USAGE);
         };
-        if power.is_some_and(|c| !c.is_ascii_alphabetic()) {
+        // A power's letter, or a digit (Chaos has 34 powers: A-Z less M and O, then 0-9).
+        if power.is_some_and(|c| !c.is_ascii_alphanumeric()) {
             let message = "that does not start with a power letter: write the power's initial \
                            before the game, like: SIGNON Fmygame secret";
             self.report(Severity::Error, game_word.column, message);
