@@ -113,7 +113,7 @@ impl From<&Phrase> for Arg {
         Arg::Each(
             Lang::ALL
                 .into_iter()
-                .map(|lang| (lang.code().to_string(), phrase.get(lang).to_string()))
+                .map(|lang| (lang, phrase.get(lang).to_string()))
                 .collect(),
         )
     }
@@ -146,7 +146,7 @@ fn sentence(text: String) -> String {
 
 /// The core's language for a reader's words.
 fn lang_of(words: Words) -> Lang {
-    Lang::from_code(words.language())
+    words.language()
 }
 
 /// The report's lines in `words`.
@@ -482,7 +482,7 @@ pub(crate) fn lines(
                     game.deadline_at = None;
                     let notice = msg!("his.cancelled_notice");
                     announcements.push(Phrase::by(|lang| {
-                        desk.templates().words(lang.code()).message(&notice)
+                        desk.templates().words(lang).message(&notice)
                     }));
                     Ok(tr!(words, "his.cancelled"))
                 }
