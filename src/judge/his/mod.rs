@@ -5,11 +5,11 @@
 //! revealed when the game ends, so every roll in the archive can be checked.
 //!
 //! The interface is narrow and the dependency goes one way: the letters' side
-//! (`judge/his_letters.rs`: signing on, passwords, seats, secrecy, what a letter answers) calls
+//! (`judge/commands/his.rs`: signing on, passwords, seats, secrecy, what a letter answers) calls
 //! the operations here (`create`, `lines`, `list`, `reveal_line`, `deadline`), which return what
 //! to say and send; what they need of the judge around them is `Desk` (the configuration, the
 //! templates, the words a game and a member read, when a window closes), which the judge
-//! implements. Nothing here uses `letter.rs` or `phase.rs`.
+//! implements. Nothing here uses the session or the phases of Diplomacy games.
 
 use crate::game::GameState;
 use std::collections::BTreeMap;
