@@ -7,6 +7,7 @@
 //! - `game`: the game as the judge keeps it, typed: its kind and state, settings, wishes.
 //! - `letter`: incoming and outgoing letters, plain data.
 //! - `lang`: the languages the judge writes in (`Lang`), one type for every layer.
+//! - `message`: a sentence not yet in any language (`Message`, `msg!`).
 //! - `mail`: reading, writing, fetching and sending mail.
 //! - `archive`: the archive as a static web site, and the SUMMARY of a game.
 //! - `daemon`: the loop and the clock, with its watchdog (the time limit on one letter's
@@ -30,6 +31,7 @@ pub mod judge;
 pub mod lang;
 pub mod letter;
 pub mod mail;
+pub mod message;
 pub mod report;
 pub mod store;
 pub mod syslog;

@@ -14,9 +14,10 @@
 use std::collections::BTreeMap;
 
 pub use crate::lang::Lang;
-use std::fmt::{Display, Write};
+pub use crate::message::{Arg, Message, When};
+use std::fmt::Write;
 
-use chrono::{DateTime, Datelike, Utc};
+use chrono::Datelike;
 use std::path::Path;
 use std::sync::LazyLock;
 
@@ -204,52 +205,6 @@ pub fn placeholders(text: &str) -> Vec<String> {
     names
 }
 
-/// A value to put in a message: text, another message rendered in the same language, a
-/// moment written the reader's way, or text already written in each language (language code
-/// and text; the reader's is taken, else the English, else the first).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Arg {
-    Text(String),
-    Message(Message),
-    When(When),
-    Each(Vec<(Lang, String)>),
-}
-
-/// A moment (a deadline) to show in a time zone, written by the catalog's `deadline.format`
-/// (a chrono format; `{weekday}` is a name from `deadline.weekdays`, Sunday first); no
-/// moment is `deadline.none`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct When {
-    pub at: Option<DateTime<Utc>>,
-    /// An IANA zone such as `Europe/Moscow`; one that is unknown shows the time in UTC.
-    pub zone: String,
-}
-
-impl From<&When> for Arg {
-    fn from(when: &When) -> Arg {
-        Arg::When(when.clone())
-    }
-}
-
-impl<T: Display + ?Sized> From<&T> for Arg {
-    fn from(value: &T) -> Arg {
-        Arg::Text(value.to_string())
-    }
-}
-
-impl From<&Message> for Arg {
-    fn from(message: &Message) -> Arg {
-        Arg::Message(message.clone())
-    }
-}
-
-/// A sentence not yet in any language: its catalog key and its values.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Message {
-    pub key: &'static str,
-    pub args: Vec<(&'static str, Arg)>,
-}
-
 /// The words of one language: renders keys and messages.
 #[derive(Clone, Copy, Debug)]
 pub struct Words<'a> {
@@ -319,18 +274,6 @@ impl<'a> Words<'a> {
         let args: Vec<(&str, &str)> = values.iter().map(|(n, v)| (*n, v.as_str())).collect();
         self.text(message.key, &args)
     }
-}
-
-/// `msg!("key", name = value, ...)`: a [`Message`] to render later; values are borrowed
-/// and may be anything `Display`, or another `Message`.
-#[macro_export]
-macro_rules! msg {
-    ($key:literal $(, $name:ident = $value:expr)* $(,)?) => {
-        $crate::report::messages::Message {
-            key: $key,
-            args: vec![$((stringify!($name), $crate::report::messages::Arg::from(&$value))),*],
-        }
-    };
 }
 
 /// `tr!(words, "key", name = value, ...)`: the message rendered at once in `words`.
