@@ -363,7 +363,12 @@ fn tidy(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut blank = 0;
     for line in text.lines() {
-        let line = line.trim_end();
+        // The signature delimiter keeps its space (`-- `): mail clients know it by that.
+        let line = if line.starts_with("-- ") && line.trim_end() == "--" {
+            "-- "
+        } else {
+            line.trim_end()
+        };
         if line.is_empty() {
             blank += 1;
             if blank > 1 || out.is_empty() {

@@ -138,9 +138,12 @@ pub(crate) fn reply_subject(
                 }
                 None => break,
             }
-        } else if trimmed.len() > code.len()
+        } else if trimmed.len() >= code.len()
             && trimmed.starts_with(code)
-            && trimmed.as_bytes()[code.len()] == b' '
+            && trimmed
+                .as_bytes()
+                .get(code.len())
+                .is_none_or(|b| *b == b' ')
         {
             code.len()
         } else {
@@ -150,7 +153,10 @@ pub(crate) fn reply_subject(
     }
     let flag = if errors { "[Error Flag] " } else { "" };
     let head = prefix.unwrap_or(code);
-    format!("Re: {flag}{head} {}", rest.trim())
+    match rest.trim() {
+        "" => format!("Re: {flag}{head}"),
+        rest => format!("Re: {flag}{head} {rest}"),
+    }
 }
 
 /// The Message-ID every letter about `game` refers to (`References:`), so that mail readers
@@ -158,4 +164,29 @@ pub(crate) fn reply_subject(
 pub(crate) fn thread_root(judge_address: &str, game: &GameRow) -> String {
     let domain = judge_address.rsplit('@').next().unwrap_or("localhost");
     format!("game.{}.{}.strategos@{domain}", game.id, game.name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::reply_subject;
+
+    #[test]
+    fn a_reply_never_repeats_the_judge_code() {
+        let reply = |incoming: &str| reply_subject("STRA", None, false, incoming);
+        assert_eq!(reply("Re: STRA"), "Re: STRA");
+        assert_eq!(reply("STRA"), "Re: STRA");
+        assert_eq!(reply("Re: Re: STRA STRA orders"), "Re: STRA orders");
+        assert_eq!(reply("orders"), "Re: STRA orders");
+        assert_eq!(reply(""), "Re: STRA");
+        assert_eq!(reply("STRAWBERRY"), "Re: STRA STRAWBERRY");
+        assert_eq!(
+            reply_subject(
+                "STRA",
+                Some("STRA:duel - S1901M"),
+                true,
+                "Re: STRA:duel - S1901M x"
+            ),
+            "Re: [Error Flag] STRA:duel - S1901M x"
+        );
+    }
 }
