@@ -178,6 +178,10 @@ mod tests {
     }
 
     fn render(reports: &[Report]) -> String {
+        render_in("en", reports)
+    }
+
+    fn render_in(language: &str, reports: &[Report]) -> String {
         let templates = Templates::built_in();
         let status = Status {
             deadline: Some(HOSTILE.into()),
@@ -192,7 +196,21 @@ mod tests {
             status: &status,
             maps: &[(format!("phase-0-{HOSTILE}.svg"), HOSTILE.into())],
         };
-        game_page(&templates, templates.words("en"), &page).unwrap()
+        game_page(&templates, templates.words(language), &page).unwrap()
+    }
+
+    #[test]
+    fn a_russian_game_has_its_page_in_russian() {
+        let html = render_in("ru", &[]);
+        assert!(html.contains("<html lang=\"ru\">"), "{html}");
+        assert!(html.contains("<td>идёт</td>"), "{html}");
+        assert!(html.contains("<h2>Центры снабжения</h2>"), "{html}");
+        assert!(
+            html.contains("<title>Центры снабжения по годам</title>"),
+            "{html}"
+        );
+        assert!(html.contains("Отчётов пока нет."), "{html}");
+        assert!(!html.contains("<script"), "{html}");
     }
 
     #[test]

@@ -422,3 +422,42 @@ fn a_running_game_has_its_deadline_calendar_and_results_feed() {
         "{ics}"
     );
 }
+
+/// The `{{ }}`, `{% %}` and `{# #}` tags of a template, in order.
+fn tags(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = source;
+    while let Some(at) = rest.find(['{']) {
+        rest = &rest[at..];
+        let close = match rest.as_bytes().get(1) {
+            Some(b'{') => "}}",
+            Some(b'%') => "%}",
+            Some(b'#') => "#}",
+            _ => {
+                rest = &rest[1..];
+                continue;
+            }
+        };
+        let end = rest.find(close).expect("a tag is closed") + close.len();
+        out.push(rest[..end].to_string());
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[test]
+fn the_archive_templates_say_the_same_in_russian_with_the_same_tags() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let mut names: Vec<_> = std::fs::read_dir(root.join("en/archive"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 6, "{names:?}");
+    for name in names {
+        let en = std::fs::read_to_string(root.join("en/archive").join(&name)).unwrap();
+        let ru = std::fs::read_to_string(root.join("ru/archive").join(&name)).unwrap();
+        assert_eq!(tags(&en), tags(&ru), "{name:?}");
+        assert_ne!(en, ru, "{name:?} is not translated");
+    }
+}
