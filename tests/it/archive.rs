@@ -461,3 +461,38 @@ fn the_archive_templates_say_the_same_in_russian_with_the_same_tags() {
         assert_ne!(en, ru, "{name:?} is not translated");
     }
 }
+
+#[test]
+fn a_keepers_archive_template_replaces_the_built_in_one() {
+    let dir = TempDir::new("archive-templates");
+    std::fs::create_dir_all(dir.0.join("en/archive")).unwrap();
+    let index = dir.0.join("en/archive/index.html");
+    std::fs::write(
+        &index,
+        "{% extends \"./page.html\" %}{% block title %}Our <games>{% endblock %}\
+         {% block body %}<p>{{ games|length }} games</p>\n{% endblock %}",
+    )
+    .unwrap();
+    let templates = strategos::report::Templates::load(Some(&dir.0)).unwrap();
+    let mut judge = Harness::new("archive-templates");
+    let site = dir.0.join("site");
+    {
+        let tx = judge.daemon.store.begin().unwrap();
+        strategos::archive::write_site_with(&tx, &test_variants(), &site, "STRA", &templates)
+            .unwrap();
+    }
+    let html = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(html.contains("<title>Our <games></title>"), "{html}");
+    assert!(html.contains("<body>\n<p>0 games</p>\n</body>"), "{html}");
+    // The built-in frame is kept.
+    assert!(
+        html.contains("<style>\nbody { font-family: Georgia"),
+        "{html}"
+    );
+    // A template that does not compile stops the loading, naming its file and line.
+    std::fs::write(&index, "<p>\n{% if %}</p>\n").unwrap();
+    let error = strategos::report::Templates::load(Some(&dir.0))
+        .err()
+        .expect("a broken template is refused");
+    assert!(error.contains("en/archive/index.html:2"), "{error}");
+}
