@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use clap::Subcommand;
 
-use strategos::archive::{is_public, write_site_as};
+use strategos::archive::{is_public, write_site_with};
 use strategos::config::Config;
 use strategos::diplomacy::power::PowerId;
 use strategos::diplomacy::progress::VictoryCounting;
@@ -136,8 +136,11 @@ pub fn backup(config: &Config, file: &Path) -> Result<String, String> {
 pub fn archive(config: &Config, out: &Path) -> Result<String, String> {
     let variants = variants(config)?;
     let mut store = open(config)?;
+    let templates = strategos::report::Templates::load(
+        Some(config.paths.templates.as_path()).filter(|p| p.is_dir()),
+    )?;
     let tx = store.begin().map_err(db)?;
-    let written = write_site_as(&tx, &variants, out, &config.judge.code)?;
+    let written = write_site_with(&tx, &variants, out, &config.judge.code, &templates)?;
     Ok(format!(
         "{written} game page(s) written; the index is {}\n",
         out.join("index.html").display()

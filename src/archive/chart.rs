@@ -1,9 +1,10 @@
 //! A small line chart of supply centres (or, where victory counts it, supply) by year, as
 //! inline SVG: one line per power, years along the bottom, counts up the side, a legend at
-//! the right. No scripts, no fonts to
-//! fetch; the same numbers always give the same text.
+//! the right. No scripts, no fonts to fetch; the same numbers always give the same text.
+//! Here are the chart's numbers, placed; `templates/<language>/archive/chart.html` draws them.
 
-use super::html::escape;
+use serde::Serialize;
+
 use super::summary::Summary;
 
 /// Colours of the powers' lines, in the variant's power order (repeating past ten).
@@ -19,8 +20,64 @@ const RIGHT: f64 = 140.0;
 const TOP: f64 = 12.0;
 const BOTTOM: f64 = 34.0;
 
+/// The chart, every coordinate written as the SVG holds it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Chart {
+    /// The lines are supply, not centres.
+    pub by_supply: bool,
+    pub width: String,
+    pub height: String,
+    /// Where the plot begins and ends, across.
+    pub left: String,
+    pub right: String,
+    /// A faint line and a label at each round count.
+    pub ticks: Vec<Tick>,
+    /// A label under each year shown (thinned out when there are many).
+    pub years: Vec<YearLabel>,
+    /// One line per power, with its key in the legend.
+    pub lines: Vec<Line>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Tick {
+    pub count: u32,
+    pub y: String,
+    pub label_x: String,
+    pub label_y: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct YearLabel {
+    pub label: String,
+    pub x: String,
+    pub y: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Line {
+    pub power: String,
+    pub colour: &'static str,
+    /// `x,y x,y ...`, or none when there is one year: then `dot`.
+    pub points: Option<String>,
+    pub dot: Option<Point>,
+    pub key_x: String,
+    pub key_y: String,
+    pub label_x: String,
+    pub label_y: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Point {
+    pub x: String,
+    pub y: String,
+}
+
+fn at(v: f64) -> String {
+    format!("{v:.1}")
+}
+
 /// The chart of `summary`'s counts, or `None` when no year has counts.
-pub fn centre_chart(summary: &Summary) -> Option<String> {
+pub fn centre_chart(summary: &Summary) -> Option<Chart> {
     if summary.years.is_empty() || summary.centres.is_empty() {
         return None;
     }
@@ -44,74 +101,64 @@ pub fn centre_chart(summary: &Summary) -> Option<String> {
         }
     };
     let y = |count: u32| TOP + plot_h * (1.0 - f64::from(count) / f64::from(top));
-    let title = match summary.by_supply {
-        false => "Supply centres by year",
-        true => "Supply by year",
-    };
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{WIDTH}\" height=\"{HEIGHT}\" \
-         viewBox=\"0 0 {WIDTH} {HEIGHT}\" role=\"img\" aria-label=\"{title}\" \
-         font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n\
-         <title>{title}</title>\n"
-    );
-    // The count axis: a faint line and a label at each tick.
-    let mut count = 0;
-    while count <= top {
-        svg.push_str(&format!(
-            "<line x1=\"{LEFT}\" y1=\"{0:.1}\" x2=\"{1:.1}\" y2=\"{0:.1}\" stroke=\"#ddd\"/>\
-             <text x=\"{2:.1}\" y=\"{3:.1}\" text-anchor=\"end\">{count}</text>\n",
-            y(count),
-            LEFT + plot_w,
-            LEFT - 6.0,
-            y(count) + 4.0,
-        ));
-        count += step;
-    }
-    // The year axis: a label under each year, thinned out when there are many.
+    let ticks = (0..=top)
+        .step_by(step as usize)
+        .map(|count| Tick {
+            count,
+            y: at(y(count)),
+            label_x: at(LEFT - 6.0),
+            label_y: at(y(count) + 4.0),
+        })
+        .collect();
     let every = n.div_ceil(12).max(1);
-    for (i, year) in summary.years.iter().enumerate() {
-        if i % every == 0 || i + 1 == n {
-            svg.push_str(&format!(
-                "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text>\n",
-                x(i),
-                HEIGHT - BOTTOM + 16.0,
-                escape(year)
-            ));
-        }
-    }
-    for (p, row) in summary.centres.iter().enumerate() {
-        let colour = COLOURS[p % COLOURS.len()];
-        let counts = summary.counted(row);
-        let points: Vec<String> = counts
-            .iter()
-            .enumerate()
-            .map(|(i, c)| format!("{:.1},{:.1}", x(i), y(*c)))
-            .collect();
-        if n == 1 {
-            svg.push_str(&format!(
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"3\" fill=\"{colour}\"/>\n",
-                x(0),
-                y(counts.first().copied().unwrap_or(0))
-            ));
-        } else {
-            svg.push_str(&format!(
-                "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/>\n",
-                points.join(" ")
-            ));
-        }
-        let legend_y = TOP + 14.0 * p as f64 + 6.0;
-        svg.push_str(&format!(
-            "<rect x=\"{0:.1}\" y=\"{1:.1}\" width=\"12\" height=\"3\" fill=\"{colour}\"/>\
-             <text x=\"{2:.1}\" y=\"{3:.1}\">{4}</text>\n",
-            WIDTH - RIGHT + 16.0,
-            legend_y - 2.0,
-            WIDTH - RIGHT + 32.0,
-            legend_y + 3.0,
-            escape(&row.power)
-        ));
-    }
-    svg.push_str("</svg>\n");
-    Some(svg)
+    let years = summary
+        .years
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| i % every == 0 || i + 1 == n)
+        .map(|(i, year)| YearLabel {
+            label: year.clone(),
+            x: at(x(i)),
+            y: at(HEIGHT - BOTTOM + 16.0),
+        })
+        .collect();
+    let lines = summary
+        .centres
+        .iter()
+        .enumerate()
+        .map(|(p, row)| {
+            let counts = summary.counted(row);
+            let legend_y = TOP + 14.0 * p as f64 + 6.0;
+            let points: Vec<String> = counts
+                .iter()
+                .enumerate()
+                .map(|(i, c)| format!("{},{}", at(x(i)), at(y(*c))))
+                .collect();
+            Line {
+                power: row.power.clone(),
+                colour: COLOURS[p % COLOURS.len()],
+                points: (n != 1).then(|| points.join(" ")),
+                dot: (n == 1).then(|| Point {
+                    x: at(x(0)),
+                    y: at(y(counts.first().copied().unwrap_or(0))),
+                }),
+                key_x: at(WIDTH - RIGHT + 16.0),
+                key_y: at(legend_y - 2.0),
+                label_x: at(WIDTH - RIGHT + 32.0),
+                label_y: at(legend_y + 3.0),
+            }
+        })
+        .collect();
+    Some(Chart {
+        by_supply: summary.by_supply,
+        width: WIDTH.to_string(),
+        height: HEIGHT.to_string(),
+        left: LEFT.to_string(),
+        right: at(LEFT + plot_w),
+        ticks,
+        years,
+        lines,
+    })
 }
 
 /// A round step between count labels: at most about six labels.
@@ -126,6 +173,19 @@ fn tick_step(top: u32) -> u32 {
 mod tests {
     use super::*;
     use crate::archive::summary::CentreRow;
+
+    /// The chart as the English page draws it.
+    fn drawn(summary: &Summary) -> Option<String> {
+        centre_chart(summary).map(|chart| {
+            crate::report::Templates::built_in()
+                .render_file(
+                    crate::lang::Lang::En,
+                    "archive/chart.html",
+                    minijinja::context! { chart => minijinja::value::Serde(chart) },
+                )
+                .unwrap()
+        })
+    }
 
     fn summary(years: &[&str], rows: &[(&str, &[u32])]) -> Summary {
         Summary {
@@ -148,7 +208,7 @@ mod tests {
 
     #[test]
     fn one_line_per_power_from_its_first_year_to_its_last() {
-        let chart = centre_chart(&summary(
+        let chart = drawn(&summary(
             &["1901", "1902"],
             &[("France", &[6, 6]), ("<b>", &[3, 0])],
         ))
@@ -167,10 +227,7 @@ mod tests {
             by_supply: true,
             ..centres.clone()
         };
-        let (by_centres, by_supply) = (
-            centre_chart(&centres).unwrap(),
-            centre_chart(&supply).unwrap(),
-        );
+        let (by_centres, by_supply) = (drawn(&centres).unwrap(), drawn(&supply).unwrap());
         assert!(by_centres.contains("<title>Supply centres by year</title>"));
         assert!(by_supply.contains("<title>Supply by year</title>"));
         // Centres 2 then 5 on a scale of 5; supply 3 then 6 on a scale of 6.
@@ -186,9 +243,9 @@ mod tests {
 
     #[test]
     fn a_single_year_is_a_dot_and_no_years_no_chart() {
-        let chart = centre_chart(&summary(&["1901"], &[("France", &[3])])).unwrap();
+        let chart = drawn(&summary(&["1901"], &[("France", &[3])])).unwrap();
         assert!(chart.contains("<circle"));
-        assert_eq!(centre_chart(&summary(&[], &[("France", &[])])), None);
+        assert_eq!(drawn(&summary(&[], &[("France", &[])])), None);
     }
 
     #[test]

@@ -2,10 +2,15 @@
 //! mail) and its results as an Atom feed (RFC 4287: `results.atom`), beside its page. Both
 //! are written from what the database holds, with no time of writing: the same database gives
 //! the same files, and a calendar or feed reader sees a change only when the game changed.
+//! Their text is `templates/<language>/archive/deadlines.ics` and `results.atom`.
 
 use chrono::{DateTime, Utc};
+use serde::Serialize;
 
 use super::page::Report;
+use crate::lang::Lang;
+use crate::report::Templates;
+use crate::report::escape::ics_lines;
 
 /// What a game's calendar says: its deadline and the end of its grace, in its phase.
 pub struct Deadlines<'a> {
@@ -25,112 +30,51 @@ pub struct Deadlines<'a> {
     pub since: DateTime<Utc>,
 }
 
-/// An iCalendar text value: backslash, comma, semicolon and line breaks escaped.
-fn text(value: &str) -> String {
-    let mut out = String::new();
-    for c in value.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            ',' => out.push_str("\\,"),
-            ';' => out.push_str("\\;"),
-            '\n' => out.push_str("\\n"),
-            '\r' => {}
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// A content line folded at 75 octets (continuations start with a space), ended by CRLF.
-fn line(out: &mut String, content: &str) {
-    let mut width = 0;
-    for c in content.chars() {
-        if width + c.len_utf8() > 75 {
-            out.push_str("\r\n ");
-            width = 1;
-        }
-        out.push(c);
-        width += c.len_utf8();
-    }
-    out.push_str("\r\n");
-}
-
 fn stamp(at: DateTime<Utc>) -> String {
     at.format("%Y%m%dT%H%M%SZ").to_string()
 }
 
-/// The calendar: an event at the deadline and one at the end of the grace.
-pub fn deadlines_ics(d: &Deadlines) -> String {
-    let mut out = String::new();
-    line(&mut out, "BEGIN:VCALENDAR");
-    line(&mut out, "VERSION:2.0");
-    line(&mut out, "PRODID:-//Strategos//Diplomacy judge//EN");
-    line(&mut out, "CALSCALE:GREGORIAN");
-    line(
-        &mut out,
-        &format!("X-WR-CALNAME:{}", text(&format!("Game {}", d.game))),
-    );
-    let owing = if d.owing.is_empty() {
-        "Every order is in.".to_string()
-    } else {
-        format!("Orders still due from: {}.", d.owing.join(", "))
-    };
-    let events = [
-        (
-            d.deadline,
-            "deadline",
-            format!("{}: deadline, {}", d.game, d.phase),
-        ),
-        (
-            d.grace_end,
-            "grace",
-            format!("{}: grace ends, {}", d.game, d.phase),
-        ),
-    ];
-    for (at, what, summary) in events {
-        let Some(at) = at else {
-            continue;
-        };
-        if what == "grace" && Some(at) == d.deadline {
-            continue;
-        }
-        line(&mut out, "BEGIN:VEVENT");
-        line(
-            &mut out,
-            &format!(
-                "UID:{}-{}-{}-{what}@strategos",
-                text(&d.code.to_lowercase()),
-                text(d.game),
-                d.serial
-            ),
-        );
-        line(&mut out, &format!("DTSTAMP:{}", stamp(d.since)));
-        line(&mut out, &format!("DTSTART:{}", stamp(at)));
-        line(&mut out, &format!("DTEND:{}", stamp(at)));
-        line(&mut out, &format!("SUMMARY:{}", text(&summary)));
-        line(&mut out, &format!("DESCRIPTION:{}", text(&owing)));
-        line(&mut out, "TRANSP:TRANSPARENT");
-        line(&mut out, "END:VEVENT");
-    }
-    line(&mut out, "END:VCALENDAR");
-    out
+/// One event of the calendar: `deadline` or `grace` (its end), at a time.
+#[derive(Serialize)]
+struct Event {
+    what: &'static str,
+    at: String,
 }
 
-/// XML text: the five characters XML reserves escaped, and control characters (which XML
-/// 1.0 cannot hold) left out.
-fn xml(value: &str) -> String {
-    value
-        .chars()
-        .filter(|c| !c.is_control() || matches!(c, '\n' | '\t'))
-        .map(|c| match c {
-            '&' => "&amp;".to_string(),
-            '<' => "&lt;".to_string(),
-            '>' => "&gt;".to_string(),
-            '"' => "&quot;".to_string(),
-            '\'' => "&apos;".to_string(),
-            c => c.to_string(),
-        })
-        .collect()
+/// The calendar in `language` (`templates/<language>/archive/deadlines.ics`): an event at the
+/// deadline and one at the end of the grace, its lines folded and ended by CRLF.
+pub fn deadlines_ics(
+    templates: &Templates,
+    language: Lang,
+    d: &Deadlines,
+) -> Result<String, String> {
+    let mut events = Vec::new();
+    if let Some(at) = d.deadline {
+        events.push(Event {
+            what: "deadline",
+            at: stamp(at),
+        });
+    }
+    if let Some(at) = d.grace_end.filter(|at| Some(*at) != d.deadline) {
+        events.push(Event {
+            what: "grace",
+            at: stamp(at),
+        });
+    }
+    let text = templates.render_file(
+        language,
+        "archive/deadlines.ics",
+        minijinja::context! {
+            code => d.code,
+            game => d.game,
+            phase => d.phase,
+            serial => d.serial,
+            owing => minijinja::value::Serde(d.owing),
+            since => stamp(d.since),
+            events => minijinja::value::Serde(&events),
+        },
+    )?;
+    Ok(ics_lines(&text))
 }
 
 /// A report's time (`Tx::reports` stores RFC 3339) as Atom writes it.
@@ -140,9 +84,25 @@ fn atom_time(when: &str) -> String {
         .unwrap_or_else(|| when.to_string())
 }
 
-/// The feed of a game's results: one entry per report whose title says Results (numbered as
-/// on the page, so each links to its section there), newest first.
-pub fn results_atom(code: &str, game: &str, reports: &[Report]) -> String {
+/// One entry of the feed: a report, numbered as on the page.
+#[derive(Serialize)]
+struct Entry<'a> {
+    number: usize,
+    title: &'a str,
+    updated: String,
+    text: &'a str,
+}
+
+/// The feed of a game's results in `language` (`templates/<language>/archive/results.atom`):
+/// one entry per report whose title says Results (numbered as on the page, so each links to
+/// its section there), newest first.
+pub fn results_atom(
+    templates: &Templates,
+    language: Lang,
+    code: &str,
+    game: &str,
+    reports: &[Report],
+) -> Result<String, String> {
     let results: Vec<(usize, &Report)> = reports
         .iter()
         .enumerate()
@@ -153,32 +113,21 @@ pub fn results_atom(code: &str, game: &str, reports: &[Report]) -> String {
         .map(|(_, (when, _, _))| atom_time(when))
         .or_else(|| reports.first().map(|(when, _, _)| atom_time(when)))
         .unwrap_or_else(|| "1970-01-01T00:00:00Z".into());
-    let id = format!("urn:strategos:{}:{}", xml(&code.to_lowercase()), xml(game));
-    let mut out = String::from("<?xml version=\"1.0\" encoding=\"utf-8\"?>\n");
-    out.push_str("<feed xmlns=\"http://www.w3.org/2005/Atom\">\n");
-    out.push_str(&format!("  <id>{id}</id>\n"));
-    out.push_str(&format!("  <title>Game {}: results</title>\n", xml(game)));
-    out.push_str(&format!("  <updated>{updated}</updated>\n"));
-    out.push_str("  <author><name>Strategos</name></author>\n");
-    out.push_str("  <link rel=\"alternate\" href=\"index.html\"/>\n");
-    out.push_str("  <link rel=\"self\" href=\"results.atom\"/>\n");
-    for (i, (when, title, body)) in results.into_iter().rev() {
-        out.push_str("  <entry>\n");
-        out.push_str(&format!("    <id>{id}:report:{}</id>\n", i + 1));
-        out.push_str(&format!("    <title>{}</title>\n", xml(title)));
-        out.push_str(&format!("    <updated>{}</updated>\n", atom_time(when)));
-        out.push_str(&format!(
-            "    <link rel=\"alternate\" href=\"index.html#report-{}\"/>\n",
-            i + 1
-        ));
-        out.push_str(&format!(
-            "    <content type=\"text\">{}</content>\n",
-            xml(body.trim_end())
-        ));
-        out.push_str("  </entry>\n");
-    }
-    out.push_str("</feed>\n");
-    out
+    let entries: Vec<Entry> = results
+        .into_iter()
+        .rev()
+        .map(|(i, (when, title, body))| Entry {
+            number: i + 1,
+            title,
+            updated: atom_time(when),
+            text: body.trim_end(),
+        })
+        .collect();
+    templates.render_file(
+        language,
+        "archive/results.atom",
+        minijinja::context! { code, game, updated, entries => minijinja::value::Serde(&entries) },
+    )
 }
 
 #[cfg(test)]
@@ -194,16 +143,21 @@ mod tests {
     #[test]
     fn the_calendar_has_its_deadline_and_grace_folded_and_escaped() {
         let owing = vec!["France".to_string(), "Turkey".to_string()];
-        let ics = deadlines_ics(&Deadlines {
-            code: "STRA",
-            game: "duel",
-            phase: "Spring 1901 movement",
-            serial: 3,
-            deadline: Some(at("2027-01-07T12:00:00Z")),
-            grace_end: Some(at("2027-01-14T12:00:00Z")),
-            owing: &owing,
-            since: at("2027-01-05T12:00:00Z"),
-        });
+        let ics = deadlines_ics(
+            &Templates::built_in(),
+            Lang::En,
+            &Deadlines {
+                code: "STRA",
+                game: "duel",
+                phase: "Spring 1901 movement",
+                serial: 3,
+                deadline: Some(at("2027-01-07T12:00:00Z")),
+                grace_end: Some(at("2027-01-14T12:00:00Z")),
+                owing: &owing,
+                since: at("2027-01-05T12:00:00Z"),
+            },
+        )
+        .unwrap();
         assert!(ics.starts_with("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"));
         assert!(ics.contains("UID:stra-duel-3-deadline@strategos\r\n"));
         assert!(ics.contains("DTSTART:20270107T120000Z\r\n"));
@@ -234,7 +188,8 @@ mod tests {
                 "later".into(),
             ),
         ];
-        let atom = results_atom("STRA", "duel", &reports);
+        let atom =
+            results_atom(&Templates::built_in(), Lang::En, "STRA", "duel", &reports).unwrap();
         assert_eq!(atom.matches("<entry>").count(), 2);
         assert!(atom.contains("<updated>2027-01-08T12:00:00Z</updated>"));
         assert!(atom.find("F1901M").unwrap() < atom.find("S1901M Results").unwrap());

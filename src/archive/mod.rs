@@ -5,11 +5,13 @@
 //! the supply centres by year (a table and an inline SVG chart), the map of every phase and
 //! every report in order. Plain HTML with a little inline CSS: no scripts,
 //! no outside files, and no time of writing, so the same database always gives the same
-//! site. Every text from players or reports is escaped.
+//! site. Every page, feed and calendar is written from a template of
+//! `templates/<language>/archive/` (`report::Templates`), which escapes every value put in it
+//! as its kind of file needs (`report::escape`); a game's files are in the game's language,
+//! the index in English.
 //!
-//! - `html`: escaping and the page frame.
 //! - `summary`: who held each power when and the centres by year; `summary_text`.
-//! - `chart`: the SVG chart of the centres.
+//! - `chart`: the SVG chart of the centres, placed.
 //! - `page`: a game's page, and `report_texts` to read its reports back.
 //! - `feeds`: beside each page, the game's deadlines as iCalendar (`deadlines.ics`) and its
 //!   results as an Atom feed (`results.atom`).
@@ -19,26 +21,28 @@
 use crate::game::GameState;
 mod chart;
 mod feeds;
-mod html;
 pub mod maps;
 mod page;
 mod summary;
 
 use std::path::Path;
 
+use serde::Serialize;
+
 pub use feeds::{Deadlines, deadlines_ics, results_atom};
-pub use html::{escape, unescape};
 pub use page::report_texts;
 pub use summary::{CentreRow, Holders, Span, Summary, summarise, summary_text};
 
 use crate::game::secrecy::{Reader, scrub};
-use crate::report::Words;
+use crate::lang::Lang;
+use crate::report::Templates;
 use crate::store::{GameRow, Tx};
 use crate::variant::Variant;
 
-/// Writes the site into `out` (created if missing) and returns the number of game pages
-/// written. A private game, or an anonymous one still running, gets no page, and every file
-/// left of it from when it was public is removed with its folder (`on_public_site`).
+/// Writes the site into `out` (created if missing) from the built-in templates and returns
+/// the number of game pages written. A private game, or an anonymous one still running, gets
+/// no page, and every file left of it from when it was public is removed with its folder
+/// (`on_public_site`).
 pub fn write_site(tx: &Tx, variants: &[Variant], out: &Path) -> Result<usize, String> {
     write_site_as(tx, variants, out, "STRA")
 }
@@ -50,9 +54,22 @@ pub fn write_site_as(
     out: &Path,
     code: &str,
 ) -> Result<usize, String> {
+    write_site_with(tx, variants, out, code, &Templates::built_in())
+}
+
+/// `write_site_as` from the judge's `templates` (a keeper's folder may replace any of them).
+pub fn write_site_with(
+    tx: &Tx,
+    variants: &[Variant],
+    out: &Path,
+    code: &str,
+    templates: &Templates,
+) -> Result<usize, String> {
     let db = |e: rusqlite::Error| format!("cannot read the database: {e}");
     crate::files::public_root(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let mut rows = Vec::new();
+    // The index is English: the judge has no language of its own.
+    let english = templates.words(Lang::En);
     for game in tx.games().map_err(db)? {
         let folder = out.join(page_folder(&game.name));
         if !on_public_site(&game) {
@@ -61,9 +78,11 @@ pub fn write_site_as(
         }
         let variant = variants.iter().find(|v| v.id == game.variant);
         let variant_name = variant.map_or(game.variant.as_str(), |v| v.name.as_str());
-        let summary = summarise(tx, variant, &game, Reader::Other, Words::english()).map_err(db)?;
+        // A game's files are in its language.
+        let words = templates.words(game.settings.language);
+        let language = words.language();
+        let summary = summarise(tx, variant, &game, Reader::Other, words).map_err(db)?;
         // No address a stranger may not see, whatever the archive holds.
-        let words = crate::report::Words::english();
         let mut reports = Vec::new();
         for (when, title, text) in tx.reports(game.id).map_err(db)? {
             let title = scrub(tx, words, &game, &title, Reader::Other).map_err(db)?;
@@ -92,27 +111,44 @@ pub fn write_site_as(
         };
         let pictures = maps::phase_pictures(tx, variants, &game, words, &have).map_err(db)?;
         let maps = write_pictures(&folder, &pictures)?;
-        let html = page::game_page(&game, variant_name, &summary, &reports, &status, &maps);
+        let html = page::game_page(
+            templates,
+            words,
+            &page::Page {
+                game: &game,
+                variant_name,
+                summary: &summary,
+                reports: &reports,
+                status: &status,
+                maps: &maps,
+            },
+        )?;
         write(&folder, &html)?;
-        write_file(
-            &folder,
-            "deadlines.ics",
-            &deadlines_ics(&now.deadlines(code, &game)),
-        )?;
-        write_file(
-            &folder,
-            "results.atom",
-            &results_atom(code, &game.name, &reports),
-        )?;
+        let ics = deadlines_ics(templates, language, &now.deadlines(code, &game))?;
+        write_file(&folder, "deadlines.ics", &ics)?;
+        let atom = results_atom(templates, language, code, &game.name, &reports)?;
+        write_file(&folder, "results.atom", &atom)?;
+        let phase = match language {
+            Lang::En => summary.phase,
+            // The index is English: the phase is named again in English.
+            _ => summary::phase_of(tx, variant, &game, english).map_err(db)?,
+        };
         rows.push(IndexRow {
             folder: page_folder(&game.name),
             name: game.name.clone(),
             variant: variant_name.to_string(),
-            state: game.state.as_str().to_string(),
-            phase: summary.phase.unwrap_or_else(|| "not started".into()),
+            state: page::state_in(english, &game),
+            phase,
         });
     }
-    write(out, &index_page(&rows))?;
+    let index = templates.render_file(
+        Lang::En,
+        "archive/index.html",
+        minijinja::context! {
+            games => minijinja::value::Serde(&rows),
+        },
+    )?;
+    write(out, &index)?;
     Ok(rows.len())
 }
 
@@ -216,36 +252,14 @@ pub fn page_folder(name: &str) -> String {
 }
 
 /// A line of the index.
+#[derive(Serialize)]
 struct IndexRow {
     folder: String,
     name: String,
     variant: String,
     state: String,
-    phase: String,
-}
-
-fn index_page(rows: &[IndexRow]) -> String {
-    let mut body = String::from("<h1>Games</h1>\n");
-    if rows.is_empty() {
-        body.push_str("<p>No public games yet.</p>\n");
-        return html::page("Games", &body);
-    }
-    body.push_str(
-        "<table class=\"games\">\n<tr><th scope=\"col\">Game</th><th scope=\"col\">Variant</th>\
-         <th scope=\"col\">State</th><th scope=\"col\">Phase</th></tr>\n",
-    );
-    for row in rows {
-        body.push_str(&format!(
-            "<tr><td><a href=\"{}/index.html\">{}</a></td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
-            row.folder,
-            escape(&row.name),
-            escape(&row.variant),
-            escape(&row.state),
-            escape(&row.phase)
-        ));
-    }
-    body.push_str("</table>\n");
-    html::page("Games", &body)
+    /// None: not started.
+    phase: Option<String>,
 }
 
 /// Writes `folder/index.html`, creating the folder (a link in its place is replaced by a

@@ -1,9 +1,13 @@
 //! A game's page: what it is, who played it, its supply centres by year (table and chart),
-//! the map of every phase and every report of its archive in order; `report_texts` reads the reports back out.
+//! the map of every phase and every report of its archive in order, written from
+//! `templates/<language>/archive/game.html`; `report_texts` reads the reports back out.
+
+use serde::Serialize;
 
 use super::chart::centre_chart;
-use super::html::{escape, page, unescape};
-use super::summary::{Summary, centres_heading};
+use super::summary::{Summary, centres_heading_in};
+use crate::report::escape::unescape_html;
+use crate::report::{Templates, Words};
 use crate::store::GameRow;
 
 /// A report of the archive: `(when, title, body)` as `Tx::reports` gives it.
@@ -15,156 +19,90 @@ pub struct Status {
     pub owing: Vec<String>,
 }
 
-/// The whole page of `game`, whose variant is called `variant_name`.
-pub fn game_page(
-    game: &GameRow,
-    variant_name: &str,
-    summary: &Summary,
-    reports: &[Report],
-    status: &Status,
-    maps: &[(String, String)],
-) -> String {
-    let mut body = String::new();
-    body.push_str("<p><a href=\"../index.html\">All games</a></p>\n");
-    body.push_str(&format!("<h1>Game {}</h1>\n", escape(&game.name)));
-    body.push_str("<table class=\"facts\">\n");
-    let phase = summary.phase.as_deref().unwrap_or("not started");
-    for (key, value) in [
-        ("Variant", variant_name),
-        ("State", game.state.as_str()),
-        ("Phase", phase),
-    ] {
-        body.push_str(&format!(
-            "<tr><th scope=\"row\">{key}</th><td>{}</td></tr>\n",
-            escape(value)
-        ));
-    }
-    if let Some(deadline) = &status.deadline {
-        let owing = if status.owing.is_empty() {
-            "no one: every order is in".to_string()
-        } else {
-            status.owing.join(", ")
-        };
-        for (key, value) in [
-            ("Deadline", deadline.as_str()),
-            ("Orders due from", owing.as_str()),
-        ] {
-            body.push_str(&format!(
-                "<tr><th scope=\"row\">{key}</th><td>{}</td></tr>\n",
-                escape(value)
-            ));
-        }
-    }
-    body.push_str("</table>\n");
-    body.push_str(
-        "<p class=\"note\"><a href=\"deadlines.ics\">Deadlines (iCalendar)</a> · \
-         <a href=\"results.atom\">Results (Atom feed)</a></p>\n",
-    );
-    body.push_str(&players(summary));
-    body.push_str(&centres(summary));
-    body.push_str(&pictures(maps));
-    body.push_str(&phases(reports));
-    if !summary.problems.is_empty() {
-        body.push_str("<h2>Notes</h2>\n<ul class=\"note\">\n");
-        for problem in &summary.problems {
-            body.push_str(&format!("<li>{}</li>\n", escape(problem)));
-        }
-        body.push_str("</ul>\n");
-    }
-    page(&format!("Game {}", game.name), &body)
+/// What a game's page shows.
+pub struct Page<'a> {
+    pub game: &'a GameRow,
+    /// The name of the game's variant.
+    pub variant_name: &'a str,
+    pub summary: &'a Summary,
+    pub reports: &'a [Report],
+    pub status: &'a Status,
+    /// The map of every phase, `(file, title)`, each a picture beside the page.
+    pub maps: &'a [(String, String)],
 }
 
-/// Who held each power when, one item per power.
-fn players(summary: &Summary) -> String {
-    let mut out = String::from("<h2>Players</h2>\n");
-    if summary.holders.is_empty() {
-        out.push_str("<p>No one has played yet: the game has not started.</p>\n");
-        return out;
-    }
-    out.push_str("<ul>\n");
-    for holders in &summary.holders {
-        out.push_str(&format!("<li>{}</li>\n", escape(&holders.line())));
-    }
-    out.push_str("</ul>\n");
-    out
+#[derive(Serialize)]
+struct CentreLine<'a> {
+    power: &'a str,
+    cells: Vec<String>,
 }
 
-/// The counts by year as a table (a row per power, a column per year) and as a chart.
-fn centres(summary: &Summary) -> String {
-    if summary.years.is_empty() {
-        return String::new();
-    }
-    let mut out = format!(
-        "<h2>Supply centres</h2>\n<p class=\"note\">{}.</p>\n<table class=\"centres\">\n<tr><th scope=\"col\">Power</th>",
-        escape(&centres_heading(summary))
-    );
-    for year in &summary.years {
-        out.push_str(&format!("<th scope=\"col\">{}</th>", escape(year)));
-    }
-    out.push_str("</tr>\n");
-    for row in &summary.centres {
-        out.push_str(&format!(
-            "<tr><th scope=\"row\">{}</th>",
-            escape(&row.power)
-        ));
-        for i in 0..row.counts.len() {
-            out.push_str(&format!(
-                "<td class=\"count\">{}</td>",
-                summary.cell(row, i)
-            ));
-        }
-        out.push_str("</tr>\n");
-    }
-    out.push_str("</table>\n");
-    if let Some(chart) = centre_chart(summary) {
-        out.push_str(&chart);
-    }
-    out
+#[derive(Serialize)]
+struct Map<'a> {
+    file: &'a str,
+    title: &'a str,
 }
 
-/// The map of every phase, `(file, title)`, each a picture beside the page.
-fn pictures(maps: &[(String, String)]) -> String {
-    if maps.is_empty() {
-        return String::new();
-    }
-    let mut out = String::from("<h2>Maps</h2>\n");
-    for (file, title) in maps {
-        out.push_str(&format!(
-            "<figure class=\"map\"><img src=\"{}\" alt=\"Map: {}\" loading=\"lazy\" style=\"max-width:100%;height:auto\"><figcaption>{}</figcaption></figure>\n",
-            escape(file),
-            escape(title),
-            escape(title)
-        ));
-    }
-    out
+#[derive(Serialize)]
+struct Section<'a> {
+    title: &'a str,
+    when: &'a str,
+    text: &'a str,
 }
 
-/// The archive in order: a list of contents, then each report with its time and text.
-fn phases(reports: &[Report]) -> String {
-    let mut out = String::from("<h2>Phases</h2>\n");
-    if reports.is_empty() {
-        out.push_str("<p>No reports yet.</p>\n");
-        return out;
-    }
-    out.push_str("<ol>\n");
-    for (i, (_, title, _)) in reports.iter().enumerate() {
-        out.push_str(&format!(
-            "<li><a href=\"#report-{}\">{}</a></li>\n",
-            i + 1,
-            escape(title)
-        ));
-    }
-    out.push_str("</ol>\n");
-    for (i, (when, title, text)) in reports.iter().enumerate() {
-        out.push_str(&format!(
-            "<section id=\"report-{}\">\n<h3>{}</h3>\n<p class=\"when\">{}</p>\n<pre>{}</pre>\n</section>\n",
-            i + 1,
-            escape(title),
-            escape(when),
-            escape(text.trim_end())
-        ));
-    }
-    out
+/// The state of a game in `words`: `forming`, `active`, `finished`.
+pub fn state_in(words: Words, game: &GameRow) -> String {
+    words.text(&format!("summary.{}", game.state.as_str()), &[])
+}
+
+/// The whole page of a game, in `words`' language.
+pub fn game_page(templates: &Templates, words: Words, page: &Page) -> Result<String, String> {
+    let summary = page.summary;
+    let centres: Vec<CentreLine> = summary
+        .centres
+        .iter()
+        .map(|row| CentreLine {
+            power: &row.power,
+            cells: (0..row.counts.len())
+                .map(|i| summary.cell(row, i))
+                .collect(),
+        })
+        .collect();
+    let maps: Vec<Map> = page
+        .maps
+        .iter()
+        .map(|(file, title)| Map { file, title })
+        .collect();
+    let reports: Vec<Section> = page
+        .reports
+        .iter()
+        .map(|(when, title, text)| Section {
+            title,
+            when,
+            text: text.trim_end(),
+        })
+        .collect();
+    let holders: Vec<String> = summary.holders.iter().map(|h| h.line()).collect();
+    templates.render_file(
+        words.language(),
+        "archive/game.html",
+        minijinja::context! {
+            name => page.game.name.as_str(),
+            variant => page.variant_name,
+            state => state_in(words, page.game),
+            phase => minijinja::value::Serde(&summary.phase),
+            deadline => minijinja::value::Serde(&page.status.deadline),
+            owing => minijinja::value::Serde(&page.status.owing),
+            holders => minijinja::value::Serde(&holders),
+            years => minijinja::value::Serde(&summary.years),
+            centres_heading => centres_heading_in(words, summary),
+            centres => minijinja::value::Serde(&centres),
+            chart => minijinja::value::Serde(centre_chart(summary)),
+            maps => minijinja::value::Serde(&maps),
+            reports => minijinja::value::Serde(&reports),
+            problems => minijinja::value::Serde(&summary.problems),
+        },
+    )
 }
 
 /// The text of every report on a game's page, in order, as `game_page` wrote them (each
@@ -181,7 +119,7 @@ pub fn report_texts(html: &str) -> Vec<String> {
         let Some(end) = rest.find("</pre>") else {
             break;
         };
-        texts.push(unescape(&rest[..end]));
+        texts.push(unescape_html(&rest[..end]));
         rest = &rest[end..];
     }
     texts
@@ -190,6 +128,90 @@ pub fn report_texts(html: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::archive::summary::{CentreRow, Holders, Span};
+    use crate::game::GameState;
+
+    const HOSTILE: &str = "<script>alert('x')</script> & \"friends\"";
+
+    fn game(name: &str) -> GameRow {
+        GameRow {
+            id: 1,
+            name: name.into(),
+            variant: "standard".into(),
+            state: GameState::Active,
+            created_by: 1,
+            time_zone: "UTC".into(),
+            movement_hours: 48,
+            retreat_hours: 24,
+            adjustment_hours: 24,
+            reminder_hours: 24,
+            position: None,
+            deadline_at: None,
+            reminded: false,
+            phase_serial: 0,
+            settings: Default::default(),
+            process_at: None,
+        }
+    }
+
+    fn summary() -> Summary {
+        Summary {
+            phase: Some(format!("Spring 1901 {HOSTILE}")),
+            running: true,
+            years: vec!["1901".into()],
+            centres: vec![CentreRow {
+                power: format!("France {HOSTILE}"),
+                counts: vec![3],
+                supply: vec![3],
+            }],
+            by_supply: false,
+            holders: vec![Holders {
+                power: "France".into(),
+                spans: vec![Span {
+                    player: format!("Ann {HOSTILE}"),
+                    from: "Spring 1901".into(),
+                    to: None,
+                }],
+            }],
+            problems: vec![HOSTILE.into()],
+        }
+    }
+
+    fn render(reports: &[Report]) -> String {
+        render_in(crate::lang::Lang::En, reports)
+    }
+
+    fn render_in(language: crate::lang::Lang, reports: &[Report]) -> String {
+        let templates = Templates::built_in();
+        let status = Status {
+            deadline: Some(HOSTILE.into()),
+            owing: vec![HOSTILE.into()],
+        };
+        let game = game(HOSTILE);
+        let page = Page {
+            game: &game,
+            variant_name: HOSTILE,
+            summary: &summary(),
+            reports,
+            status: &status,
+            maps: &[(format!("phase-0-{HOSTILE}.svg"), HOSTILE.into())],
+        };
+        game_page(&templates, templates.words(language), &page).unwrap()
+    }
+
+    #[test]
+    fn a_russian_game_has_its_page_in_russian() {
+        let html = render_in(crate::lang::Lang::Ru, &[]);
+        assert!(html.contains("<html lang=\"ru\">"), "{html}");
+        assert!(html.contains("<td>идёт</td>"), "{html}");
+        assert!(html.contains("<h2>Центры снабжения</h2>"), "{html}");
+        assert!(
+            html.contains("<title>Центры снабжения по годам</title>"),
+            "{html}"
+        );
+        assert!(html.contains("Отчётов пока нет."), "{html}");
+        assert!(!html.contains("<script"), "{html}");
+    }
 
     #[test]
     fn reports_read_back_from_the_page() {
@@ -205,14 +227,78 @@ mod tests {
                 "</pre> written\nby a player".into(),
             ),
         ];
-        let html = page("game", &phases(&reports));
         assert_eq!(
-            report_texts(&html),
+            report_texts(&render(&reports)),
             [
                 "Roll 1 (Battle at \"Vienna\" & <Graz>: 2 dice): 6 1",
                 "</pre> written\nby a player"
             ]
         );
-        assert!(report_texts(&page("game", &phases(&[]))).is_empty());
+        assert!(report_texts(&render(&[])).is_empty());
+    }
+
+    #[test]
+    fn hostile_names_and_press_are_escaped_on_the_page_and_in_the_feed() {
+        let reports: Vec<Report> = vec![(
+            "2027-01-06T12:00:00Z".into(),
+            format!("STRA:x - S1901M Results {HOSTILE}"),
+            format!("Press from Ann: {HOSTILE}\n</pre><script>steal()</script>"),
+        )];
+        let html = render(&reports);
+        assert!(!html.contains("<script"), "{html}");
+        assert!(!html.contains("</pre><"), "{html}");
+        let escaped = "&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt; &amp; &quot;friends&quot;";
+        assert!(
+            html.contains(&format!("<title>Game {escaped}</title>")),
+            "{html}"
+        );
+        assert!(html.contains(&format!("<h1>Game {escaped}</h1>")), "{html}");
+        assert!(html.contains(&format!("<li>France: Ann {escaped} (Spring 1901 – )</li>")));
+        assert!(html.contains(&format!("alt=\"Map: {escaped}\"")), "{html}");
+        assert!(html.contains(&format!(
+            "<text x=\"532.0\" y=\"21.0\">France {escaped}</text>"
+        )));
+        assert!(html.contains("&lt;/pre&gt;&lt;script&gt;steal()&lt;/script&gt;"));
+
+        let templates = Templates::built_in();
+        let atom = super::super::feeds::results_atom(
+            &templates,
+            crate::lang::Lang::En,
+            "STRA",
+            HOSTILE,
+            &reports,
+        )
+        .unwrap();
+        assert!(!atom.contains("<script"), "{atom}");
+        let xml_escaped =
+            "&lt;script&gt;alert(&apos;x&apos;)&lt;/script&gt; &amp; &quot;friends&quot;";
+        assert!(
+            atom.contains(&format!("<title>Game {xml_escaped}: results</title>")),
+            "{atom}"
+        );
+        assert!(atom.contains("&lt;/pre&gt;&lt;script&gt;steal()&lt;/script&gt;</content>"));
+
+        let owing = vec![HOSTILE.to_string()];
+        let at = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
+        let ics = super::super::feeds::deadlines_ics(
+            &templates,
+            crate::lang::Lang::En,
+            &super::super::feeds::Deadlines {
+                code: "STRA",
+                game: "a;b,c\nBEGIN:VEVENT",
+                phase: HOSTILE,
+                serial: 0,
+                deadline: Some(at),
+                grace_end: None,
+                owing: &owing,
+                since: at,
+            },
+        )
+        .unwrap();
+        assert!(
+            ics.contains("X-WR-CALNAME:Game a\\;b\\,c\\nBEGIN:VEVENT\r\n"),
+            "{ics}"
+        );
+        assert_eq!(ics.matches("\r\nBEGIN:VEVENT\r\n").count(), 1, "{ics}");
     }
 }

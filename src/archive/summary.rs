@@ -201,13 +201,7 @@ pub fn summarise(
         span.player = names[&span.player].clone();
     }
     Ok(Summary {
-        phase: match (variant, phases.last()) {
-            (Some(v), Some(last)) => match position_from_json(&v.map, &last.position) {
-                Ok(p) => Some(crate::game::phases::phase_name_in(words, v, &p)),
-                Err(_) => Some(last.title.clone()),
-            },
-            (_, last) => last.map(|p| p.title.clone()),
-        },
+        phase: phase_named(variant, phases.last(), words),
         running,
         years: years
             .iter()
@@ -229,6 +223,27 @@ pub fn summarise(
         holders,
         problems,
     })
+}
+
+/// The name of the phase `last` (the last recorded), in `words`.
+fn phase_named(variant: Option<&Variant>, last: Option<&PhaseRow>, words: Words) -> Option<String> {
+    match (variant, last) {
+        (Some(v), Some(last)) => match position_from_json(&v.map, &last.position) {
+            Ok(p) => Some(crate::game::phases::phase_name_in(words, v, &p)),
+            Err(_) => Some(last.title.clone()),
+        },
+        (_, last) => last.map(|p| p.title.clone()),
+    }
+}
+
+/// The phase `game` is in (or ended in), named in `words`, as `Summary::phase`.
+pub fn phase_of(
+    tx: &Tx,
+    variant: Option<&Variant>,
+    game: &GameRow,
+    words: Words,
+) -> rusqlite::Result<Option<String>> {
+    Ok(phase_named(variant, tx.phases(game.id)?.last(), words))
 }
 
 /// Keeps `position`'s counts as those of its year (`previous`: the turn recorded before it).
@@ -398,11 +413,6 @@ pub fn centres_heading_in(words: Words, summary: &Summary) -> String {
     }
 }
 
-/// What the centre table shows, as a heading (English, for the web pages).
-pub fn centres_heading(summary: &Summary) -> String {
-    centres_heading_in(Words::english(), summary)
-}
-
 /// The counts as aligned text: a header of years, one line per power.
 fn centre_table(summary: &Summary) -> String {
     let name_width = summary
@@ -519,7 +529,7 @@ mod tests {
             "         240 BC  239 BC\n  North       1       1\n  South       2      12\n"
         );
         assert_eq!(
-            centres_heading(&summary),
+            centres_heading_in(Words::english(), &summary),
             "Supply centres at the end of each year (239 BC: so far)"
         );
         // Where victory counts supply, the supply leads and the centres follow.
@@ -533,7 +543,7 @@ mod tests {
             "         240 BC   239 BC\n  North   1 (1)    1 (1)\n  South   3 (2)  14 (12)\n"
         );
         assert_eq!(
-            centres_heading(&by_supply),
+            centres_heading_in(Words::english(), &by_supply),
             "Supply at the end of each year, with the supply centres owned in brackets"
         );
     }

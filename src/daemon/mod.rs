@@ -180,11 +180,12 @@ impl Daemon {
             .begin()
             .map_err(|e| e.to_string())
             .and_then(|tx| {
-                crate::archive::write_site_as(
+                crate::archive::write_site_with(
                     &tx,
                     &self.judge.variants,
                     &folder,
                     &self.judge.config.judge.code,
+                    &self.judge.templates,
                 )
             });
         if let Err(e) = result {

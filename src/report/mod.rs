@@ -1,10 +1,12 @@
-//! Letters rendered from templates (`templates/<language>/*.txt`, minijinja): the built-in
+//! Letters and the web archive rendered from templates (`templates/<language>/*.txt`, and
+//! `templates/<language>/archive/` for pages, feeds and calendars; minijinja): the built-in
 //! templates in English and Russian, replaced file by file from a folder; the message
 //! catalogs (`templates/<language>/messages.toml`) for the sentences written in code; and
 //! the words reports are made of.
 
 pub mod classic;
 pub mod describe;
+pub mod escape;
 pub mod messages;
 
 pub use messages::{Lang, Message, Messages, When, Words};
@@ -132,6 +134,30 @@ const BUILT_IN: &[(&str, &str)] = &[
         "en/help/whois.txt",
         include_str!("../../templates/en/help/whois.txt"),
     ),
+    (
+        "en/archive/page.html",
+        include_str!("../../templates/en/archive/page.html"),
+    ),
+    (
+        "en/archive/index.html",
+        include_str!("../../templates/en/archive/index.html"),
+    ),
+    (
+        "en/archive/game.html",
+        include_str!("../../templates/en/archive/game.html"),
+    ),
+    (
+        "en/archive/chart.html",
+        include_str!("../../templates/en/archive/chart.html"),
+    ),
+    (
+        "en/archive/results.atom",
+        include_str!("../../templates/en/archive/results.atom"),
+    ),
+    (
+        "en/archive/deadlines.ics",
+        include_str!("../../templates/en/archive/deadlines.ics"),
+    ),
     ("ru/help.txt", include_str!("../../templates/ru/help.txt")),
     (
         "ru/info-diadochi-v.txt",
@@ -248,6 +274,30 @@ const BUILT_IN: &[(&str, &str)] = &[
         "ru/help/whois.txt",
         include_str!("../../templates/ru/help/whois.txt"),
     ),
+    (
+        "ru/archive/page.html",
+        include_str!("../../templates/ru/archive/page.html"),
+    ),
+    (
+        "ru/archive/index.html",
+        include_str!("../../templates/ru/archive/index.html"),
+    ),
+    (
+        "ru/archive/game.html",
+        include_str!("../../templates/ru/archive/game.html"),
+    ),
+    (
+        "ru/archive/chart.html",
+        include_str!("../../templates/ru/archive/chart.html"),
+    ),
+    (
+        "ru/archive/results.atom",
+        include_str!("../../templates/ru/archive/results.atom"),
+    ),
+    (
+        "ru/archive/deadlines.ics",
+        include_str!("../../templates/ru/archive/deadlines.ics"),
+    ),
 ];
 
 /// The compiled templates and the message catalogs.
@@ -269,6 +319,17 @@ impl Templates {
             .build()
             .expect("the default delimiters are valid");
         env.set_syntax(syntax);
+        // Pages, feeds and calendars escape every value as their kind of file needs.
+        env.set_auto_escape_callback(escape::escaping_for);
+        env.set_formatter(escape::formatter);
+        // `{% extends "./page.html" %}`: a name beside the template's own.
+        env.set_path_join_callback(|name, parent| match name.strip_prefix("./") {
+            Some(rest) => match parent.rsplit_once('/') {
+                Some((folder, _)) => format!("{folder}/{rest}").into(),
+                None => rest.into(),
+            },
+            None => name.into(),
+        });
         for (name, built_in) in BUILT_IN {
             let file = folder.map(|f| f.join(name));
             let source = match file.as_ref().map(std::fs::read_to_string) {
@@ -277,10 +338,9 @@ impl Templates {
             };
             env.add_template_owned(name.to_string(), source)
                 .map_err(|e| {
-                    let at = file.as_ref().map_or_else(
-                        || format!("templates/en/{name}"),
-                        |f| f.display().to_string(),
-                    );
+                    let at = file
+                        .as_ref()
+                        .map_or_else(|| format!("templates/{name}"), |f| f.display().to_string());
                     format!("{at}:{}: {}", e.line().unwrap_or(0), e)
                 })?;
         }
@@ -334,6 +394,24 @@ impl Templates {
                 format!("(The judge could not write this letter from its template {name}: {e}.)\n")
             }
         }
+    }
+
+    /// Renders the file template `name` (`archive/game.html`) in `language`, falling back to
+    /// English, exactly as written; an error names the template and what went wrong.
+    pub fn render_file(
+        &self,
+        language: Lang,
+        name: &str,
+        context: impl Serialize,
+    ) -> Result<String, String> {
+        let context = minijinja::Value::from(minijinja::value::Serde(&context));
+        let template = self
+            .env
+            .get_template(&format!("{language}/{name}"))
+            .or_else(|_| self.env.get_template(&format!("en/{name}")));
+        template
+            .and_then(|t| t.render(context))
+            .map_err(|e| format!("cannot write from the template {name}: {e}"))
     }
 
     /// The catalog sentence `key` in `language` with `args` filled in, falling back to

@@ -422,3 +422,77 @@ fn a_running_game_has_its_deadline_calendar_and_results_feed() {
         "{ics}"
     );
 }
+
+/// The `{{ }}`, `{% %}` and `{# #}` tags of a template, in order.
+fn tags(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = source;
+    while let Some(at) = rest.find(['{']) {
+        rest = &rest[at..];
+        let close = match rest.as_bytes().get(1) {
+            Some(b'{') => "}}",
+            Some(b'%') => "%}",
+            Some(b'#') => "#}",
+            _ => {
+                rest = &rest[1..];
+                continue;
+            }
+        };
+        let end = rest.find(close).expect("a tag is closed") + close.len();
+        out.push(rest[..end].to_string());
+        rest = &rest[end..];
+    }
+    out
+}
+
+#[test]
+fn the_archive_templates_say_the_same_in_russian_with_the_same_tags() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    let mut names: Vec<_> = std::fs::read_dir(root.join("en/archive"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 6, "{names:?}");
+    for name in names {
+        let en = std::fs::read_to_string(root.join("en/archive").join(&name)).unwrap();
+        let ru = std::fs::read_to_string(root.join("ru/archive").join(&name)).unwrap();
+        assert_eq!(tags(&en), tags(&ru), "{name:?}");
+        assert_ne!(en, ru, "{name:?} is not translated");
+    }
+}
+
+#[test]
+fn a_keepers_archive_template_replaces_the_built_in_one() {
+    let dir = TempDir::new("archive-templates");
+    std::fs::create_dir_all(dir.0.join("en/archive")).unwrap();
+    let index = dir.0.join("en/archive/index.html");
+    std::fs::write(
+        &index,
+        "{% extends \"./page.html\" %}{% block title %}Our <games>{% endblock %}\
+         {% block body %}<p>{{ games|length }} games</p>\n{% endblock %}",
+    )
+    .unwrap();
+    let templates = strategos::report::Templates::load(Some(&dir.0)).unwrap();
+    let mut judge = Harness::new("archive-templates");
+    let site = dir.0.join("site");
+    {
+        let tx = judge.daemon.store.begin().unwrap();
+        strategos::archive::write_site_with(&tx, &test_variants(), &site, "STRA", &templates)
+            .unwrap();
+    }
+    let html = std::fs::read_to_string(site.join("index.html")).unwrap();
+    assert!(html.contains("<title>Our <games></title>"), "{html}");
+    assert!(html.contains("<body>\n<p>0 games</p>\n</body>"), "{html}");
+    // The built-in frame is kept.
+    assert!(
+        html.contains("<style>\nbody { font-family: Georgia"),
+        "{html}"
+    );
+    // A template that does not compile stops the loading, naming its file and line.
+    std::fs::write(&index, "<p>\n{% if %}</p>\n").unwrap();
+    let error = strategos::report::Templates::load(Some(&dir.0))
+        .err()
+        .expect("a broken template is refused");
+    assert!(error.contains("en/archive/index.html:2"), "{error}");
+}

@@ -64,10 +64,15 @@ impl Session<'_> {
         };
         let variant = self.judge.variant(&game.variant);
         let now = crate::archive::now_of(tx, variant, &game)?;
-        let ics =
-            crate::archive::deadlines_ics(&now.deadlines(&self.judge.config.judge.code, &game));
+        let ics = crate::archive::deadlines_ics(
+            &self.judge.templates,
+            self.words().language(),
+            &now.deadlines(&self.judge.config.judge.code, &game),
+        );
         self.say(msg!("help.calendar", game = game.name));
-        self.say_text(ics.replace("\r\n", "\n").trim_end().to_string());
+        // A template the keeper broke: the error is what the letter says.
+        let text = ics.unwrap_or_else(|e| format!("({e}.)"));
+        self.say_text(text.replace("\r\n", "\n").trim_end().to_string());
         Ok(())
     }
 
