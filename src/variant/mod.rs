@@ -8,6 +8,7 @@ mod borders;
 pub mod file;
 pub mod layout;
 pub mod load;
+mod problems;
 mod start;
 
 use crate::diplomacy::map::{Map, ProvinceId, RegionId};

@@ -520,7 +520,6 @@ const KNOWN: &[&str] = &[
     "his::load imports variant::layout, a layer above it",
     "import circle: diplomacy::map <-> diplomacy::unit <-> text::lexicon",
     "import circle: drawing::geography <-> drawing::layout <-> drawing::partition",
-    "import circle: variant::borders <-> variant::load <-> variant::start",
     "variant imports drawing::layout, a layer above it",
     "variant::layout imports drawing::layout, a layer above it",
 ];
