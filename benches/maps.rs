@@ -124,7 +124,7 @@ fn start_up(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let variants = variant::embedded().unwrap();
-                let his = strategos::his::load::embedded_map().unwrap();
+                let his = strategos::variant::his::embedded_map().unwrap();
                 let templates = strategos::report::Templates::built_in();
                 black_box((variants, his, templates))
             })

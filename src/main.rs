@@ -265,7 +265,7 @@ fn draw_map(config: &Config, what: MapSubject, out: &Path, folder: Option<&Path>
         }
     };
     let result = match what {
-        MapSubject::HereIStand(setup) => strategos::his::load::embedded_map()
+        MapSubject::HereIStand(setup) => strategos::variant::his::embedded_map()
             .map_err(|e| {
                 e.iter()
                     .map(|p| p.to_string())
@@ -593,7 +593,7 @@ fn check_variants(paths: &[PathBuf]) -> ExitCode {
                 }
             }
             if paths.is_empty() {
-                match strategos::his::load::embedded_map() {
+                match strategos::variant::his::embedded_map() {
                     Ok(map) => {
                         let mismatches = strategos::drawing::his::layout()
                             .map(|layout| strategos::drawing::his::check_his(&map, layout))

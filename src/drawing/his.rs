@@ -27,7 +27,7 @@ const LEGEND: f64 = 64.0;
 
 /// The layout of the Here I Stand map, compiled in from `variants/his/here-i-stand.toml`.
 pub fn layout() -> Option<&'static Layout> {
-    crate::his::load::embedded_layout()
+    crate::variant::his::embedded_layout()
 }
 
 /// A move under way: from one space to another, by a power.

@@ -6,6 +6,7 @@
 mod base;
 mod borders;
 pub mod file;
+pub mod his;
 pub mod layout;
 pub mod load;
 mod problems;

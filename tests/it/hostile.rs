@@ -149,8 +149,9 @@ fn fuzz_the_variant_loader() {
 fn fuzz_the_here_i_stand_readers() {
     use strategos::his::board::{Force, Units};
     use strategos::his::text::{parse_answer, parse_instruction, parse_move};
-    use strategos::his::{Power, Question, SpaceId, adjust::parse_adjustment, load_map};
-    let map = strategos::his::embedded_map().expect("the map loads");
+    use strategos::his::{Power, Question, SpaceId, adjust::parse_adjustment};
+    use strategos::variant::his::load_map;
+    let map = strategos::variant::his::embedded_map().expect("the map loads");
     let (a, b) = (SpaceId(0), SpaceId(1));
     let force = Force::of(Power::Hapsburg, Units::regulars(2));
     let questions = [

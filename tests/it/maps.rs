@@ -20,7 +20,7 @@ fn every_shipped_variant_is_drawn_true_to_its_borders() {
         let mismatches = check_map(&v.map, layout);
         assert!(mismatches.is_empty(), "{}: {mismatches:#?}", v.id);
     }
-    let map = strategos::his::load::embedded_map().unwrap();
+    let map = strategos::variant::his::embedded_map().unwrap();
     let layout = his::layout().expect("Here I Stand has a [map]");
     let mismatches = his::check_his(&map, layout);
     assert!(mismatches.is_empty(), "his: {mismatches:#?}");
@@ -678,7 +678,7 @@ fn diadochi_pictures_show_destroyed_and_restoring_centres_and_credit() {
 #[test]
 fn a_here_i_stand_board_shows_units_leaders_sieges_and_the_move() {
     use strategos::his::adjust::{apply, parse_adjustment};
-    let map = strategos::his::load::embedded_map().unwrap();
+    let map = strategos::variant::his::embedded_map().unwrap();
     let mut board = strategos::his::Board::scenario_1517(&map);
     for line in [
         "place pressburg ottoman 7 regulars 1 cavalry",
