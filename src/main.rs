@@ -314,7 +314,7 @@ fn draw_map(config: &Config, what: MapSubject, out: &Path, folder: Option<&Path>
             text.and_then(|t| serde_json::from_str(&t).map_err(|e| format!("{file}: {e}")))
                 .and_then(|input: serde_json::Value| {
                     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-                    let boards = strategos::interface::adjudicate::case_boards(
+                    let boards = strategos::interface::picture::case_boards(
                         &input,
                         &variants,
                         &Options::default(),
@@ -322,7 +322,7 @@ fn draw_map(config: &Config, what: MapSubject, out: &Path, folder: Option<&Path>
                     let mut failed = Vec::new();
                     for board in boards {
                         match board.and_then(|b| {
-                            let picture = strategos::drawing::draw_case(&b, words)?;
+                            let picture = strategos::interface::picture::draw_case(&b, words)?;
                             let name: String =
                                 b.id.chars()
                                     .map(|c| {

@@ -29,7 +29,6 @@ pub use check::{Mismatch, check_map};
 pub use scene::{DrawnOrder, Scene};
 
 use crate::diplomacy::position::Position;
-use crate::interface::adjudicate::CaseBoard;
 use crate::report::messages::Words;
 use crate::tr;
 use crate::variant::Variant;
@@ -79,40 +78,6 @@ fn with_variant_scene<T>(
         phase = phase_in(words, variant, position)
     );
     Ok(make(&Scene::board(&variant.map, layout, position, title)))
-}
-
-/// A case of `strategos adjudicate` drawn: the board it gives, its orders with their
-/// outcomes, and the units dislodged with their retreats.
-pub fn draw_case(case: &CaseBoard, words: Words) -> Result<String, String> {
-    let variant = case.variant;
-    let layout = variant
-        .layout
-        .as_ref()
-        .ok_or_else(|| format!("variant '{}' has no [map] table", variant.id))?;
-    let orders = orders::drawn_orders(
-        words,
-        &variant.map,
-        &case.position,
-        &case.submitted,
-        &case.resolution.outcomes,
-    );
-    let title = tr!(
-        words,
-        "map.title_case",
-        case = case.id,
-        phase = phase_in(words, variant, &case.position)
-    );
-    Ok(draw(
-        &Scene {
-            map: &variant.map,
-            layout,
-            position: &case.position,
-            title,
-            orders,
-            retreats: case.resolution.dislodged.clone(),
-        },
-        words,
-    ))
 }
 
 /// `Spring 1901 movement` in the reader's words (as the judge's reports name phases).

@@ -513,7 +513,6 @@ fn same_offence(known: &str, found: &str) -> bool {
 /// Offences of today being mended; each goes with its mend, and the list goes with the last.
 const KNOWN: &[&str] = &[
     "diplomacy::map imports text::lexicon, a layer above it",
-    "drawing imports interface::adjudicate, a layer above it",
     "import circle: diplomacy::map <-> diplomacy::unit <-> text::lexicon",
     "import circle: drawing::geography <-> drawing::layout <-> drawing::partition",
     "variant imports drawing::layout, a layer above it",
