@@ -13,8 +13,8 @@ use crate::report::messages::Words;
 use crate::tr;
 
 use super::check::Mismatch;
-use super::geometry::Point;
-use super::layout::Layout;
+use crate::atlas::geometry::Point;
+use crate::atlas::layout::Layout;
 use super::svg::{escape, label, lines_path, num, rings_path, tint, toward};
 
 const SEA: &str = "#b9d7ea";

@@ -9,7 +9,7 @@ use crate::diplomacy::power::PowerId;
 use crate::report::messages::Words;
 use crate::tr;
 
-use super::geometry::Point;
+use crate::atlas::geometry::Point;
 use super::scene::{Scene, colour_of, power_mark};
 use super::svg::{centre_symbol, escape, num};
 

@@ -1,8 +1,8 @@
 //! Maps: pictures of a variant's board drawn from real geography, pure (data in, SVG or PNG
 //! bytes out).
 //!
-//! `geography` is the compiled-in land (Natural Earth); `layout` what a variant file says of
-//! its map; `partition` the shapes its sites make; `check` compares them with the rules;
+//! The map's shapes come from `atlas` (a variant's layout, the land, the `Sheet`); `check`
+//! compares them with the rules;
 //! `scene` is what a picture shows and where things go; `board` draws a Diplomacy position,
 //! `orders` its orders, `legend` the legend beneath, `his` a Here I Stand board; `png`
 //! renders SVG with resvg and the font shipped in the binary; `layers` paints a board's PNG
@@ -10,19 +10,14 @@
 
 pub mod board;
 pub mod check;
-pub mod geography;
-pub mod geometry;
 pub mod his;
 pub mod layers;
-pub mod layout;
 pub mod legend;
 pub mod orders;
 pub mod palette;
-pub mod partition;
 pub mod png;
 pub mod scene;
 pub mod svg;
-pub mod water;
 
 pub use board::draw;
 pub use check::{Mismatch, check_map};

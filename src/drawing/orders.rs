@@ -13,7 +13,7 @@ use crate::diplomacy::unit::UnitKind;
 use crate::report::messages::Words;
 use crate::tr;
 
-use super::geometry::Point;
+use crate::atlas::geometry::Point;
 use super::scene::{DrawnOrder, FAILED, Scene, Spots, colour_of};
 use super::svg::{escape, num, toward, unit_symbol};
 

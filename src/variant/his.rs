@@ -131,15 +131,15 @@ pub fn load_map(file_name: &str, text: &str) -> Result<Map, Vec<LoadError>> {
 fn layout_of(
     m: &super::file::MapFile,
     file: &MapFile,
-) -> (crate::drawing::layout::Layout, Vec<(String, String)>) {
+) -> (crate::atlas::layout::Layout, Vec<(String, String)>) {
     let known_place = |id: &str| file.spaces.contains_key(id);
     let known_power = |id: &str| power_word(id).is_some();
     super::layout::build_layout(m, "spaces", &known_place, &known_power)
 }
 
 /// The layout of the shipped map's `[map]` table (checked with the map by the tests).
-pub fn embedded_layout() -> Option<&'static crate::drawing::layout::Layout> {
-    static LAYOUT: std::sync::OnceLock<Option<crate::drawing::layout::Layout>> =
+pub fn embedded_layout() -> Option<&'static crate::atlas::layout::Layout> {
+    static LAYOUT: std::sync::OnceLock<Option<crate::atlas::layout::Layout>> =
         std::sync::OnceLock::new();
     LAYOUT
         .get_or_init(|| {

@@ -43,7 +43,7 @@ pub struct Variant {
     pub victory_counting: crate::diplomacy::progress::VictoryCounting,
     pub start: Position,
     /// How its map is drawn, if the file says (`[map]`).
-    pub layout: Option<std::sync::Arc<crate::drawing::layout::Layout>>,
+    pub layout: Option<std::sync::Arc<crate::atlas::layout::Layout>>,
     /// The order in which letters list a unit's neighbours.
     pub listing: Listing,
 }

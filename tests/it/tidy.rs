@@ -514,10 +514,6 @@ fn same_offence(known: &str, found: &str) -> bool {
 const KNOWN: &[&str] = &[
     "diplomacy::map imports text::lexicon, a layer above it",
     "import circle: diplomacy::map <-> diplomacy::unit <-> text::lexicon",
-    "import circle: drawing::geography <-> drawing::layout <-> drawing::partition",
-    "variant imports drawing::layout, a layer above it",
-    "variant::his imports drawing::layout, a layer above it",
-    "variant::layout imports drawing::layout, a layer above it",
 ];
 
 #[cfg(test)]
