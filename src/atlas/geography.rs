@@ -12,7 +12,6 @@ pub struct LonLat {
     pub lat: f64,
 }
 
-
 /// The text of `geography/land.txt`.
 pub const LAND_TEXT: &str = include_str!("../../geography/land.txt");
 

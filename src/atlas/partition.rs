@@ -436,7 +436,6 @@ impl Sheet {
             written: Written::default(),
         }
     }
-
 }
 
 /// The Voronoi cell of site `i` among the sites of its kind, inside the frame: the frame cut

@@ -11,11 +11,11 @@ use crate::report::messages::Words;
 use crate::tr;
 
 use super::check::is_sea_in;
-use crate::atlas::geometry::Point;
-use crate::atlas::layout::LinkKind;
 use super::legend::{Legend, legend, legend_height, write_legend};
 use super::scene::{FAILED, Scene, Spots, colour_of, power_mark};
 use super::svg::{arrow_markers, centre_symbol, escape, label, lines_path, num, tint, unit_symbol};
+use crate::atlas::geometry::Point;
+use crate::atlas::layout::LinkKind;
 
 /// Colours of the map itself (the powers' are the variant's).
 const SEA: &str = "#b9d7ea";

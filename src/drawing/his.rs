@@ -13,9 +13,9 @@ use crate::report::messages::Words;
 use crate::tr;
 
 use super::check::Mismatch;
+use super::svg::{escape, label, lines_path, num, rings_path, tint, toward};
 use crate::atlas::geometry::Point;
 use crate::atlas::layout::Layout;
-use super::svg::{escape, label, lines_path, num, rings_path, tint, toward};
 
 const SEA: &str = "#b9d7ea";
 const LAND: &str = "#f2ead3";

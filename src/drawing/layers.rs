@@ -12,10 +12,10 @@ use std::sync::{Arc, Mutex};
 use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
 
 use super::board::{Board, Lands, PIECE_REACH, Piece};
-use crate::atlas::sheet::Sheet;
 use super::png;
 use super::scene::Scene;
 use super::svg::rgb;
+use crate::atlas::sheet::Sheet;
 use crate::report::messages::Words;
 
 /// The maps whose unchanging layers are kept, in each of the two indexes below (a judge

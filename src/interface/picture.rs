@@ -8,7 +8,6 @@ use crate::diplomacy::position::Position;
 use crate::drawing::orders::drawn_orders;
 use crate::drawing::{Scene, draw, phase_in};
 use crate::report::messages::Words;
-use crate::text::lexicon::Lexicon;
 use crate::text::order::OrderReader;
 use crate::tr;
 use crate::variant::Variant;
@@ -59,7 +58,7 @@ pub fn case_boards<'m>(
                 .find(|v| v.id.eq_ignore_ascii_case(variant_id))
                 .ok_or_else(|| format!("{id}: unknown variant '{variant_id}'"))?;
             let map = &variant.map;
-            let lexicon = Lexicon::of(map);
+            let lexicon = variant.lexicon();
             let default = options.rules.as_ref().unwrap_or(&variant.rules).clone();
             let rules = match &case.rules {
                 None => default,
@@ -76,7 +75,7 @@ pub fn case_boards<'m>(
                 &mut position,
             )
             .map_err(|e| format!("{id}: {e}"))?;
-            let orders = read_orders(&case.orders, map, lexicon, turn.kind, &mut reader)
+            let orders = read_orders(&case.orders, variant, turn.kind, &mut reader)
                 .map_err(|e| format!("{id}: {e}"))?;
             let submitted: Vec<Submitted> = orders
                 .iter()

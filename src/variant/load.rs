@@ -105,7 +105,6 @@ fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
         army_neighbours: Vec::new(),
         half_strength: Vec::new(),
         names: Vec::new(),
-        lexicon: Default::default(),
     };
     map.army_neighbours = vec![Vec::new(); map.provinces.len()];
     if let Some(adjacency) = &file.adjacency {
@@ -157,6 +156,7 @@ fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
         victory_counting: build_counting(file, problems),
         start,
         listing,
+        lexicon: Default::default(),
     }
 }
 

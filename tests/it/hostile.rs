@@ -111,7 +111,7 @@ fn fuzz(reader: &str, seed: u64, read: impl Fn(&[u8])) {
 
 #[test]
 fn fuzz_the_order_parser() {
-    let map = &variants().iter().find(|v| v.id == "standard").unwrap().map;
+    let standard = variants().iter().find(|v| v.id == "standard").unwrap();
     fuzz("orders", 11, |input| {
         let text = String::from_utf8_lossy(input);
         for phase in [
@@ -119,7 +119,7 @@ fn fuzz_the_order_parser() {
             PhaseKind::Retreat,
             PhaseKind::Adjustment,
         ] {
-            let _ = parse_orders(map, phase, &text);
+            let _ = parse_orders(standard, phase, &text);
         }
     });
 }
