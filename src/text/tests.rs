@@ -87,9 +87,9 @@ fn positions_and_text() {
     assert_eq!(orders[1].text, "F nth c a lon - bel");
     let want_move = Order::Unit(UnitOrder {
         unit: Some(UnitKind::Army),
-        at: province(&map, "lon"),
+        at: province(map, "lon"),
         action: Action::Move {
-            to: province(&map, "bel"),
+            to: province(map, "bel"),
             via_convoy: false,
         },
     });
@@ -125,7 +125,7 @@ fn coasts_kept_and_dropped() {
     assert_eq!(diagnostics, vec![]);
     let (order, diagnostics) = parse_order(&variant, PhaseKind::Movement, "F MAO - spa/wc");
     assert_eq!(
-        order.map(|o| render(&map, &o)).as_deref(),
+        order.map(|o| render(map, &o)).as_deref(),
         Some("F MAO - SPA")
     );
     let read: Vec<(usize, usize, Severity, &str)> = diagnostics
@@ -264,7 +264,7 @@ fn random_text_never_panics() {
                 assert!(!d.message.ends_with('.'), "{text:?}: {d:?}");
             }
             for parsed in &orders {
-                let rendered = render(&map, &parsed.order);
+                let rendered = render(map, &parsed.order);
                 let (again, diagnostics) = parse_order(&variant, phase, &rendered);
                 assert_eq!(again.as_ref(), Some(&parsed.order), "{text:?} → {rendered}");
                 assert!(
