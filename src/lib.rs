@@ -6,6 +6,8 @@
 //! - `interface`: the JSON interface of `strategos adjudicate`.
 //! - `game`: the game as the judge keeps it, typed: its kind and state, settings, wishes.
 //! - `letter`: incoming and outgoing letters, plain data.
+//! - `lang`: the languages the judge writes in (`Lang`), one type for every layer.
+//! - `message`: a sentence not yet in any language (`Message`, `msg!`).
 //! - `mail`: reading, writing, fetching and sending mail.
 //! - `archive`: the archive as a static web site, and the SUMMARY of a game.
 //! - `daemon`: the loop and the clock, with its watchdog (the time limit on one letter's
@@ -27,8 +29,10 @@ pub mod game;
 pub mod his;
 pub mod interface;
 pub mod judge;
+pub mod lang;
 pub mod letter;
 pub mod mail;
+pub mod message;
 pub mod report;
 pub mod store;
 pub mod syslog;

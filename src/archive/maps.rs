@@ -97,7 +97,7 @@ pub fn phase_pictures(
             &row.position,
             if played { "played" } else { "current" },
             &game.name,
-            words.language(),
+            words.language().code(),
         ];
         parts.extend(stored.iter().map(String::as_str));
         let print = fingerprint(&parts);

@@ -351,7 +351,7 @@ impl Daemon {
         {
             let words = judge
                 .templates
-                .words(&tx.player_language(sender)?.unwrap_or_else(|| "en".into()));
+                .words(tx.player_language(sender)?.unwrap_or_default());
             let keeper = &judge.config.judge.keeper;
             let notice = Self::answer(
                 letter,
@@ -473,7 +473,7 @@ impl Daemon {
         let over = count > per_hour;
         let words = judge
             .templates
-            .words(&tx.player_language(&sender)?.unwrap_or_else(|| "en".into()));
+            .words(tx.player_language(&sender)?.unwrap_or_default());
         if count == per_hour.saturating_add(1) {
             let notice = Self::answer(
                 letter,

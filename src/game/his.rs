@@ -258,11 +258,7 @@ pub(crate) fn picture(row: &GameRow, words: Words<'_>) -> Option<String> {
             power: request.power,
             from: request.from,
             to: request.to,
-            text: crate::his::text::describe_status_in(
-                &referee.map,
-                p.status(),
-                crate::his::Lang::from_code(words.language()),
-            ),
+            text: crate::his::text::describe_status_in(&referee.map, p.status(), words.language()),
         }
     });
     crate::drawing::his::draw_board(&referee.map, &referee.board, moving.as_ref(), words)

@@ -295,7 +295,9 @@ mod tests {
     }
 
     fn english(message: &Message) -> String {
-        Messages::built_in().words("en").message(message)
+        Messages::built_in()
+            .words(crate::lang::Lang::En)
+            .message(message)
     }
 
     #[test]

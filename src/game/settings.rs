@@ -6,6 +6,8 @@ use chrono::{DateTime, Datelike, Duration, NaiveTime, TimeZone, Utc};
 use chrono_tz::Tz;
 use serde::{Deserialize, Serialize};
 
+use crate::lang::Lang;
+
 /// How long a phase of one kind lasts and when its deadline may fall.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
@@ -98,7 +100,7 @@ pub struct GameSettings {
     /// Longest absence a player may declare, in days.
     pub max_absence_days: u32,
     /// The language of letters to members who chose none: `en` or `ru`.
-    pub language: String,
+    pub language: Lang,
     /// Results letters carry the picture of the board (`SET GAME MAP ON|OFF`).
     pub map: bool,
     /// The phase whose late notices went out (so they go once a day).
@@ -164,7 +166,7 @@ impl Default for GameSettings {
             dias: true,
             paused: false,
             max_absence_days: 14,
-            language: "en".into(),
+            language: Lang::En,
             map: true,
             late_noticed: None,
             late_noticed_at: None,
@@ -275,7 +277,7 @@ impl GameSettings {
 #[serde(default)]
 pub struct Wishes {
     /// Letters in this language (`en`, `ru`); none: the game's.
-    pub language: Option<String>,
+    pub language: Option<Lang>,
     /// Whether results letters carry the picture of the board (`SET MAP ON|OFF`); none: yes.
     pub map: Option<bool>,
     /// Do not process early this phase (SET WAIT); cleared every phase.

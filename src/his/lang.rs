@@ -6,32 +6,7 @@
 
 use super::power::Power;
 
-/// A language the referee writes in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Lang {
-    En,
-    Ru,
-}
-
-impl Lang {
-    pub const ALL: [Lang; 2] = [Lang::En, Lang::Ru];
-
-    /// The code of the message catalogs: `en`, `ru`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Ru => "ru",
-        }
-    }
-
-    /// The language of a catalog code; English for any other.
-    pub fn from_code(code: &str) -> Lang {
-        match code {
-            "ru" => Lang::Ru,
-            _ => Lang::En,
-        }
-    }
-}
+pub use crate::lang::Lang;
 
 /// A sentence in every language the referee writes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

@@ -12,22 +12,25 @@
 //! `tr!(words, "key", name = value, ...)` renders one at once with [`Words`].
 
 use std::collections::BTreeMap;
-use std::fmt::{Display, Write};
 
-use chrono::{DateTime, Datelike, Utc};
+pub use crate::lang::Lang;
+pub use crate::message::{Arg, Message, When};
+use std::fmt::Write;
+
+use chrono::Datelike;
 use std::path::Path;
 use std::sync::LazyLock;
 
 /// The built-in catalogs: `(language, source)`.
-const BUILT_IN: &[(&str, &str)] = &[
-    ("en", include_str!("../../templates/en/messages.toml")),
-    ("ru", include_str!("../../templates/ru/messages.toml")),
+const BUILT_IN: &[(Lang, &str)] = &[
+    (Lang::En, include_str!("../../templates/en/messages.toml")),
+    (Lang::Ru, include_str!("../../templates/ru/messages.toml")),
 ];
 
 /// The catalogs of every language.
 #[derive(Clone, Debug, Default)]
 pub struct Messages {
-    by_language: BTreeMap<String, BTreeMap<String, String>>,
+    by_language: BTreeMap<Lang, BTreeMap<String, String>>,
 }
 
 static BUILT_IN_MESSAGES: LazyLock<Messages> =
@@ -40,12 +43,12 @@ impl Messages {
         let mut by_language = BTreeMap::new();
         for (language, built_in) in BUILT_IN {
             let mut messages = parse(&format!("templates/{language}/messages.toml"), built_in)?;
-            if let Some(file) = folder.map(|f| f.join(language).join("messages.toml"))
+            if let Some(file) = folder.map(|f| f.join(language.code()).join("messages.toml"))
                 && let Ok(text) = std::fs::read_to_string(&file)
             {
                 messages.extend(parse(&file.display().to_string(), &text)?);
             }
-            by_language.insert(language.to_string(), messages);
+            by_language.insert(*language, messages);
         }
         Ok(Messages { by_language })
     }
@@ -56,26 +59,26 @@ impl Messages {
     }
 
     /// The languages with a catalog.
-    pub fn languages(&self) -> impl Iterator<Item = &str> {
-        self.by_language.keys().map(String::as_str)
+    pub fn languages(&self) -> impl Iterator<Item = Lang> + '_ {
+        self.by_language.keys().copied()
     }
 
     /// The catalog of `language`: key and text.
-    pub fn catalog(&self, language: &str) -> Option<&BTreeMap<String, String>> {
-        self.by_language.get(language)
+    pub fn catalog(&self, language: Lang) -> Option<&BTreeMap<String, String>> {
+        self.by_language.get(&language)
     }
 
     /// The text of `key` in `language`, else in English.
-    pub fn get(&self, language: &str, key: &str) -> Option<&str> {
+    pub fn get(&self, language: Lang, key: &str) -> Option<&str> {
         self.by_language
-            .get(language)
+            .get(&language)
             .and_then(|m| m.get(key))
-            .or_else(|| self.by_language.get("en").and_then(|m| m.get(key)))
+            .or_else(|| self.by_language.get(&Lang::En).and_then(|m| m.get(key)))
             .map(String::as_str)
     }
 
     /// `key` in `language` (else English, else the key itself) with `args` filled in.
-    pub fn text(&self, language: &str, key: &str, args: &[(&str, &str)]) -> String {
+    pub fn text(&self, language: Lang, key: &str, args: &[(&str, &str)]) -> String {
         match self.get(language, key) {
             Some(text) => fill(language, text, args),
             None => key.to_string(),
@@ -83,12 +86,7 @@ impl Messages {
     }
 
     /// The words of `language`, for rendering (English when there is no such catalog).
-    pub fn words(&self, language: &str) -> Words<'_> {
-        let language = self
-            .by_language
-            .get_key_value(language)
-            .or_else(|| self.by_language.get_key_value("en"))
-            .map_or("en", |(k, _)| k.as_str());
+    pub fn words(&self, language: Lang) -> Words<'_> {
         Words {
             messages: self,
             language,
@@ -131,10 +129,10 @@ fn flatten(
 }
 
 /// Which plural form a number takes in `language`: 0 one, 1 few (English: other), 2 many.
-fn plural_form(language: &str, n: i64) -> usize {
+fn plural_form(language: Lang, n: i64) -> usize {
     let n = n.unsigned_abs();
     match language {
-        "ru" => match (n % 10, n % 100) {
+        Lang::Ru => match (n % 10, n % 100) {
             (1, r) if r != 11 => 0,
             (2..=4, r) if !(12..=14).contains(&r) => 1,
             _ => 2,
@@ -145,7 +143,7 @@ fn plural_form(language: &str, n: i64) -> usize {
 
 /// `text` with its placeholders filled from `args`; a placeholder without a value stays as
 /// it is written.
-pub fn fill(language: &str, text: &str, args: &[(&str, &str)]) -> String {
+pub fn fill(language: Lang, text: &str, args: &[(&str, &str)]) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     let mut rest = text;
     while let Some(i) = rest.find(['{', '}']) {
@@ -207,66 +205,20 @@ pub fn placeholders(text: &str) -> Vec<String> {
     names
 }
 
-/// A value to put in a message: text, another message rendered in the same language, a
-/// moment written the reader's way, or text already written in each language (language code
-/// and text; the reader's is taken, else the English, else the first).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Arg {
-    Text(String),
-    Message(Message),
-    When(When),
-    Each(Vec<(String, String)>),
-}
-
-/// A moment (a deadline) to show in a time zone, written by the catalog's `deadline.format`
-/// (a chrono format; `{weekday}` is a name from `deadline.weekdays`, Sunday first); no
-/// moment is `deadline.none`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct When {
-    pub at: Option<DateTime<Utc>>,
-    /// An IANA zone such as `Europe/Moscow`; one that is unknown shows the time in UTC.
-    pub zone: String,
-}
-
-impl From<&When> for Arg {
-    fn from(when: &When) -> Arg {
-        Arg::When(when.clone())
-    }
-}
-
-impl<T: Display + ?Sized> From<&T> for Arg {
-    fn from(value: &T) -> Arg {
-        Arg::Text(value.to_string())
-    }
-}
-
-impl From<&Message> for Arg {
-    fn from(message: &Message) -> Arg {
-        Arg::Message(message.clone())
-    }
-}
-
-/// A sentence not yet in any language: its catalog key and its values.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Message {
-    pub key: &'static str,
-    pub args: Vec<(&'static str, Arg)>,
-}
-
 /// The words of one language: renders keys and messages.
 #[derive(Clone, Copy, Debug)]
 pub struct Words<'a> {
     messages: &'a Messages,
-    language: &'a str,
+    language: Lang,
 }
 
 impl<'a> Words<'a> {
     /// The built-in English words, for code that writes English only (the operator's tools).
     pub fn english() -> Words<'static> {
-        Messages::built_in().words("en")
+        Messages::built_in().words(Lang::En)
     }
 
-    pub fn language(&self) -> &'a str {
+    pub fn language(&self) -> Lang {
         self.language
     }
 
@@ -310,8 +262,8 @@ impl<'a> Words<'a> {
                     Arg::When(when) => self.when(when),
                     Arg::Each(texts) => texts
                         .iter()
-                        .find(|(language, _)| language == self.language)
-                        .or_else(|| texts.iter().find(|(language, _)| language == "en"))
+                        .find(|(language, _)| *language == self.language)
+                        .or_else(|| texts.iter().find(|(language, _)| *language == Lang::En))
                         .or(texts.first())
                         .map(|(_, text)| text.clone())
                         .unwrap_or_default(),
@@ -322,18 +274,6 @@ impl<'a> Words<'a> {
         let args: Vec<(&str, &str)> = values.iter().map(|(n, v)| (*n, v.as_str())).collect();
         self.text(message.key, &args)
     }
-}
-
-/// `msg!("key", name = value, ...)`: a [`Message`] to render later; values are borrowed
-/// and may be anything `Display`, or another `Message`.
-#[macro_export]
-macro_rules! msg {
-    ($key:literal $(, $name:ident = $value:expr)* $(,)?) => {
-        $crate::report::messages::Message {
-            key: $key,
-            args: vec![$((stringify!($name), $crate::report::messages::Arg::from(&$value))),*],
-        }
-    };
 }
 
 /// `tr!(words, "key", name = value, ...)`: the message rendered at once in `words`.
@@ -351,14 +291,14 @@ mod tests {
     #[test]
     fn placeholders_fill_and_stay_visible_when_missing() {
         assert_eq!(
-            fill("en", "Game '{game}' has {n}.", &[("game", "pact")]),
+            fill(Lang::En, "Game '{game}' has {n}.", &[("game", "pact")]),
             "Game 'pact' has {n}."
         );
         assert_eq!(
-            fill("en", "{{literal}} {a}}", &[("a", "x")]),
+            fill(Lang::En, "{{literal}} {a}}", &[("a", "x")]),
             "{literal} x}"
         );
-        assert_eq!(fill("en", "unclosed {a", &[("a", "x")]), "unclosed {a");
+        assert_eq!(fill(Lang::En, "unclosed {a", &[("a", "x")]), "unclosed {a");
         assert_eq!(
             placeholders("{a} {b|x|y} {{c}} {a}"),
             vec!["a".to_string(), "b".to_string()]
@@ -368,26 +308,29 @@ mod tests {
     #[test]
     fn plural_forms_by_language() {
         let t = "{n} {n|error was|errors were}";
-        assert_eq!(fill("en", t, &[("n", "1")]), "1 error was");
-        assert_eq!(fill("en", t, &[("n", "2")]), "2 errors were");
+        assert_eq!(fill(Lang::En, t, &[("n", "1")]), "1 error was");
+        assert_eq!(fill(Lang::En, t, &[("n", "2")]), "2 errors were");
         let r = "{n} {n|ошибка|ошибки|ошибок}";
-        let ru = |n: &str| fill("ru", r, &[("n", n)]);
+        let ru = |n: &str| fill(Lang::Ru, r, &[("n", n)]);
         assert_eq!(ru("1"), "1 ошибка");
         assert_eq!(ru("3"), "3 ошибки");
         assert_eq!(ru("5"), "5 ошибок");
         assert_eq!(ru("11"), "11 ошибок");
         assert_eq!(ru("21"), "21 ошибка");
         assert_eq!(ru("22"), "22 ошибки");
-        assert_eq!(fill("ru", r, &[("n", "много")]), "много ошибок");
+        assert_eq!(fill(Lang::Ru, r, &[("n", "много")]), "много ошибок");
     }
 
     #[test]
-    fn unknown_keys_fall_back_to_english_then_the_key() {
-        let m = Messages::built_in();
-        assert_eq!(m.text("xx", "no.such.key", &[]), "no.such.key");
+    fn a_key_missing_in_a_catalog_falls_back_to_english_then_the_key() {
+        let mut m = Messages::built_in().clone();
+        assert_eq!(m.text(Lang::Ru, "no.such.key", &[]), "no.such.key");
+        if let Some(ru) = m.by_language.get_mut(&Lang::Ru) {
+            ru.remove("letter.error");
+        }
         assert_eq!(
-            m.text("xx", "letter.error", &[("message", "m")]),
-            m.text("en", "letter.error", &[("message", "m")])
+            m.text(Lang::Ru, "letter.error", &[("message", "m")]),
+            m.text(Lang::En, "letter.error", &[("message", "m")])
         );
     }
 }

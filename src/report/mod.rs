@@ -7,7 +7,7 @@ pub mod classic;
 pub mod describe;
 pub mod messages;
 
-pub use messages::{Message, Messages, When, Words};
+pub use messages::{Lang, Message, Messages, When, Words};
 
 use std::path::Path;
 
@@ -289,7 +289,7 @@ impl Templates {
     }
 
     /// Whether there is a template `name` in `language` (or in English).
-    pub fn has(&self, language: &str, name: &str) -> bool {
+    pub fn has(&self, language: Lang, name: &str) -> bool {
         self.env.get_template(&format!("{language}/{name}")).is_ok()
             || self.env.get_template(&format!("en/{name}")).is_ok()
     }
@@ -302,14 +302,14 @@ impl Templates {
     /// Renders template `name` (`report.txt`, `help/orders.txt`) in `language`, falling back
     /// to English; a rendering error is a bug in a template, so the letter says so rather
     /// than being lost.
-    pub fn render_in(&self, language: &str, name: &str, context: impl Serialize) -> String {
+    pub fn render_in(&self, language: Lang, name: &str, context: impl Serialize) -> String {
         self.render_raw(language, name, context, tidy)
     }
 
     /// Renders a template whose every space and blank line counts (the classic judge's
     /// letters, which tools read line by line): nothing is tidied but the end, which gets one
     /// newline.
-    pub fn render_exact_in(&self, language: &str, name: &str, context: impl Serialize) -> String {
+    pub fn render_exact_in(&self, language: Lang, name: &str, context: impl Serialize) -> String {
         self.render_raw(language, name, context, |text| {
             format!("{}\n", text.trim_end_matches('\n'))
         })
@@ -317,7 +317,7 @@ impl Templates {
 
     fn render_raw(
         &self,
-        language: &str,
+        language: Lang,
         name: &str,
         context: impl Serialize,
         finish: impl Fn(&str) -> String,
@@ -338,12 +338,12 @@ impl Templates {
 
     /// The catalog sentence `key` in `language` with `args` filled in, falling back to
     /// English, then to the key itself; a placeholder without a value is left visible.
-    pub fn text(&self, language: &str, key: &str, args: &[(&str, &str)]) -> String {
+    pub fn text(&self, language: Lang, key: &str, args: &[(&str, &str)]) -> String {
         self.messages.text(language, key, args)
     }
 
     /// The words of `language`, to render messages (`tr!`, `Words::message`).
-    pub fn words(&self, language: &str) -> Words<'_> {
+    pub fn words(&self, language: Lang) -> Words<'_> {
         self.messages.words(language)
     }
 
@@ -354,7 +354,7 @@ impl Templates {
 
     /// Renders the English template `name`.
     pub fn render(&self, name: &str, context: impl Serialize) -> String {
-        self.render_in("en", name, context)
+        self.render_in(Lang::En, name, context)
     }
 }
 

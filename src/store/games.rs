@@ -6,6 +6,7 @@ use rusqlite::{OptionalExtension, Row, params};
 use super::{Tx, parse_time, time_text};
 use crate::game::settings::{GameSettings, Wishes};
 use crate::game::{GameKind, GameState};
+use crate::lang::Lang;
 
 /// A registered player.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -613,20 +614,20 @@ impl Tx<'_> {
     }
 
     /// The language a player chose for letters outside games, if any.
-    pub fn player_language(&self, email: &str) -> rusqlite::Result<Option<String>> {
+    pub fn player_language(&self, email: &str) -> rusqlite::Result<Option<Lang>> {
         self.query_row_cached(
             "SELECT language FROM players WHERE email = ?1",
             [email.to_lowercase()],
-            |r| r.get(0),
+            |r| r.get::<_, Option<String>>(0),
         )
         .optional()
-        .map(Option::flatten)
+        .map(|code| code.flatten().map(|c| Lang::from_code(&c)))
     }
 
-    pub fn set_player_language(&self, player_id: i64, language: &str) -> rusqlite::Result<()> {
+    pub fn set_player_language(&self, player_id: i64, language: Lang) -> rusqlite::Result<()> {
         self.execute_cached(
             "UPDATE players SET language = ?2 WHERE id = ?1",
-            params![player_id, language],
+            params![player_id, language.code()],
         )?;
         Ok(())
     }

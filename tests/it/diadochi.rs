@@ -268,7 +268,7 @@ fn every_case_names_and_quotes_its_rule() {
 #[test]
 fn the_info_file_gives_every_rule_of_the_card_in_both_languages() {
     let templates = strategos::report::Templates::built_in();
-    for language in ["en", "ru"] {
+    for language in strategos::lang::Lang::ALL {
         let text = templates.render_in(language, "info-diadochi-v.txt", serde_json::json!({}));
         for n in 1..=12 {
             let number = format!("{n:>2}. ");

@@ -87,6 +87,7 @@ mod outage;
 mod pipe_failures;
 mod postfix_pipe;
 mod privacy;
+mod promises;
 mod random;
 mod rulebook;
 mod secrecy;

@@ -5,6 +5,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use strategos::lang::Lang;
 
 use strategos::diplomacy::adjudicate::Outcome;
 use strategos::diplomacy::turn::PhaseKind;
@@ -219,7 +220,7 @@ fn uses() -> Vec<(String, String, Vec<String>)> {
     found
 }
 
-fn catalog(language: &str) -> BTreeMap<String, String> {
+fn catalog(language: Lang) -> BTreeMap<String, String> {
     Messages::built_in()
         .catalog(language)
         .unwrap_or_else(|| panic!("no {language} catalog"))
@@ -228,8 +229,8 @@ fn catalog(language: &str) -> BTreeMap<String, String> {
 
 #[test]
 fn russian_has_every_english_key_with_the_same_placeholders() {
-    let en = catalog("en");
-    let ru = catalog("ru");
+    let en = catalog(Lang::En);
+    let ru = catalog(Lang::Ru);
     let names = |text: &str| placeholders(text).into_iter().collect::<BTreeSet<_>>();
     let mut problems = Vec::new();
     for (key, text) in &en {
@@ -252,7 +253,7 @@ fn russian_has_every_english_key_with_the_same_placeholders() {
 
 #[test]
 fn every_key_the_code_uses_is_in_english_with_its_values() {
-    let en = catalog("en");
+    let en = catalog(Lang::En);
     let uses = uses();
     assert!(uses.len() > 250, "only {} uses found", uses.len());
     let mut problems = Vec::new();
@@ -288,7 +289,7 @@ fn report_words_in_russian_and_english() {
     let position = &standard.start;
     let england = map.power_by_id("england").unwrap();
     let templates = Templates::built_in();
-    let ru = templates.words("ru");
+    let ru = templates.words(Lang::Ru);
     let order = |text: &str| {
         parse_order(standard, PhaseKind::Movement, text)
             .0
@@ -332,7 +333,7 @@ fn report_words_in_russian_and_english() {
         zone: "Europe/Moscow".into(),
     };
     assert_eq!(
-        templates.words("en").when(&when),
+        templates.words(Lang::En).when(&when),
         "Thu 07 Jan 2027 12:10 MSK"
     );
     assert_eq!(ru.when(&when), "чт 07.01.2027 12:10 MSK");
@@ -341,18 +342,17 @@ fn report_words_in_russian_and_english() {
         zone: "Mars/Olympus".into(),
     };
     assert_eq!(
-        templates.words("en").when(&nowhere),
+        templates.words(Lang::En).when(&nowhere),
         "Thu 07 Jan 2027 09:10 UTC"
     );
-    assert_eq!(templates.text("ru", "deadline.none", &[]), "не назначен");
-    // Unknown languages and keys fall back; missing values stay visible.
     assert_eq!(
-        templates.text("de", "letter.error", &[("message", "x")]),
-        "Error: x"
+        templates.text(Lang::Ru, "deadline.none", &[]),
+        "не назначен"
     );
-    assert_eq!(templates.text("ru", "no.such.key", &[]), "no.such.key");
+    // Unknown keys fall back; missing values stay visible (an unknown language is no `Lang`).
+    assert_eq!(templates.text(Lang::Ru, "no.such.key", &[]), "no.such.key");
     assert_eq!(
-        templates.text("ru", "letter.error", &[]),
+        templates.text(Lang::Ru, "letter.error", &[]),
         "Ошибка: {message}"
     );
 }
@@ -368,12 +368,12 @@ fn a_catalog_in_the_templates_folder_replaces_built_in_sentences() {
     .unwrap();
     let templates = Templates::load(Some(&dir.0)).unwrap();
     assert_eq!(
-        templates.text("ru", "letter.error", &[("message", "x")]),
+        templates.text(Lang::Ru, "letter.error", &[("message", "x")]),
         "Беда: x"
     );
     // Keys the file does not hold keep the built-in text.
     assert_eq!(
-        templates.text("ru", "letter.line", &[("line", "3"), ("message", "x")]),
+        templates.text(Lang::Ru, "letter.line", &[("line", "3"), ("message", "x")]),
         "строка 3: x"
     );
     // A catalog that does not read stops the judge with the file and line.

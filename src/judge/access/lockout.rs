@@ -110,10 +110,8 @@ impl Session<'_> {
             .map(|(s, n)| format!("  {s}: {n}"))
             .collect::<Vec<_>>()
             .join("\n");
-        let language = tx
-            .player_language(email)?
-            .unwrap_or_else(|| "en".to_string());
-        let words = self.judge.templates.words(&language);
+        let language = tx.player_language(email)?.unwrap_or_default();
+        let words = self.judge.templates.words(language);
         let what = if locked.starts_with("account:") {
             tr!(words, "lockout.whole_account", address = email)
         } else {
@@ -257,10 +255,8 @@ impl Session<'_> {
         };
         let hours = self.judge.config.limits.held_wait_hours;
         let request = self.request(tx, owner_address, "held", &held, seat.game, hours)?;
-        let language = tx
-            .player_language(owner_address)?
-            .unwrap_or_else(|| "en".to_string());
-        let words = self.judge.templates.words(&language);
+        let language = tx.player_language(owner_address)?.unwrap_or_default();
+        let words = self.judge.templates.words(language);
         self.caused.push(OutgoingLetter::fresh(
             owner_address,
             tr!(words, "lockout.held_subject", seat = seat.name),

@@ -162,7 +162,7 @@ impl Judge {
         let mut letters = Vec::new();
         for member in tx.members(game.id)? {
             let language = self.language_of(tx, game, &member)?;
-            let (subject, body) = written(self.templates.words(&language));
+            let (subject, body) = written(self.templates.words(language));
             letters.push(OutgoingLetter::fresh(&member.email, subject, body).about(&game.name));
         }
         Ok(letters)

@@ -326,7 +326,7 @@ impl Judge {
                 continue;
             }
             let language = self.language_of(tx, game, &member)?;
-            let words = self.templates.words(&language);
+            let words = self.templates.words(language);
             let mut lines = Vec::new();
             let mut passed: Vec<i64> = Vec::new();
             for (_, rank, _) in kept.iter().filter(|(_, r, _)| *r < current) {

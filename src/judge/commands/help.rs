@@ -5,6 +5,7 @@
 //! goes once a letter; a name the judge does not know gets the index of files, once.
 
 use crate::judge::session::Session;
+use crate::lang::Lang;
 use crate::msg;
 use crate::store::Tx;
 use crate::text::command::Unsupported;
@@ -113,7 +114,7 @@ impl Session<'_> {
         }
         if asked != "help" {
             let file = format!("help/{asked}.txt");
-            if self.judge.templates.has(&self.language, &file) {
+            if self.judge.templates.has(self.language, &file) {
                 self.say_file(&file);
                 return;
             }
@@ -139,7 +140,7 @@ impl Session<'_> {
             text.trim_end_matches('0').trim_end_matches('.').to_string()
         };
         let text = self.judge.templates.render_in(
-            &self.language,
+            self.language,
             file,
             serde_json::json!({
                 "variants": variants,
@@ -192,7 +193,7 @@ impl Session<'_> {
     /// in the reader's language, its source).
     fn variant_info(&mut self, variant: &Variant) {
         let file = format!("info-{}.txt", variant.id);
-        if self.judge.templates.has(&self.language, &file) {
+        if self.judge.templates.has(self.language, &file) {
             self.say_file(&file);
             return;
         }
@@ -210,7 +211,7 @@ impl Session<'_> {
             victory = variant.victory_centres,
             description = variant.description
         ));
-        let paragraphs = if self.language == "ru" && !variant.info_ru.is_empty() {
+        let paragraphs = if self.language == Lang::Ru && !variant.info_ru.is_empty() {
             &variant.info_ru
         } else {
             &variant.info_en

@@ -45,7 +45,7 @@ impl Desk for Judge {
         member: &MemberRow,
     ) -> rusqlite::Result<Words<'_>> {
         let language = self.language_of(tx, game, member)?;
-        Ok(self.templates.words(&language))
+        Ok(self.templates.words(language))
     }
 
     fn window_deadline(&self, game: &GameRow, now: DateTime<Utc>) -> DateTime<Utc> {

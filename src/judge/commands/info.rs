@@ -6,6 +6,7 @@ use crate::game::phases::phase_name_in;
 use crate::game::secrecy::{self, Reader};
 use crate::game::{GameKind, GameState};
 use crate::judge::session::Session;
+use crate::lang::Lang;
 use crate::letter::OutgoingLetter;
 use crate::report::describe::unit_name_in;
 use crate::report::{Message, Words};
@@ -81,7 +82,7 @@ impl Session<'_> {
                 game = row.name,
                 seq = seq,
                 token = token,
-                deadline = if words.language() == "en" {
+                deadline = if words.language() == Lang::En {
                     classic::date(at, &row.time_zone)
                 } else {
                     words.when(&crate::report::When {

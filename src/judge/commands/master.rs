@@ -114,7 +114,7 @@ impl Session<'_> {
             .filter(|m| m.role == "master" && m.email != self.sender && m.email != self.answer_to)
         {
             let language = self.judge.language_of(tx, game, &member)?;
-            let words = self.judge.templates.words(&language);
+            let words = self.judge.templates.words(language);
             let view = secrecy::master_view(game, &member);
             let written = |message: &Message| words.message(&secrecy::as_read_by(message, view));
             self.caused.push(
@@ -142,7 +142,7 @@ impl Session<'_> {
                 .filter(|m| m.email != self.sender && m.email != self.answer_to)
             {
                 let language = self.judge.language_of(tx, game, &member)?;
-                let words = self.judge.templates.words(&language);
+                let words = self.judge.templates.words(language);
                 // Members are named as this member may read them (a master sees more).
                 let view = secrecy::master_view(game, &member);
                 let text = |message: &Message| words.message(&secrecy::as_read_by(message, view));
@@ -536,7 +536,7 @@ impl Session<'_> {
             ),
         };
         self.say(what.clone());
-        let words = self.judge.templates.words(&language);
+        let words = self.judge.templates.words(language);
         self.caused.push(
             OutgoingLetter::fresh(
                 &member.email,

@@ -7,6 +7,7 @@ use crate::game::settings::PressKind;
 use crate::judge::deadline_of;
 use crate::judge::phases::timing::DateSetting;
 use crate::judge::session::Session;
+use crate::lang::Lang;
 use crate::msg;
 use crate::report::Message;
 use crate::store::Tx;
@@ -321,8 +322,8 @@ impl Session<'_> {
                 msg!("master.set_max_absence", days = days)
             }
             Setting::GameLanguage(code) => {
-                settings.language = code.clone();
-                let language = if code == "ru" {
+                settings.language = *code;
+                let language = if *code == Lang::Ru {
                     msg!("master.language_ru")
                 } else {
                     msg!("master.language_en")

@@ -277,7 +277,7 @@ impl Session<'_> {
                         .filter(|m| m.power.as_deref() == Some(map.power(to).id.as_str()))
                     {
                         let language = self.judge.language_of(tx, &row, m)?;
-                        let words = self.judge.templates.words(&language);
+                        let words = self.judge.templates.words(language);
                         self.caused.push(
                             OutgoingLetter::fresh(
                                 &m.email,

@@ -153,7 +153,7 @@ impl Session<'_> {
         let postal = written == Written::Postal;
         for to in &recipients {
             let language = self.judge.language_of(tx, &game, to)?;
-            let (subject, body) = letter(self.judge.templates.words(&language));
+            let (subject, body) = letter(self.judge.templates.words(language));
             if postal {
                 tx.hold_press(game.id, &to.email, &subject, &body, self.now)?;
                 continue;

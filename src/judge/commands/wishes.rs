@@ -12,6 +12,7 @@ use crate::judge::access::seat::Checked;
 use crate::judge::access::seat::Seat;
 use crate::judge::deadline_of;
 use crate::judge::session::Session;
+use crate::lang::Lang;
 use crate::letter::OutgoingLetter;
 use crate::report::Message;
 use crate::store::{GameRow, MemberRow, Tx};
@@ -70,7 +71,7 @@ impl Session<'_> {
             Setting::Address { address, password } => {
                 return self.set_address(tx, line, address.as_deref(), password.as_deref());
             }
-            Setting::Language(language) => return self.set_language(tx, line, language),
+            Setting::Language(language) => return self.set_language(tx, *language),
             Setting::ShowAddress(code) => return self.show_address(tx, line, code.as_deref()),
             Setting::HideAddress => return self.hide_address(tx),
             Setting::Broadcast(on) => return self.set_broadcast(tx, line, *on),
@@ -283,11 +284,7 @@ impl Session<'_> {
     }
 
     /// SET LANGUAGE: letters to you in this language (`en`, `ru`).
-    fn set_language(&mut self, tx: &Tx, line: usize, language: &str) -> rusqlite::Result<()> {
-        if !["en", "ru"].contains(&language) {
-            self.fail(line, msg!("wishes.bad_language", language = language));
-            return Ok(());
-        }
+    fn set_language(&mut self, tx: &Tx, language: Lang) -> rusqlite::Result<()> {
         let player = tx.register_player(&self.sender, None, None, self.now)?;
         tx.set_player_language(player.id, language)?;
         if let Some((game, _)) = &self.signed_on
@@ -297,11 +294,11 @@ impl Session<'_> {
                 .find(|m| m.player_id == player.id)
         {
             let mut wishes = tx.member_wishes(game.id, member.player_id)?;
-            wishes.language = Some(language.to_string());
+            wishes.language = Some(language);
             tx.set_member_wishes(game.id, member.player_id, &wishes)?;
         }
-        self.language = language.to_string();
-        self.say(if language == "ru" {
+        self.language = language;
+        self.say(if language == Lang::Ru {
             msg!("wishes.language_ru")
         } else {
             msg!("wishes.language_en")

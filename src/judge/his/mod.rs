@@ -5,11 +5,11 @@
 //! revealed when the game ends, so every roll in the archive can be checked.
 //!
 //! The interface is narrow and the dependency goes one way: the letters' side
-//! (`judge/his_letters.rs`: signing on, passwords, seats, secrecy, what a letter answers) calls
+//! (`judge/commands/his.rs`: signing on, passwords, seats, secrecy, what a letter answers) calls
 //! the operations here (`create`, `lines`, `list`, `reveal_line`, `deadline`), which return what
 //! to say and send; what they need of the judge around them is `Desk` (the configuration, the
 //! templates, the words a game and a member read, when a window closes), which the judge
-//! implements. Nothing here uses `letter.rs` or `phase.rs`.
+//! implements. Nothing here uses the session or the phases of Diplomacy games.
 
 use crate::game::GameState;
 use std::collections::BTreeMap;
@@ -113,7 +113,7 @@ impl From<&Phrase> for Arg {
         Arg::Each(
             Lang::ALL
                 .into_iter()
-                .map(|lang| (lang.code().to_string(), phrase.get(lang).to_string()))
+                .map(|lang| (lang, phrase.get(lang).to_string()))
                 .collect(),
         )
     }
@@ -146,7 +146,7 @@ fn sentence(text: String) -> String {
 
 /// The core's language for a reader's words.
 fn lang_of(words: Words) -> Lang {
-    Lang::from_code(words.language())
+    words.language()
 }
 
 /// The report's lines in `words`.
@@ -482,7 +482,7 @@ pub(crate) fn lines(
                     game.deadline_at = None;
                     let notice = msg!("his.cancelled_notice");
                     announcements.push(Phrase::by(|lang| {
-                        desk.templates().words(lang.code()).message(&notice)
+                        desk.templates().words(lang).message(&notice)
                     }));
                     Ok(tr!(words, "his.cancelled"))
                 }

@@ -9,6 +9,7 @@ use crate::diplomacy::power::PowerId;
 use crate::game::orders::owing_powers;
 use crate::game::phases::phase_name_in;
 use crate::judge::Judge;
+use crate::lang::Lang;
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::store::{GameRow, Tx};
@@ -133,7 +134,7 @@ impl Judge {
                     }
                 }
                 lines.push(String::new());
-                let until = if words.language() == "en" {
+                let until = if words.language() == Lang::En {
                     crate::report::classic::date(grace_end, &game.time_zone)
                 } else {
                     words.when(&crate::report::When {
@@ -168,7 +169,7 @@ impl Judge {
             tx.archive(game.id, game.phase_serial, &subject, &notice(words), now)?;
             for m in &members {
                 let language = self.language_of(tx, game, m)?;
-                let words = self.templates.words(&language);
+                let words = self.templates.words(language);
                 let late = Judge::power_of(map, &m.power).is_some_and(|p| missing.contains(&p))
                     && m.role == "player";
                 let mut body = notice(words);
@@ -210,7 +211,7 @@ impl Judge {
                     .find(|m| m.power.as_deref() == Some(map.power(*power).id.as_str()))
                 {
                     let language = self.language_of(tx, game, m)?;
-                    let words = self.templates.words(&language);
+                    let words = self.templates.words(language);
                     tx.remove_member(game.id, m.player_id)?;
                     letters.push(
                         OutgoingLetter::fresh(
@@ -280,7 +281,7 @@ impl Judge {
                 .filter(|m| !settings.quiet || m.role == "master")
             {
                 let language = self.language_of(tx, game, &m)?;
-                let (subject, body) = offer(self.templates.words(&language));
+                let (subject, body) = offer(self.templates.words(language));
                 letters.push(OutgoingLetter::fresh(&m.email, subject, body).about(&game.name));
             }
         }

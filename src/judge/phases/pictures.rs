@@ -16,6 +16,7 @@ use crate::diplomacy::position::Position;
 use crate::drawing::DrawnOrder;
 use crate::drawing::{self, Scene, orders::drawn_orders};
 use crate::game::GameState;
+use crate::lang::Lang;
 use crate::letter::Attachment;
 use crate::report::messages::Words;
 use crate::store::{GameRow, Tx};
@@ -43,7 +44,7 @@ fn png_attachment(bytes: Vec<u8>) -> Option<Attachment> {
 /// everything painted, so two equal keys are one picture.
 pub struct ResultsScene {
     variant: String,
-    language: String,
+    language: Lang,
     title: String,
     next: Position,
     orders: Vec<DrawnOrder>,
@@ -74,7 +75,7 @@ impl ResultsScene {
         );
         let mut scene = ResultsScene {
             variant: variant.id.clone(),
-            language: words.language().to_string(),
+            language: words.language(),
             title,
             next: next.clone(),
             orders,
@@ -85,7 +86,7 @@ impl ResultsScene {
         let mut digest = Blake2b512::new();
         for part in [
             scene.variant.as_str(),
-            &scene.language,
+            scene.language.code(),
             &scene.title,
             &format!("{:?}", scene.next),
             &format!("{:?}", scene.orders),
@@ -202,7 +203,7 @@ impl PicturesAhead {
             let painted = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 judge
                     .variant(&scene.variant)
-                    .and_then(|v| scene.paint(v, judge.templates.words(&scene.language)))
+                    .and_then(|v| scene.paint(v, judge.templates.words(scene.language)))
             }));
             let mut slots = self.lock();
             match painted {
@@ -308,7 +309,7 @@ impl crate::judge::Judge {
             .into_iter()
             .filter_map(|language| {
                 ResultsScene::new(
-                    self.templates.words(&language),
+                    self.templates.words(language),
                     variant,
                     &game,
                     &position,

@@ -15,6 +15,7 @@ use crate::game::orders::{is_complete, powers_owing, stored_orders};
 use crate::judge::deadline_text_in;
 
 use crate::game::phases::{next_deadline, phase_name};
+use crate::lang::Lang;
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::store::{GameRow, Tx, position_from_json, position_to_json};
@@ -245,7 +246,7 @@ impl Judge {
                 continue;
             };
             let language = self.language_of(tx, game, member)?;
-            let words = self.templates.words(&language);
+            let words = self.templates.words(language);
             letters.push(
                 OutgoingLetter::fresh(&member.email, subject.clone(), notice(words, Some(power)))
                     .about(&game.name),
@@ -265,7 +266,7 @@ impl Judge {
     /// The words of a game's own language (`GameSettings::language`): its archive is kept
     /// in them.
     pub(crate) fn game_words(&self, game: &GameRow) -> Words<'_> {
-        self.templates.words(&game.settings.clone().language)
+        self.templates.words(game.settings.language)
     }
 
     /// Keeps the position at the start of the game's current phase in its history, with
@@ -450,18 +451,18 @@ impl Judge {
         let mut letters = Vec::new();
         // The picture of the new board, drawn once per language, for the members who want it.
         let game_map = self.config.maps.results_pictures && game_now.settings.clone().map;
-        let mut pictures: std::collections::BTreeMap<String, Option<crate::letter::Attachment>> =
+        let mut pictures: std::collections::BTreeMap<Lang, Option<crate::letter::Attachment>> =
             std::collections::BTreeMap::new();
         for m in tx.members(game_now.id)? {
             let language = self.language_of(tx, game_now, &m)?;
-            let (subject, body) = write(self.templates.words(&language));
+            let (subject, body) = write(self.templates.words(language));
             let mut letter = OutgoingLetter::fresh(&m.email, subject, body).about(&game_now.name);
             let wants = tx
                 .member_wishes(game_now.id, m.player_id)?
                 .map
                 .unwrap_or(true);
             if game_map && wants {
-                let words = self.templates.words(&language);
+                let words = self.templates.words(language);
                 let picture = pictures.entry(language).or_insert_with(|| {
                     crate::judge::phases::pictures::ResultsScene::new(
                         words,
@@ -504,14 +505,14 @@ impl Judge {
         tx: &Tx,
         game: &GameRow,
         member: &crate::store::MemberRow,
-    ) -> rusqlite::Result<String> {
+    ) -> rusqlite::Result<Lang> {
         if let Some(language) = tx.member_wishes(game.id, member.player_id)?.language {
             return Ok(language);
         }
         if let Some(language) = tx.player_language(&member.email)? {
             return Ok(language);
         }
-        Ok(game.settings.clone().language)
+        Ok(game.settings.language)
     }
 
     /// Reminders to powers whose orders are missing, incomplete or in error.
@@ -552,7 +553,7 @@ impl Judge {
                 .filter(|m| Judge::power_of(map, &m.power) == Some(power) && m.role == "player")
             {
                 let language = self.language_of(tx, game, m)?;
-                let words = self.templates.words(&language);
+                let words = self.templates.words(language);
                 let hours = game.reminder_hours;
                 let warning = if in_error {
                     tr!(words, "reminder.in_error", hours = hours)

@@ -6,6 +6,7 @@ use crate::diplomacy::order::{Action, Order, UnitOrder};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::unit::UnitKind;
+use crate::lang::Lang;
 use crate::report::Words;
 use crate::report::classic;
 use crate::report::describe::describe_order_in;
@@ -83,7 +84,7 @@ pub(crate) fn count_lines(
         // The supply that counts (centres' values and credit), so the numbers add up.
         let supply = (i64::from(units) + i64::from(*owed)).max(0) as u32;
         let suffix = (winner == Some(power)).then_some("(* VICTORY!! *)");
-        counts.push(if words.language() == "en" {
+        counts.push(if words.language() == Lang::En {
             classic::count_line(&map.power(power).name, supply, units, suffix)
         } else {
             tr!(

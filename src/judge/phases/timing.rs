@@ -195,7 +195,9 @@ impl Judge {
     }
 
     /// When a game whose orders are all in as of `now` is to be processed: after the phase's
-    /// delay, and not before SET START; `None` when only a master's PROCESS processes it.
+    /// delay, but no later than the deadline (which processes a phase whose orders are all
+    /// in: late orders are processed at once), and not before SET START; `None` when only a
+    /// master's PROCESS processes it. What the answer promises is this time.
     pub(crate) fn early_time(&self, game: &GameRow, now: DateTime<Utc>) -> Option<DateTime<Utc>> {
         let settings = game.settings.clone();
         if settings.manual_process {
@@ -203,7 +205,10 @@ impl Judge {
         }
         let (_, position) = self.game_position(game)?;
         let delay = settings.timing(position.turn.kind).delay_minutes;
-        let at = now + Duration::minutes(i64::from(delay));
+        let mut at = now + Duration::minutes(i64::from(delay));
+        if let Some(deadline) = game.deadline_at {
+            at = at.min(deadline.max(now));
+        }
         Some(match settings.start_of(game.phase_serial) {
             Some(start) => at.max(start),
             None => at,

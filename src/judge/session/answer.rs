@@ -195,7 +195,7 @@ impl Session<'_> {
     pub(crate) fn reply(&self, sections: &[String]) -> String {
         let judge = self.judge;
         judge.templates.render_in(
-            &self.language,
+            self.language,
             "reply.txt",
             serde_json::json!({
                 "sections": sections, "judge_name": judge.config.judge.name, "judge_address": judge.config.judge.address,

@@ -9,6 +9,7 @@ pub(crate) mod handle;
 use chrono::{DateTime, Utc};
 
 use crate::judge::Judge;
+use crate::lang::Lang;
 use crate::letter::{IncomingLetter, OutgoingLetter};
 use crate::msg;
 use crate::report::{Message, Words};
@@ -45,7 +46,7 @@ pub(crate) struct Session<'j> {
     /// letter counts, and press goes out before the results); `true` where orders were given.
     pub(crate) touched: Vec<(i64, bool)>,
     /// The language of the answer: `en` or `ru`.
-    pub(crate) language: String,
+    pub(crate) language: Lang,
     /// The game the sender is signed on to as its master.
     pub(crate) master_of: Option<GameRow>,
     /// The paragraphs of the answer, rendered at the end in the language then in force.
@@ -151,9 +152,7 @@ impl<'j> Session<'j> {
     ) -> rusqlite::Result<Session<'j>> {
         let proven =
             master_of.is_some() || confirmed == Confirmed::BySender || tx.is_confirmed(&sender)?;
-        let language = tx
-            .player_language(&sender)?
-            .unwrap_or_else(|| "en".to_string());
+        let language = tx.player_language(&sender)?.unwrap_or_default();
         Ok(Session {
             judge,
             now,
@@ -215,9 +214,9 @@ impl<'j> Session<'j> {
         };
         let body: String = letter.body.chars().take(20_000).collect();
         if (cyrillic_word(&letter.subject) || cyrillic_word(&body))
-            && self.judge.templates.messages().catalog("ru").is_some()
+            && self.judge.templates.messages().catalog(Lang::Ru).is_some()
         {
-            self.language = "ru".to_string();
+            self.language = Lang::Ru;
         }
         Ok(())
     }
@@ -237,7 +236,7 @@ impl<'j> Session<'j> {
 
     /// The words of the answer's language.
     pub(crate) fn words(&self) -> Words<'j> {
-        self.judge.templates.words(&self.language)
+        self.judge.templates.words(self.language)
     }
 
     /// A message in the answer's language, as a master of game `master_of` (none: anyone

@@ -15,6 +15,7 @@ use super::line::Word;
 use super::phrases::{Name, Name::Flag, SETTING_WORDS, find};
 use super::setting::{ObserverPress, PhaseSetting, Setting, phase_word, render};
 use super::unsupported::{self};
+use crate::lang::Lang;
 
 /// Whether a line starts with a setting's phrase (see `phrases`).
 pub(super) use super::phrases::starts_setting;
@@ -300,19 +301,19 @@ impl Args<'_> {
     }
 
     /// The language of `SET LANGUAGE en|ru` and `SET GAME LANGUAGE en|ru`: `en` or `ru`.
-    fn language(&mut self, args: &[Word], usage: &str) -> Option<String> {
+    fn language(&mut self, args: &[Word], usage: &str) -> Option<Lang> {
         let [word] = args else {
             return self.usage(usage);
         };
         let code = match word.text.to_lowercase().as_str() {
-            "en" | "eng" | "english" | "английский" => "en",
-            "ru" | "rus" | "russian" | "русский" => "ru",
+            "en" | "eng" | "english" | "английский" => Lang::En,
+            "ru" | "rus" | "russian" | "русский" => Lang::Ru,
             _ => {
                 self.report(Severity::Error, word.column, usage);
                 return None;
             }
         };
-        Some(code.to_string())
+        Some(code)
     }
 
     /// `SET SHOW ADDRESS [code]`.

@@ -3,6 +3,7 @@
 
 use super::super::date::WrittenDate;
 use super::unsupported::Unsupported;
+use crate::lang::Lang;
 
 /// A setting, as `SET ...` asks for it. Dates are `yyyy-mm-dd` (a day that exists), powers
 /// lower-case as written (a name or letters: which power it is depends on the variant, so the
@@ -39,10 +40,10 @@ pub enum Setting {
     /// `SET PREFERENCE EFG` (power letters) or `SET PREFERENCE *` (any power), upper-case.
     Preference(String),
     /// `SET LANGUAGE en|ru` (`english`, `russian`, `русский`, `английский` too): `"en"` or `"ru"`.
-    Language(String),
+    Language(Lang),
     /// `SET GAME LANGUAGE en|ru` (the same words as `SET LANGUAGE`): the master's choice of the
     /// game's language, for members who chose none and for its archive.
-    GameLanguage(String),
+    GameLanguage(Lang),
     /// `SET MAP ON|OFF`, `SET NO MAP`: whether the player's results letters carry the picture
     /// of the board.
     Map(bool),
