@@ -59,7 +59,7 @@ fn movement_phases(c: &mut Criterion) {
             r += 1;
             let mut read = 0;
             for (_, text) in &letters[k] {
-                read += parse_orders(map, PhaseKind::Movement, text).0.len();
+                read += parse_orders(standard, PhaseKind::Movement, text).0.len();
             }
             black_box(read)
         })
@@ -71,7 +71,7 @@ fn movement_phases(c: &mut Criterion) {
             j += 1;
             let mut orders = Vec::new();
             for (power, text) in &letters[k] {
-                let (parsed, _) = parse_orders(map, PhaseKind::Movement, text);
+                let (parsed, _) = parse_orders(standard, PhaseKind::Movement, text);
                 orders.extend(parsed.into_iter().map(|p| Submitted {
                     power: *power,
                     order: p.order,

@@ -10,7 +10,8 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 
 use strategos::drawing::{self, check_map};
-use strategos::interface::adjudicate::{Options, case_boards};
+use strategos::interface::adjudicate::Options;
+use strategos::interface::picture::{case_boards, draw_case};
 use strategos::report::messages::Words;
 use strategos::variant;
 
@@ -22,9 +23,9 @@ fn drawing(c: &mut Criterion) {
     let board = boards[0].as_ref().expect("the case reads");
     let words = Words::english();
     // The shapes are made once per process; draw once so the figures are of drawing alone.
-    let svg = drawing::draw_case(board, words).unwrap();
+    let svg = draw_case(board, words).unwrap();
     c.bench_function("draw a standard phase with its orders as SVG", |b| {
-        b.iter(|| black_box(drawing::draw_case(board, words).unwrap()))
+        b.iter(|| black_box(draw_case(board, words).unwrap()))
     });
     let mut group = c.benchmark_group("png");
     group.sample_size(20);
@@ -60,7 +61,7 @@ fn drawing(c: &mut Criterion) {
     });
     group.bench_function("draw and render a standard phase as PNG", |b| {
         b.iter(|| {
-            let svg = drawing::draw_case(board, words).unwrap();
+            let svg = draw_case(board, words).unwrap();
             black_box(drawing::png::render_png(&svg, 1.0).unwrap())
         })
     });
@@ -124,7 +125,7 @@ fn start_up(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let variants = variant::embedded().unwrap();
-                let his = strategos::his::load::embedded_map().unwrap();
+                let his = strategos::variant::his::embedded_map().unwrap();
                 let templates = strategos::report::Templates::built_in();
                 black_box((variants, his, templates))
             })

@@ -13,7 +13,7 @@ clipped to the box below (Sutherland-Hodgman against each side), rounded to 0.01
 with repeated points dropped, and written one ring a line: `outer` or `hole`, then `lon,lat`
 pairs. Rings under MIN_AREA square degrees are left out (rocks and islets). A map whose
 frame crosses the antimeridian draws each ring again 360 degrees east or west where it
-falls in the frame (`src/drawing/partition.rs`).
+falls in the frame (`src/atlas/partition.rs`).
 """
 import json
 import sys

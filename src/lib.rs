@@ -18,6 +18,7 @@
 //! `ARCHITECTURE.md` at the top of the repository describes how these fit together.
 
 pub mod archive;
+pub mod atlas;
 pub mod config;
 pub mod daemon;
 pub mod dice;

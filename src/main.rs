@@ -265,7 +265,7 @@ fn draw_map(config: &Config, what: MapSubject, out: &Path, folder: Option<&Path>
         }
     };
     let result = match what {
-        MapSubject::HereIStand(setup) => strategos::his::load::embedded_map()
+        MapSubject::HereIStand(setup) => strategos::variant::his::embedded_map()
             .map_err(|e| {
                 e.iter()
                     .map(|p| p.to_string())
@@ -314,7 +314,7 @@ fn draw_map(config: &Config, what: MapSubject, out: &Path, folder: Option<&Path>
             text.and_then(|t| serde_json::from_str(&t).map_err(|e| format!("{file}: {e}")))
                 .and_then(|input: serde_json::Value| {
                     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-                    let boards = strategos::interface::adjudicate::case_boards(
+                    let boards = strategos::interface::picture::case_boards(
                         &input,
                         &variants,
                         &Options::default(),
@@ -322,7 +322,7 @@ fn draw_map(config: &Config, what: MapSubject, out: &Path, folder: Option<&Path>
                     let mut failed = Vec::new();
                     for board in boards {
                         match board.and_then(|b| {
-                            let picture = strategos::drawing::draw_case(&b, words)?;
+                            let picture = strategos::interface::picture::draw_case(&b, words)?;
                             let name: String =
                                 b.id.chars()
                                     .map(|c| {
@@ -593,7 +593,7 @@ fn check_variants(paths: &[PathBuf]) -> ExitCode {
                 }
             }
             if paths.is_empty() {
-                match strategos::his::load::embedded_map() {
+                match strategos::variant::his::embedded_map() {
                     Ok(map) => {
                         let mismatches = strategos::drawing::his::layout()
                             .map(|layout| strategos::drawing::his::check_his(&map, layout))

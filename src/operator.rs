@@ -244,7 +244,7 @@ fn phase(variants: &[Variant], game: &GameRow) -> String {
     let Some(variant) = variants.iter().find(|v| v.id == game.variant) else {
         return format!("unknown (variant '{}' not loaded)", game.variant);
     };
-    match position_from_json(&variant.map, text) {
+    match position_from_json(variant, text) {
         Ok(position) => {
             let kind = match position.turn.kind {
                 PhaseKind::Movement => "movement",
@@ -346,7 +346,7 @@ fn show(tx: &Tx, variants: &[Variant], name: &str) -> Result<String, String> {
         return Ok(out);
     };
     let map = &variant.map;
-    let position = position_from_json(map, text)
+    let position = position_from_json(variant, text)
         .map_err(|e| format!("game '{}': the stored position: {e}", game.name))?;
     let _ = writeln!(out, "Units:");
     for unit in &position.units {

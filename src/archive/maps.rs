@@ -80,7 +80,7 @@ pub fn phase_pictures(
     let map = &variant.map;
     let mut out = Vec::new();
     for row in tx.phases(game.id)? {
-        let Ok(position) = position_from_json(map, &row.position) else {
+        let Ok(position) = position_from_json(variant, &row.position) else {
             continue;
         };
         let played = row.phase_serial < game.phase_serial || game.state == GameState::Finished;
@@ -117,7 +117,7 @@ pub fn phase_pictures(
                 continue;
             };
             submitted.extend(
-                stored_orders(map, position.turn.kind, lines)
+                stored_orders(variant, position.turn.kind, lines)
                     .into_iter()
                     .map(|order| Submitted {
                         power: PowerId(i as u8),

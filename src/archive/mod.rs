@@ -197,7 +197,7 @@ pub fn now_of(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite::R
     };
     let running = game.state == GameState::Active;
     let position = variant.zip(game.position.as_deref()).and_then(|(v, json)| {
-        crate::store::position_from_json(&v.map, json)
+        crate::store::position_from_json(v, json)
             .ok()
             .map(|p| (v, p))
     });

@@ -118,7 +118,7 @@ pub fn summarise(
     let mut years: Vec<(i32, Vec<Tally>)> = Vec::new();
     let mut previous: Option<Turn> = None;
     for phase in &phases {
-        let position = variant.and_then(|v| match position_from_json(&v.map, &phase.position) {
+        let position = variant.and_then(|v| match position_from_json(v, &phase.position) {
             Ok(p) => Some(p),
             Err(e) => {
                 problems.push(format!("{}: {e}.", phase.title));
@@ -228,7 +228,7 @@ pub fn summarise(
 /// The name of the phase `last` (the last recorded), in `words`.
 fn phase_named(variant: Option<&Variant>, last: Option<&PhaseRow>, words: Words) -> Option<String> {
     match (variant, last) {
-        (Some(v), Some(last)) => match position_from_json(&v.map, &last.position) {
+        (Some(v), Some(last)) => match position_from_json(v, &last.position) {
             Ok(p) => Some(crate::game::phases::phase_name_in(words, v, &p)),
             Err(_) => Some(last.title.clone()),
         },

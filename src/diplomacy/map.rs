@@ -5,7 +5,6 @@
 //! adjudication can use plain vectors instead of hash maps.
 
 use super::power::PowerId;
-use super::unit::UnitKind;
 
 /// Index of a province in `Map::provinces`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -24,6 +23,31 @@ impl ProvinceId {
 impl RegionId {
     pub fn index(self) -> usize {
         self.0 as usize
+    }
+}
+
+/// Army or fleet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnitKind {
+    Army,
+    Fleet,
+}
+
+impl UnitKind {
+    /// `A` or `F`, as orders write it.
+    pub fn letter(self) -> char {
+        match self {
+            UnitKind::Army => 'A',
+            UnitKind::Fleet => 'F',
+        }
+    }
+
+    /// `army` or `fleet`, as the JSON interface writes it.
+    pub fn word(self) -> &'static str {
+        match self {
+            UnitKind::Army => "army",
+            UnitKind::Fleet => "fleet",
+        }
     }
 }
 
@@ -124,9 +148,6 @@ pub struct Map {
     /// Names players may write, folded by `normalise_name`, to what they mean; sorted by
     /// name, so it can be searched by halves.
     pub names: Vec<(String, NameTarget)>,
-    /// These names prepared for reading players' text (`text::lexicon::Lexicon::of`), made on
-    /// first use and shared by every reader of the map; the rules never look at it.
-    pub(crate) lexicon: std::sync::OnceLock<crate::text::lexicon::Lexicon>,
 }
 
 /// What a name written by a player refers to.

@@ -11,11 +11,11 @@ use crate::report::messages::Words;
 use crate::tr;
 
 use super::check::is_sea_in;
-use super::geometry::Point;
-use super::layout::LinkKind;
 use super::legend::{Legend, legend, legend_height, write_legend};
 use super::scene::{FAILED, Scene, Spots, colour_of, power_mark};
 use super::svg::{arrow_markers, centre_symbol, escape, label, lines_path, num, tint, unit_symbol};
+use crate::atlas::geometry::Point;
+use crate::atlas::layout::LinkKind;
 
 /// Colours of the map itself (the powers' are the variant's).
 const SEA: &str = "#b9d7ea";
@@ -57,7 +57,7 @@ pub(super) enum Lands {
 /// them all; `layers` paints the unchanging ones once per map).
 pub(super) struct Board<'s, 'a> {
     pub(super) scene: &'s Scene<'a>,
-    pub(super) sheet: &'a super::partition::Sheet,
+    pub(super) sheet: &'a crate::atlas::sheet::Sheet,
     spots: Spots<'a>,
     /// The map's size, without the legend beneath.
     pub(super) w: f64,
@@ -455,7 +455,7 @@ impl<'s, 'a> Board<'s, 'a> {
                     .map(|q| short_name(&map.province(q).id))
                     .collect();
                 let under = spots.unit(p);
-                let at = Point::new(under.x, under.y + super::partition::BOX_HALF + 11.0);
+                let at = Point::new(under.x, under.y + crate::atlas::partition::BOX_HALF + 11.0);
                 label(
                     out,
                     at,

@@ -9,10 +9,11 @@
 
 use crate::diplomacy::map::{Map, ProvinceId, Terrain};
 
-use super::geometry::{Point, distance_outside};
-use super::layout::{Layout, LinkKind};
-use super::partition::{LEAST_BORDER, NEAR_ENOUGH, Owner, Sheet};
 use super::scene::Spots;
+use crate::atlas::geometry::{Point, distance_outside};
+use crate::atlas::layout::{Layout, LinkKind};
+use crate::atlas::partition::{LEAST_BORDER, NEAR_ENOUGH};
+use crate::atlas::sheet::{Owner, Sheet};
 
 /// One difference between the picture and the rules, written with the provinces' names.
 #[derive(Clone, Debug, PartialEq, Eq)]

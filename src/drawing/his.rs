@@ -13,9 +13,9 @@ use crate::report::messages::Words;
 use crate::tr;
 
 use super::check::Mismatch;
-use super::geometry::Point;
-use super::layout::Layout;
 use super::svg::{escape, label, lines_path, num, rings_path, tint, toward};
+use crate::atlas::geometry::Point;
+use crate::atlas::layout::Layout;
 
 const SEA: &str = "#b9d7ea";
 const LAND: &str = "#f2ead3";
@@ -27,7 +27,7 @@ const LEGEND: f64 = 64.0;
 
 /// The layout of the Here I Stand map, compiled in from `variants/his/here-i-stand.toml`.
 pub fn layout() -> Option<&'static Layout> {
-    crate::his::load::embedded_layout()
+    crate::variant::his::embedded_layout()
 }
 
 /// A move under way: from one space to another, by a power.

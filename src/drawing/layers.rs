@@ -12,10 +12,10 @@ use std::sync::{Arc, Mutex};
 use resvg::tiny_skia::{Pixmap, PremultipliedColorU8};
 
 use super::board::{Board, Lands, PIECE_REACH, Piece};
-use super::partition::Sheet;
 use super::png;
 use super::scene::Scene;
 use super::svg::rgb;
+use crate::atlas::sheet::Sheet;
 use crate::report::messages::Words;
 
 /// The maps whose unchanging layers are kept, in each of the two indexes below (a judge
@@ -184,7 +184,7 @@ struct Plan {
     /// document of its shape alone, in white.
     shapes: Vec<(usize, String)>,
     /// Where the centres stand (their pieces are painted between the borders and the names).
-    centres: Vec<super::geometry::Point>,
+    centres: Vec<crate::atlas::geometry::Point>,
     width: f64,
     height: f64,
 }

@@ -9,9 +9,9 @@ use crate::diplomacy::power::PowerId;
 use crate::report::messages::Words;
 use crate::tr;
 
-use super::geometry::Point;
 use super::scene::{Scene, colour_of, power_mark};
 use super::svg::{centre_symbol, escape, num};
+use crate::atlas::geometry::Point;
 
 /// Height of the legend strip under the map (one row of powers).
 const LEGEND: f64 = 64.0;

@@ -1,8 +1,8 @@
 //! Maps: pictures of a variant's board drawn from real geography, pure (data in, SVG or PNG
 //! bytes out).
 //!
-//! `geography` is the compiled-in land (Natural Earth); `layout` what a variant file says of
-//! its map; `partition` the shapes its sites make; `check` compares them with the rules;
+//! The map's shapes come from `atlas` (a variant's layout, the land, the `Sheet`); `check`
+//! compares them with the rules;
 //! `scene` is what a picture shows and where things go; `board` draws a Diplomacy position,
 //! `orders` its orders, `legend` the legend beneath, `his` a Here I Stand board; `png`
 //! renders SVG with resvg and the font shipped in the binary; `layers` paints a board's PNG
@@ -10,26 +10,20 @@
 
 pub mod board;
 pub mod check;
-pub mod geography;
-pub mod geometry;
 pub mod his;
 pub mod layers;
-pub mod layout;
 pub mod legend;
 pub mod orders;
 pub mod palette;
-pub mod partition;
 pub mod png;
 pub mod scene;
 pub mod svg;
-pub mod water;
 
 pub use board::draw;
 pub use check::{Mismatch, check_map};
 pub use scene::{DrawnOrder, Scene};
 
 use crate::diplomacy::position::Position;
-use crate::interface::adjudicate::CaseBoard;
 use crate::report::messages::Words;
 use crate::tr;
 use crate::variant::Variant;
@@ -79,40 +73,6 @@ fn with_variant_scene<T>(
         phase = phase_in(words, variant, position)
     );
     Ok(make(&Scene::board(&variant.map, layout, position, title)))
-}
-
-/// A case of `strategos adjudicate` drawn: the board it gives, its orders with their
-/// outcomes, and the units dislodged with their retreats.
-pub fn draw_case(case: &CaseBoard, words: Words) -> Result<String, String> {
-    let variant = case.variant;
-    let layout = variant
-        .layout
-        .as_ref()
-        .ok_or_else(|| format!("variant '{}' has no [map] table", variant.id))?;
-    let orders = orders::drawn_orders(
-        words,
-        &variant.map,
-        &case.position,
-        &case.submitted,
-        &case.resolution.outcomes,
-    );
-    let title = tr!(
-        words,
-        "map.title_case",
-        case = case.id,
-        phase = phase_in(words, variant, &case.position)
-    );
-    Ok(draw(
-        &Scene {
-            map: &variant.map,
-            layout,
-            position: &case.position,
-            title,
-            orders,
-            retreats: case.resolution.dislodged.clone(),
-        },
-        words,
-    ))
 }
 
 /// `Spring 1901 movement` in the reader's words (as the judge's reports name phases).

@@ -9,9 +9,9 @@ use crate::diplomacy::order::{Location, Order};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 
-use super::geometry::Point;
-use super::layout::Layout;
-use super::partition::Sheet;
+use crate::atlas::geometry::Point;
+use crate::atlas::layout::Layout;
+use crate::atlas::sheet::Sheet;
 
 pub(super) const FAILED: &str = "#c00";
 /// The colour of a power the variant gives none.

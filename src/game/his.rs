@@ -114,7 +114,7 @@ fn replay(map: &Map, board: &Board, record: &MoveRecord) -> Result<Procedure, St
 
 impl Referee {
     pub(crate) fn load(row: &GameRow) -> Result<Referee, String> {
-        let map = crate::his::embedded_map().map_err(|e| format!("the map: {e:?}"))?;
+        let map = crate::variant::his::embedded_map().map_err(|e| format!("the map: {e:?}"))?;
         let record: Record = row
             .position
             .as_deref()

@@ -15,6 +15,7 @@ use crate::store::{GameRow, Tx};
 use crate::text::Severity;
 use crate::text::order::{parse_orders, render};
 use crate::tr;
+use crate::variant::Variant;
 
 /// What a letter's order text came to.
 pub struct Submission {
@@ -30,8 +31,8 @@ pub struct Submission {
 }
 
 /// The orders stored for a power, read back (they were stored canonical, so they read).
-pub fn stored_orders(map: &Map, kind: PhaseKind, lines: &str) -> Vec<Order> {
-    parse_orders(map, kind, lines)
+pub fn stored_orders(variant: &Variant, kind: PhaseKind, lines: &str) -> Vec<Order> {
+    parse_orders(variant, kind, lines)
         .0
         .into_iter()
         .map(|p| p.order)
@@ -52,7 +53,7 @@ pub fn order_lines(map: &Map, orders: &[Order]) -> String {
 #[allow(clippy::too_many_arguments)]
 pub fn submit(
     words: Words,
-    map: &Map,
+    variant: &Variant,
     rules: &Rules,
     position: &Position,
     power: PowerId,
@@ -60,7 +61,8 @@ pub fn submit(
     text: &str,
     first_line: usize,
 ) -> Submission {
-    let (parsed, diagnostics) = parse_orders(map, position.turn.kind, text);
+    let map = &variant.map;
+    let (parsed, diagnostics) = parse_orders(variant, position.turn.kind, text);
     let mut errors: Vec<String> = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
@@ -274,7 +276,7 @@ pub fn owing_powers(
                 map,
                 position,
                 power,
-                &stored_orders(map, position.turn.kind, &lines),
+                &stored_orders(variant, position.turn.kind, &lines),
             ),
             _ => false,
         };

@@ -3,7 +3,8 @@
 //! field battle, retreat) as a pure state machine the mail layer drives. Pure: no files,
 //! network, database, clock or randomness; dice come in from outside as answers to requests.
 //!
-//! - `map`, `load`: spaces, connections, leaders; `variants/his/here-i-stand.toml`.
+//! - `map`: spaces, connections, leaders (read from `variants/his/here-i-stand.toml` by
+//!   `variant::his`).
 //! - `power`: the powers and their relations.
 //! - `board`: control, unrest, units, leaders, sieges, the impulse.
 //! - `procedure`: `Procedure`, run over its inputs; `question`: what a window asks and what a
@@ -29,7 +30,6 @@ mod course;
 pub mod event;
 pub mod interception;
 pub mod lang;
-pub mod load;
 pub mod map;
 pub mod movement;
 pub mod power;
@@ -42,7 +42,6 @@ pub mod text;
 
 pub use board::{Board, Force, Units};
 pub use lang::{Lang, Phrase};
-pub use load::{embedded_map, load_map};
 pub use map::{LeaderId, Map, SpaceId};
 pub use power::Power;
 pub use procedure::{Answer, DiceRequest, Input, MoveRequest, Procedure, Question, Status, Window};

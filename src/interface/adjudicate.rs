@@ -11,15 +11,12 @@ use std::io::{Read, Write};
 
 use serde_json::Value;
 
-use crate::diplomacy::adjudicate::{Submitted, adjudicate};
-use crate::diplomacy::position::Position;
-use crate::text::lexicon::Lexicon;
 use crate::text::order::OrderReader;
-use crate::variant::{Variant, Variants};
+use crate::variant::Variants;
 
-use super::case::{self, Given};
-use super::reading::{read_orders, read_position, read_rules, read_turn};
-use super::result::{MOST_THREADS, run_case, run_credit_orders};
+use super::case;
+
+use super::result::{MOST_THREADS, run_case};
 pub use super::result::{Options, StreamError, Summary};
 use super::stream::{CaseReader, InputError, Next, ResultWriter};
 
@@ -107,91 +104,10 @@ pub fn run_stream(
     }
 }
 
-/// A case read and adjudicated for drawing (`strategos map --cases`): its id, variant, the
-/// board before, the orders given and what came of them.
-pub struct CaseBoard<'m> {
-    pub id: String,
-    pub variant: &'m Variant,
-    pub position: Position,
-    pub submitted: Vec<Submitted>,
-    pub resolution: crate::diplomacy::adjudicate::Resolution,
-}
-
-/// Each case of `input` (one object or a list) read and adjudicated, or why it could not be.
-pub fn case_boards<'m>(
-    input: &Value,
-    variants: &'m [Variant],
-    options: &Options,
-) -> Vec<Result<CaseBoard<'m>, String>> {
-    let cases: Vec<&Value> = match input {
-        Value::Array(list) => list.iter().collect(),
-        other => vec![other],
-    };
-    let mut reader = OrderReader::default();
-    cases
-        .into_iter()
-        .enumerate()
-        .map(|(i, value)| {
-            let Given::Is(case) = case::from_value(value) else {
-                return Err(format!("case {}: a case must be a JSON object", i + 1));
-            };
-            let id = match value.get("id") {
-                Some(Value::String(s)) => s.clone(),
-                Some(Value::Null) | None => format!("case-{}", i + 1),
-                Some(other) => other.to_string(),
-            };
-            let variant_id = match &case.variant {
-                Given::Is(s) => s.as_ref(),
-                _ => "standard",
-            };
-            let variant = variants
-                .iter()
-                .find(|v| v.id.eq_ignore_ascii_case(variant_id))
-                .ok_or_else(|| format!("{id}: unknown variant '{variant_id}'"))?;
-            let map = &variant.map;
-            let lexicon = Lexicon::of(map);
-            let default = options.rules.as_ref().unwrap_or(&variant.rules).clone();
-            let rules = match &case.rules {
-                None => default,
-                Some(value) => read_rules(value, default).map_err(|e| format!("{id}: {e}"))?,
-            };
-            let turn = read_turn(&case.phase).map_err(|e| format!("{id}: {e}"))?;
-            let mut position =
-                read_position(&case, variant, lexicon, turn).map_err(|e| format!("{id}: {e}"))?;
-            run_credit_orders(
-                case.credit_orders.as_ref(),
-                map,
-                lexicon,
-                &rules,
-                &mut position,
-            )
-            .map_err(|e| format!("{id}: {e}"))?;
-            let orders = read_orders(&case.orders, map, lexicon, turn.kind, &mut reader)
-                .map_err(|e| format!("{id}: {e}"))?;
-            let submitted: Vec<Submitted> = orders
-                .iter()
-                .filter_map(|o| {
-                    o.order.clone().map(|order| Submitted {
-                        power: o.power,
-                        order,
-                    })
-                })
-                .collect();
-            let resolution = adjudicate(map, &rules, &position, &submitted);
-            Ok(CaseBoard {
-                id,
-                variant,
-                position,
-                submitted,
-                resolution,
-            })
-        })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::variant::Variant;
 
     fn variants() -> Vec<Variant> {
         crate::variant::embedded().expect("embedded variants load")

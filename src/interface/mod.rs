@@ -1,7 +1,9 @@
-//! Interfaces to the outside world that are not mail: the JSON of `strategos adjudicate`.
+//! Interfaces to the outside world that are not mail: the JSON of `strategos adjudicate`,
+//! and its cases drawn (`picture`).
 
 pub mod adjudicate;
 pub mod case;
+pub mod picture;
 mod reading;
 pub(crate) mod result;
 pub mod stream;

@@ -318,11 +318,11 @@ pub(super) struct GivenOrder<'c> {
 
 pub(super) fn read_orders<'c>(
     value: &'c Given<Pairs<'c, Given<Vec<Given<Text<'c>>>>>>,
-    map: &Map,
-    lexicon: &Lexicon,
+    variant: &Variant,
     kind: PhaseKind,
     reader: &mut OrderReader,
 ) -> Result<Vec<GivenOrder<'c>>, String> {
+    let lexicon = variant.lexicon();
     let orders = match value {
         Given::Absent | Given::Null => return Ok(Vec::new()),
         Given::Is(Pairs(orders)) => orders,
@@ -342,7 +342,7 @@ pub(super) fn read_orders<'c>(
             let text = text
                 .get()
                 .ok_or_else(|| format!("orders.{power}[{i}] must be a string"))?;
-            let (order, diagnostics) = reader.parse_order(map, kind, text);
+            let (order, diagnostics) = reader.parse_order(variant, kind, text);
             let problem = match diagnostics.as_slice() {
                 [] => String::new(),
                 [one] => one.message.clone(),

@@ -176,7 +176,7 @@ fn adjudicate_case<'c, 'm>(
         .find(variant_id)
         .ok_or_else(|| format!("unknown variant '{variant_id}'"))?;
     let map = &variant.map;
-    let lexicon = Lexicon::of(map);
+    let lexicon = variant.lexicon();
     let rules = match &case.rules {
         None => options.rules.as_ref().unwrap_or(&variant.rules).clone(),
         Some(value) => {
@@ -193,7 +193,7 @@ fn adjudicate_case<'c, 'm>(
         &rules,
         &mut position,
     )?;
-    let orders = read_orders(&case.orders, map, lexicon, turn.kind, reader)?;
+    let orders = read_orders(&case.orders, variant, turn.kind, reader)?;
     let submitted: Vec<Submitted> = orders
         .iter()
         .filter_map(|o| {

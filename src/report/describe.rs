@@ -367,7 +367,8 @@ mod tests {
                 attacker_from: map.province_by_id("rum").unwrap(),
                 by_convoy: false,
             });
-        let (order, _) = crate::text::order::parse_order(map, PhaseKind::Retreat, "A Bul R Gre");
+        let (order, _) =
+            crate::text::order::parse_order(standard, PhaseKind::Retreat, "A Bul R Gre");
         let text = describe_order(map, &position, turkey, &order.unwrap());
         assert_eq!(text, "Army Bulgaria -> Greece.");
     }

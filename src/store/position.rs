@@ -7,7 +7,7 @@ use crate::diplomacy::map::{Map, NameTarget};
 use crate::diplomacy::position::{Credit, Dislodgement, Position, Restoration};
 use crate::diplomacy::turn::{PhaseKind, Season, Turn};
 use crate::diplomacy::unit::{Unit, UnitKind};
-use crate::text::lexicon::Lexicon;
+use crate::variant::Variant;
 
 /// The position as JSON text.
 pub fn position_to_json(map: &Map, position: &Position) -> String {
@@ -49,8 +49,9 @@ pub fn position_to_json(map: &Map, position: &Position) -> String {
     value.to_string()
 }
 
-/// Reads a position stored by `position_to_json`.
-pub fn position_from_json(map: &Map, text: &str) -> Result<Position, String> {
+/// Reads a position of `variant` stored by `position_to_json`.
+pub fn position_from_json(variant: &Variant, text: &str) -> Result<Position, String> {
+    let map = &variant.map;
     let v: Value =
         serde_json::from_str(text).map_err(|e| format!("stored position is not JSON: {e}"))?;
     let season = match v["season"].as_str() {
@@ -67,8 +68,8 @@ pub fn position_from_json(map: &Map, text: &str) -> Result<Position, String> {
     };
     let year = v["year"].as_i64().ok_or("stored position has no year")? as i32;
     let mut position = Position::empty(map, Turn { year, season, kind });
-    // Looked up by hash in the map's lexicon, not by going through every province.
-    let lexicon = Lexicon::of(map);
+    // Looked up by hash in the variant's lexicon, not by going through every province.
+    let lexicon = variant.lexicon();
     let province_by_id = |id: &str| match lexicon.place_by_id(id) {
         Some(NameTarget::Province(p)) => Some(p),
         _ => None,

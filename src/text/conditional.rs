@@ -13,6 +13,7 @@ use crate::diplomacy::map::{Map, NameTarget, ProvinceId};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::unit::UnitKind;
+use crate::variant::Variant;
 
 use super::names::lookup;
 use super::{Diagnostic, Severity};
@@ -65,7 +66,11 @@ struct Block {
 
 /// The order lines of `text` that the board selects, as text with the other lines blank, and
 /// what was wrong. With no board, every branch is kept (to check all the orders' words).
-pub fn select(map: &Map, board: Option<&Position>, text: &str) -> (String, Vec<Diagnostic>) {
+pub fn select(
+    variant: &Variant,
+    board: Option<&Position>,
+    text: &str,
+) -> (String, Vec<Diagnostic>) {
     let mut out = Vec::new();
     let mut diagnostics = Vec::new();
     let mut blocks: Vec<Block> = Vec::new();
@@ -79,7 +84,7 @@ pub fn select(map: &Map, board: Option<&Position>, text: &str) -> (String, Vec<D
             Line::Order => taking(&blocks).then_some(line),
             Line::If(condition) => {
                 let outer = taking(&blocks);
-                let holds = match evaluate(map, board, condition) {
+                let holds = match evaluate(variant, board, condition) {
                     Ok(holds) => holds || board.is_none(),
                     Err(why) => {
                         fail(why.to_string());
@@ -95,7 +100,7 @@ pub fn select(map: &Map, board: Option<&Position>, text: &str) -> (String, Vec<D
                 None
             }
             Line::ElseIf(condition) => {
-                let holds = evaluate(map, board, condition);
+                let holds = evaluate(variant, board, condition);
                 match (blocks.last_mut(), holds) {
                     (Some(block), _) if block.closed => {
                         fail("ELSE IF after ELSE: close the block with ENDIF first".into())
@@ -176,13 +181,17 @@ impl std::fmt::Display for ConditionError {
 }
 
 /// Whether the condition holds on the board (`false` when there is none); its words read.
-fn evaluate(map: &Map, board: Option<&Position>, condition: &str) -> Result<bool, ConditionError> {
+fn evaluate(
+    variant: &Variant,
+    board: Option<&Position>,
+    condition: &str,
+) -> Result<bool, ConditionError> {
     let words = tokens(condition);
     if words.is_empty() {
         return Err(ConditionError::Missing);
     }
     let mut at = 0;
-    let value = expression(map, board, &words, &mut at)?;
+    let value = expression(variant, board, &words, &mut at)?;
     match words.get(at) {
         None => Ok(value),
         Some(word) => Err(ConditionError::OutOfPlace(shown(word))),
@@ -195,19 +204,19 @@ fn is_word(word: &str, keyword: &str) -> bool {
 
 /// `term ((AND|OR) term)*`, left to right.
 fn expression(
-    map: &Map,
+    variant: &Variant,
     board: Option<&Position>,
     words: &[String],
     at: &mut usize,
 ) -> Result<bool, ConditionError> {
-    let mut value = term(map, board, words, at)?;
+    let mut value = term(variant, board, words, at)?;
     while let Some(word) = words.get(*at) {
         let and = is_word(word, "and");
         if !and && !is_word(word, "or") {
             break;
         }
         *at += 1;
-        let next = term(map, board, words, at)?;
+        let next = term(variant, board, words, at)?;
         value = if and { value && next } else { value || next };
     }
     Ok(value)
@@ -215,7 +224,7 @@ fn expression(
 
 /// `NOT term`, `( expression )` or a unit's description.
 fn term(
-    map: &Map,
+    variant: &Variant,
     board: Option<&Position>,
     words: &[String],
     at: &mut usize,
@@ -224,11 +233,11 @@ fn term(
         None => Err(ConditionError::EndsTooSoon),
         Some(word) if is_word(word, "not") => {
             *at += 1;
-            term(map, board, words, at).map(|v| !v)
+            term(variant, board, words, at).map(|v| !v)
         }
         Some("(") => {
             *at += 1;
-            let value = expression(map, board, words, at)?;
+            let value = expression(variant, board, words, at)?;
             if words.get(*at).map(String::as_str) != Some(")") {
                 return Err(ConditionError::Unclosed);
             }
@@ -246,9 +255,9 @@ fn term(
                         || is_word(w, "not")
                 })
                 .map_or(words.len(), |n| *at + n);
-            let unit = describe(map, &words[*at..end])?;
+            let unit = describe(variant, &words[*at..end])?;
             *at = end;
-            Ok(board.is_some_and(|b| unit.stands(map, b)))
+            Ok(board.is_some_and(|b| unit.stands(&variant.map, b)))
         }
     }
 }
@@ -302,15 +311,15 @@ fn power(map: &Map, word: &str) -> Option<PowerId> {
     }
 }
 
-fn province(map: &Map, words: &[&str]) -> Option<ProvinceId> {
-    match lookup(map, &words.join(" "))? {
+fn province(variant: &Variant, words: &[&str]) -> Option<ProvinceId> {
+    match lookup(variant, &words.join(" "))? {
         NameTarget::Province(p) => Some(p),
-        NameTarget::Region(r) => Some(map.province_of(r)),
+        NameTarget::Region(r) => Some(variant.map.province_of(r)),
     }
 }
 
 /// `[power] [type] province`, in any order.
-fn describe(map: &Map, words: &[String]) -> Result<Wanted, ConditionError> {
+fn describe(variant: &Variant, words: &[String]) -> Result<Wanted, ConditionError> {
     let mut kind = None;
     let mut rest: Vec<&str> = Vec::new();
     for word in words {
@@ -321,7 +330,7 @@ fn describe(map: &Map, words: &[String]) -> Result<Wanted, ConditionError> {
     }
     // A word naming a power, if the others then name a province; else all name the province.
     for (i, word) in rest.iter().enumerate() {
-        if let Some(p) = power(map, word) {
+        if let Some(p) = power(&variant.map, word) {
             let others: Vec<&str> = rest
                 .iter()
                 .enumerate()
@@ -329,7 +338,7 @@ fn describe(map: &Map, words: &[String]) -> Result<Wanted, ConditionError> {
                 .map(|(_, w)| *w)
                 .collect();
             if !others.is_empty()
-                && let Some(province) = province(map, &others)
+                && let Some(province) = province(variant, &others)
             {
                 return Ok(Wanted {
                     power: Some(p),
@@ -339,7 +348,7 @@ fn describe(map: &Map, words: &[String]) -> Result<Wanted, ConditionError> {
             }
         }
     }
-    match province(map, &rest) {
+    match province(variant, &rest) {
         Some(province) if !rest.is_empty() => Ok(Wanted {
             power: None,
             kind,
@@ -376,14 +385,14 @@ mod tests {
                     A Kie - Ruh\n\
                     ENDIF";
         // At the start no French army stands in Ruhr and no Russian unit in Prussia or Silesia.
-        let (kept, problems) = select(&variant.map, Some(board), text);
+        let (kept, problems) = select(&variant, Some(board), text);
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(kept, "\n\n\nA Kie - Ruh\n");
         let text = "IF Russian Army Moscow THEN\nA Mun H\nELSE IF German Fleet Kiel\nA Mun - Bur\nELSE\nA Mun - Ruh";
-        let (kept, _) = select(&variant.map, Some(board), text);
+        let (kept, _) = select(&variant, Some(board), text);
         assert_eq!(kept, "\nA Mun H\n\n\n\n");
         let text = "IF NOT Mos\nA Mun H\nELSE IF Ge F kie\nA Mun - Bur";
-        let (kept, _) = select(&variant.map, Some(board), text);
+        let (kept, _) = select(&variant, Some(board), text);
         assert_eq!(kept, "\n\n\nA Mun - Bur");
     }
 
@@ -391,11 +400,11 @@ mod tests {
     fn without_a_board_every_branch_is_kept_and_bad_conditions_are_told() {
         let variant = standard();
         let text = "IF Ruhr\nA Mun H\nELSE\nA Mun - Ruh\nENDIF";
-        let (kept, problems) = select(&variant.map, None, text);
+        let (kept, problems) = select(&variant, None, text);
         assert!(problems.is_empty());
         assert_eq!(kept, "\nA Mun H\n\nA Mun - Ruh\n");
         let (_, problems) = select(
-            &variant.map,
+            &variant,
             None,
             "IF French Atlantis\nA Mun H\nELSE\nELSE\nENDIF\nENDIF",
         );

@@ -25,7 +25,7 @@ pub(crate) struct Words {
     pub longer: bool,
 }
 
-/// The names of one map, ready for reading orders. Get it with `Lexicon::of`.
+/// The names of one map, ready for reading orders. Get a variant's with `Variant::lexicon`.
 #[derive(Clone, Debug)]
 pub struct Lexicon {
     /// Most words in a place name (at most `MAX_NAME_WORDS`).
@@ -52,15 +52,8 @@ pub struct Lexicon {
 }
 
 impl Lexicon {
-    /// The lexicon of `map`, made on the first call and kept in the map for every later one.
-    ///
-    /// A map is not changed once it is read (the variant loader makes it whole); a map whose
-    /// names are changed by hand must be changed before its first text is read.
-    pub fn of(map: &Map) -> &Lexicon {
-        map.lexicon.get_or_init(|| Lexicon::new(map))
-    }
-
-    fn new(map: &Map) -> Lexicon {
+    /// The lexicon of `map`; a variant keeps its map's (`Variant::lexicon`), made once.
+    pub fn new(map: &Map) -> Lexicon {
         let words = |s: &str| s.bytes().filter(|&b| b == b' ').count() + 1;
         let max_words = map.names.iter().map(|(n, _)| words(n)).max().unwrap_or(1);
         let powers: HashSet<String, ByName> = map
@@ -259,22 +252,21 @@ pub(crate) fn distance(a: &[char], b: &[char], rows: &mut Rows) -> usize {
 mod tests {
     use super::*;
 
-    fn standard() -> Map {
+    fn standard() -> crate::variant::Variant {
         crate::variant::embedded()
             .expect("embedded variants load")
             .into_iter()
             .find(|v| v.id == "standard")
             .expect("standard")
-            .map
     }
 
     #[test]
-    fn made_once_per_map_and_shared() {
-        let map = standard();
-        let first: *const Lexicon = Lexicon::of(&map);
-        let again: *const Lexicon = Lexicon::of(&map);
+    fn made_once_per_variant_and_shared() {
+        let variant = standard();
+        let first: *const Lexicon = variant.lexicon();
+        let again: *const Lexicon = variant.lexicon();
         assert_eq!(first, again, "the second reader gets the same lexicon");
-        let lexicon = Lexicon::of(&map);
+        let lexicon = variant.lexicon();
         assert!(lexicon.is_power_word("english"));
         assert_eq!(lexicon.max_words, 3, "Mid Atlantic Ocean, Gulf of Lyon");
         let mao = lexicon.lookup("mao");
@@ -301,8 +293,8 @@ mod tests {
 
     #[test]
     fn ids_of_provinces_and_regions_in_any_case() {
-        let map = standard();
-        let lexicon = Lexicon::of(&map);
+        let variant = standard();
+        let (map, lexicon) = (&variant.map, variant.lexicon());
         let bul = map.province_by_id("bul").unwrap();
         assert_eq!(lexicon.place_by_id("BUL"), Some(NameTarget::Province(bul)));
         assert_eq!(
@@ -323,8 +315,8 @@ mod tests {
 
     #[test]
     fn the_closest_name_within_a_third_of_its_length() {
-        let map = standard();
-        let lexicon = Lexicon::of(&map);
+        let variant = standard();
+        let (map, lexicon) = (&variant.map, variant.lexicon());
         let lon = map.province_by_id("lon").unwrap();
         assert_eq!(
             lexicon.closest("Lodnon"),

@@ -5,7 +5,7 @@
 //!   given today.
 //! - `invisible`: characters that change how a name reads without being seen (refused in names).
 //! - `conditional`: IF/ELSE/ENDIF blocks of orders for a later phase, selected on a board.
-//! - `lexicon`: a map's names prepared once for every reader (`Lexicon::of`).
+//! - `lexicon`: a map's names prepared once for every reader (kept by `Variant::lexicon`).
 //! - `names`: place names normalised, looked up, and "did you mean" suggestions.
 //! - `order`: orders read from text (`parse_orders`, `parse_order`) and written back (`render`).
 

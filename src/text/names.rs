@@ -1,31 +1,29 @@
 //! Place names as players write them: normalisation, look-up and "did you mean" suggestions
-//! (through the map's shared `Lexicon`).
+//! (through the variant's shared `Lexicon`).
 
 use crate::diplomacy::map::{Map, NameTarget};
+use crate::variant::Variant;
 
-use super::lexicon::{Lexicon, Rows, distance};
+use super::lexicon::{Rows, distance};
 
 /// Fold a name to the form `Map::names` stores: lower-case (Unicode), dots removed, `_`, `-`
 /// and runs of whitespace replaced by one space, trimmed (`"St. Petersburg"` →
 /// `"st petersburg"`). The variant loader builds `Map::names` with this very function.
 pub use crate::diplomacy::map::normalise_name;
 
-/// What `name` refers to on `map`, after normalisation; `None` if it is not a known name.
-pub fn lookup(map: &Map, name: &str) -> Option<NameTarget> {
-    Lexicon::of(map).lookup(&normalise_name(name))
+/// What `name` refers to on the variant's map, after normalisation; `None` if it is not a
+/// known name.
+pub fn lookup(variant: &Variant, name: &str) -> Option<NameTarget> {
+    variant.lexicon().lookup(&normalise_name(name))
 }
 
 /// The full name of the place whose name is closest to `name`, when it is close enough to be
 /// a likely slip of the pen (edit distance at most a third of the length, and at least 1).
-pub fn suggest(map: &Map, name: &str) -> Option<String> {
-    closest(map, name).map(|(full, _)| full)
-}
-
-/// Like `suggest`, with the edit distance of the suggestion.
-pub(crate) fn closest(map: &Map, name: &str) -> Option<(String, usize)> {
-    Lexicon::of(map)
+pub fn suggest(variant: &Variant, name: &str) -> Option<String> {
+    variant
+        .lexicon()
         .closest(name)
-        .map(|(target, d)| (target_name(map, target), d))
+        .map(|(target, _)| target_name(&variant.map, target))
 }
 
 /// The name of a place for a player: `London`, `St Petersburg (north coast)`.

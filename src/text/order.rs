@@ -8,9 +8,9 @@ use crate::diplomacy::order::{Action, Location, Order};
 use crate::diplomacy::turn::PhaseKind;
 use crate::diplomacy::unit::UnitKind;
 use crate::msg;
+use crate::variant::Variant;
 
 use super::lexer::{Kind, Line};
-use super::lexicon::Lexicon;
 use super::parse::Parser;
 pub use super::{Diagnostic, Severity};
 
@@ -31,7 +31,7 @@ pub struct ParsedOrder {
 /// Blank lines are skipped; an order that is not understood gives an error diagnostic and is
 /// left out; a part of an order that is ignored (a coast the province lacks) gives a warning.
 pub fn parse_orders(
-    map: &Map,
+    variant: &Variant,
     phase: PhaseKind,
     text: &str,
 ) -> (Vec<ParsedOrder>, Vec<Diagnostic>) {
@@ -39,7 +39,7 @@ pub fn parse_orders(
     let mut diagnostics = Vec::new();
     read(
         &mut Line::default(),
-        map,
+        variant,
         phase,
         text,
         &mut diagnostics,
@@ -59,8 +59,12 @@ pub fn parse_orders(
 
 /// Read one order (as the JSON interface and the DATC give them, e.g. `F NTH C A LON - BEL`).
 /// Never fails: `None`, with an error diagnostic, when the text is not exactly one order.
-pub fn parse_order(map: &Map, phase: PhaseKind, text: &str) -> (Option<Order>, Vec<Diagnostic>) {
-    OrderReader::default().parse_order(map, phase, text)
+pub fn parse_order(
+    variant: &Variant,
+    phase: PhaseKind,
+    text: &str,
+) -> (Option<Order>, Vec<Diagnostic>) {
+    OrderReader::default().parse_order(variant, phase, text)
 }
 
 /// Reads orders one text after another, keeping its buffers from one to the next (the JSON
@@ -74,7 +78,7 @@ impl OrderReader {
     /// `parse_order`, with this reader's buffers.
     pub fn parse_order(
         &mut self,
-        map: &Map,
+        variant: &Variant,
         phase: PhaseKind,
         text: &str,
     ) -> (Option<Order>, Vec<Diagnostic>) {
@@ -83,7 +87,7 @@ impl OrderReader {
         let mut count = 0;
         read(
             &mut self.line,
-            map,
+            variant,
             phase,
             text,
             &mut diagnostics,
@@ -113,13 +117,13 @@ impl OrderReader {
 /// `diagnostics`.
 fn read(
     buffer: &mut Line,
-    map: &Map,
+    variant: &Variant,
     phase: PhaseKind,
     text: &str,
     diagnostics: &mut Vec<Diagnostic>,
     mut found: impl FnMut(&Parser<'_>, Order, usize, usize, usize),
 ) {
-    let lexicon = Lexicon::of(map);
+    let (map, lexicon) = (&variant.map, variant.lexicon());
     for (index, line) in text.lines().enumerate() {
         buffer.read(line);
         let tokens = &buffer.tokens;

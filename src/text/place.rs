@@ -7,7 +7,7 @@ use crate::msg;
 
 use super::Diagnostic;
 use super::lexer::Kind;
-use super::names::closest;
+use super::names::target_name;
 use super::parse::{Parser, is_keyword};
 
 /// Coasts that may be written after a place with no `/` or brackets: `stp nc`.
@@ -21,7 +21,10 @@ impl<'a> Parser<'a> {
             if (i..i + n).any(|k| self.word(k).is_none()) {
                 break;
             }
-            if let Some((name, d)) = closest(self.map, &self.src(i, i + n))
+            if let Some((name, d)) = self
+                .lex
+                .closest(&self.src(i, i + n))
+                .map(|(target, d)| (target_name(self.map, target), d))
                 && best.as_ref().is_none_or(|b| d <= b.1)
             {
                 best = Some((name, d, n));

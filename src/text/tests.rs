@@ -5,6 +5,7 @@ use crate::diplomacy::map::{Map, NameTarget};
 use crate::diplomacy::order::{Action, Location, Order, UnitOrder};
 use crate::diplomacy::turn::PhaseKind;
 use crate::diplomacy::unit::UnitKind;
+use crate::variant::Variant;
 
 use super::Severity;
 use super::names::{lookup, normalise_name, suggest};
@@ -16,14 +17,13 @@ const PHASES: [PhaseKind; 3] = [
     PhaseKind::Adjustment,
 ];
 
-/// The standard map, as the variant loader builds it from `variants/standard.toml`.
-fn standard() -> Map {
+/// The standard variant, as the variant loader builds it from `variants/standard.toml`.
+fn standard() -> Variant {
     let variants = crate::variant::embedded().expect("embedded variants load");
     variants
         .into_iter()
         .find(|v| v.id == "standard")
         .expect("standard")
-        .map
 }
 
 fn province(map: &Map, id: &str) -> Location {
@@ -32,34 +32,40 @@ fn province(map: &Map, id: &str) -> Location {
 
 #[test]
 fn names() {
-    let map = standard();
+    let variant = standard();
+    let map = &variant.map;
     let stp = map.province_by_id("stp").expect("stp");
     assert_eq!(
-        lookup(&map, "St. Petersburg"),
+        lookup(&variant, "St. Petersburg"),
         Some(NameTarget::Province(stp))
     );
-    assert_eq!(lookup(&map, "  MID-ATLANTIC   ocean "), lookup(&map, "mao"));
+    assert_eq!(
+        lookup(&variant, "  MID-ATLANTIC   ocean "),
+        lookup(&variant, "mao")
+    );
     assert!(matches!(
-        lookup(&map, "stp/nc"),
+        lookup(&variant, "stp/nc"),
         Some(NameTarget::Region(_))
     ));
-    assert_eq!(lookup(&map, "Lodnon"), None);
-    assert_eq!(suggest(&map, "Lodnon").as_deref(), Some("London"));
-    assert_eq!(suggest(&map, "Nrth Sea").as_deref(), Some("North Sea"));
-    assert_eq!(suggest(&map, "xyzzy"), None);
-    assert_eq!(suggest(&map, ""), None);
+    assert_eq!(lookup(&variant, "Lodnon"), None);
+    assert_eq!(suggest(&variant, "Lodnon").as_deref(), Some("London"));
+    assert_eq!(suggest(&variant, "Nrth Sea").as_deref(), Some("North Sea"));
+    assert_eq!(suggest(&variant, "xyzzy"), None);
+    assert_eq!(suggest(&variant, ""), None);
 }
 
 #[test]
 fn cyrillic_alias() {
-    let mut map = standard();
-    let mos = map.province_by_id("mos").expect("mos");
-    map.names
+    let mut variant = standard();
+    let mos = variant.map.province_by_id("mos").expect("mos");
+    variant
+        .map
+        .names
         .push((normalise_name("Москва"), NameTarget::Province(mos)));
-    let (orders, diagnostics) = parse_orders(&map, PhaseKind::Movement, "A МОСКВА - War");
+    let (orders, diagnostics) = parse_orders(&variant, PhaseKind::Movement, "A МОСКВА - War");
     assert_eq!(diagnostics, vec![]);
     assert_eq!(orders.len(), 1);
-    let (_, diagnostics) = parse_orders(&map, PhaseKind::Movement, "A Моксва - War");
+    let (_, diagnostics) = parse_orders(&variant, PhaseKind::Movement, "A Моксва - War");
     assert_eq!(diagnostics.len(), 1);
     assert_eq!(
         diagnostics[0].message,
@@ -70,9 +76,10 @@ fn cyrillic_alias() {
 
 #[test]
 fn positions_and_text() {
-    let map = standard();
+    let variant = standard();
+    let map = &variant.map;
     let text = "\n  A Lon - Bel ,  F nth c a lon - bel\n\nБ🚢; A Lodnon H; A PAR";
-    let (orders, diagnostics) = parse_orders(&map, PhaseKind::Movement, text);
+    let (orders, diagnostics) = parse_orders(&variant, PhaseKind::Movement, text);
     assert_eq!(orders.len(), 2);
     assert_eq!((orders[0].line, orders[0].column), (2, 3));
     assert_eq!(orders[0].text, "A Lon - Bel");
@@ -80,9 +87,9 @@ fn positions_and_text() {
     assert_eq!(orders[1].text, "F nth c a lon - bel");
     let want_move = Order::Unit(UnitOrder {
         unit: Some(UnitKind::Army),
-        at: province(&map, "lon"),
+        at: province(map, "lon"),
         action: Action::Move {
-            to: province(&map, "bel"),
+            to: province(map, "bel"),
             via_convoy: false,
         },
     });
@@ -103,9 +110,10 @@ fn positions_and_text() {
 
 #[test]
 fn coasts_kept_and_dropped() {
-    let map = standard();
+    let variant = standard();
+    let map = &variant.map;
     let spa = map.province_by_id("spa").expect("spa");
-    let (order, diagnostics) = parse_order(&map, PhaseKind::Movement, "A GAS - SPA/NC");
+    let (order, diagnostics) = parse_order(&variant, PhaseKind::Movement, "A GAS - SPA/NC");
     let Some(Order::Unit(UnitOrder {
         action: Action::Move { to, .. },
         ..
@@ -115,9 +123,9 @@ fn coasts_kept_and_dropped() {
     };
     assert_eq!(to.coast, map.coast_region(spa, "nc"));
     assert_eq!(diagnostics, vec![]);
-    let (order, diagnostics) = parse_order(&map, PhaseKind::Movement, "F MAO - spa/wc");
+    let (order, diagnostics) = parse_order(&variant, PhaseKind::Movement, "F MAO - spa/wc");
     assert_eq!(
-        order.map(|o| render(&map, &o)).as_deref(),
+        order.map(|o| render(map, &o)).as_deref(),
         Some("F MAO - SPA")
     );
     let read: Vec<(usize, usize, Severity, &str)> = diagnostics
@@ -137,26 +145,26 @@ fn coasts_kept_and_dropped() {
 
 #[test]
 fn parse_order_wants_exactly_one() {
-    let map = standard();
-    let (order, diagnostics) = parse_order(&map, PhaseKind::Movement, "A LON H, A PAR H");
+    let variant = standard();
+    let (order, diagnostics) = parse_order(&variant, PhaseKind::Movement, "A LON H, A PAR H");
     assert_eq!(order, None);
     assert!(diagnostics[0].message.contains("holds 2 orders"));
-    let (order, diagnostics) = parse_order(&map, PhaseKind::Movement, "   ");
+    let (order, diagnostics) = parse_order(&variant, PhaseKind::Movement, "   ");
     assert_eq!(order, None);
     assert_eq!(diagnostics[0].message, "there is no order here");
-    let (order, diagnostics) = parse_order(&map, PhaseKind::Adjustment, "waive");
+    let (order, diagnostics) = parse_order(&variant, PhaseKind::Adjustment, "waive");
     assert_eq!(order, Some(Order::Waive));
     assert_eq!(diagnostics, vec![]);
 }
 
 #[test]
 fn waive_many() {
-    let map = standard();
-    let (orders, diagnostics) = parse_orders(&map, PhaseKind::Adjustment, "WAIVE 3");
+    let variant = standard();
+    let (orders, diagnostics) = parse_orders(&variant, PhaseKind::Adjustment, "WAIVE 3");
     assert_eq!(orders.len(), 3);
     assert!(diagnostics.is_empty());
     let (orders, diagnostics) = parse_orders(
-        &map,
+        &variant,
         PhaseKind::Adjustment,
         "waive 99999999999999999999999999",
     );
@@ -182,7 +190,8 @@ impl Rng {
 
 #[test]
 fn random_text_never_panics() {
-    let map = standard();
+    let variant = standard();
+    let map = &variant.map;
     let mut words: Vec<String> = map.names.iter().map(|(n, _)| n.clone()).collect();
     for w in [
         "A",
@@ -249,14 +258,14 @@ fn random_text_never_panics() {
         }
         // Every phase in turn; one phase per string keeps the test quick in debug builds.
         for phase in [PHASES[rng.below(PHASES.len())]] {
-            let (orders, diagnostics) = parse_orders(&map, phase, &text);
+            let (orders, diagnostics) = parse_orders(&variant, phase, &text);
             for d in &diagnostics {
                 assert!(d.line >= 1 && d.column >= 1, "{text:?}: {d:?}");
                 assert!(!d.message.ends_with('.'), "{text:?}: {d:?}");
             }
             for parsed in &orders {
-                let rendered = render(&map, &parsed.order);
-                let (again, diagnostics) = parse_order(&map, phase, &rendered);
+                let rendered = render(map, &parsed.order);
+                let (again, diagnostics) = parse_order(&variant, phase, &rendered);
                 assert_eq!(again.as_ref(), Some(&parsed.order), "{text:?} → {rendered}");
                 assert!(
                     diagnostics.is_empty(),
@@ -264,6 +273,6 @@ fn random_text_never_panics() {
                 );
             }
         }
-        let _ = parse_order(&map, PhaseKind::Movement, &text);
+        let _ = parse_order(&variant, PhaseKind::Movement, &text);
     }
 }

@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use toml::Spanned;
 
 use super::file::AdjacencyFile;
-use super::load::{Problems, RegionIndex};
+use super::problems::{Problems, RegionIndex};
 use crate::diplomacy::map::{Map, RegionId, Terrain};
 
 /// A border as written: its two ends and whether it is crossed one way only.

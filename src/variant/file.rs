@@ -158,7 +158,7 @@ pub struct AdjacencyFile {
     pub half_strength: Vec<Spanned<String>>,
 }
 
-/// A variant's `[map]` table: how it is drawn (`drawing::layout::Layout`, docs/maps.md).
+/// A variant's `[map]` table: how it is drawn (`atlas::layout::Layout`, docs/maps.md).
 #[derive(Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MapFile {

@@ -1,8 +1,8 @@
-//! A variant's `[map]` table checked into a `drawing::layout::Layout`: known provinces and
+//! A variant's `[map]` table checked into a `atlas::layout::Layout`: known provinces and
 //! powers, longitudes and latitudes in range, links between known places. Shared by the
 //! Diplomacy variants and the Here I Stand map file.
 
-use crate::drawing::layout::{Frame, Layout, Link, LinkKind, LonLat, Place, Projection};
+use crate::atlas::layout::{Frame, Layout, Link, LinkKind, LonLat, Place, Projection};
 
 use super::file::MapFile;
 

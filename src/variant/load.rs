@@ -2,13 +2,14 @@
 //! with the file, the line where known, and the key, so a map maker fixes them all at once.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::fmt;
 
 use toml::Spanned;
 
 use super::borders::build_adjacency;
 use super::file::{ProvinceFile, VariantFile};
 use super::layout::build_layout;
+pub use super::problems::LoadError;
+use super::problems::{Problems, RegionIndex};
 use super::start::build_start;
 use super::{Listing, Variant};
 use crate::diplomacy::map::{
@@ -21,89 +22,9 @@ use crate::diplomacy::rules::{Rules, SwitchValue};
 use crate::diplomacy::turn::{Calendar, Season, YearDirection};
 use crate::diplomacy::unit::UnitKind;
 
-/// One problem in a variant file.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LoadError {
-    pub file: String,
-    /// 1-based line, where the problem can be placed.
-    pub line: Option<usize>,
-    /// The key the problem is at: `provinces.lon.terrain`, `adjacency.fleet[3]`.
-    pub key: String,
-    pub message: String,
-}
-
-impl fmt::Display for LoadError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.file)?;
-        if let Some(line) = self.line {
-            write!(f, ":{line}")?;
-        }
-        if !self.key.is_empty() {
-            write!(f, ": {}", self.key)?;
-        }
-        write!(f, ": {}", self.message)
-    }
-}
-
-/// Collects problems while a file is checked.
-pub(super) struct Problems<'a> {
-    file: &'a str,
-    text: &'a str,
-    list: Vec<LoadError>,
-}
-
-impl Problems<'_> {
-    fn line_of(&self, offset: usize) -> Option<usize> {
-        if offset == 0 && self.text.is_empty() {
-            return None;
-        }
-        let end = offset.min(self.text.len());
-        Some(
-            self.text.as_bytes()[..end]
-                .iter()
-                .filter(|b| **b == b'\n')
-                .count()
-                + 1,
-        )
-    }
-
-    pub(super) fn at<T>(
-        &mut self,
-        spanned: &Spanned<T>,
-        key: impl Into<String>,
-        message: impl Into<String>,
-    ) {
-        let span = spanned.span();
-        let line = if span.is_empty() {
-            None
-        } else {
-            self.line_of(span.start)
-        };
-        self.push(line, key, message);
-    }
-
-    pub(super) fn push(
-        &mut self,
-        line: Option<usize>,
-        key: impl Into<String>,
-        message: impl Into<String>,
-    ) {
-        self.list.push(LoadError {
-            file: self.file.to_string(),
-            line,
-            key: key.into(),
-            message: message.into(),
-        });
-    }
-}
-
 /// Reads and validates the variant `id` from the TOML `text` of the file `file_name`.
 pub fn load_variant(id: &str, file_name: &str, text: &str) -> Result<Variant, Vec<LoadError>> {
-    let mut problems = Problems {
-        file: file_name,
-        text,
-        list: Vec::new(),
-    };
+    let mut problems = Problems::new(file_name, text);
     let file: VariantFile = match toml::from_str(text) {
         Ok(file) => file,
         Err(err) => {
@@ -184,7 +105,6 @@ fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
         army_neighbours: Vec::new(),
         half_strength: Vec::new(),
         names: Vec::new(),
-        lexicon: Default::default(),
     };
     map.army_neighbours = vec![Vec::new(); map.provinces.len()];
     if let Some(adjacency) = &file.adjacency {
@@ -236,6 +156,7 @@ fn build(id: &str, file: &VariantFile, problems: &mut Problems) -> Variant {
         victory_counting: build_counting(file, problems),
         start,
         listing,
+        lexicon: Default::default(),
     }
 }
 
@@ -363,8 +284,6 @@ fn check_id(id: &str, key: &str, problems: &mut Problems) {
         );
     }
 }
-
-pub(super) type RegionIndex = BTreeMap<String, RegionId>;
 
 fn parse_terrain(spanned: &Spanned<String>, key: &str, problems: &mut Problems) -> Terrain {
     match spanned.get_ref().as_str() {

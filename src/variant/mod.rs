@@ -6,8 +6,10 @@
 mod base;
 mod borders;
 pub mod file;
+pub mod his;
 pub mod layout;
 pub mod load;
+mod problems;
 mod start;
 
 use crate::diplomacy::map::{Map, ProvinceId, RegionId};
@@ -15,6 +17,7 @@ use crate::diplomacy::position::Position;
 use crate::diplomacy::rules::Rules;
 use crate::diplomacy::turn::Calendar;
 use crate::diplomacy::unit::{Unit, UnitKind};
+use crate::text::lexicon::Lexicon;
 
 pub use load::{LoadError, load_variant};
 
@@ -41,9 +44,12 @@ pub struct Variant {
     pub victory_counting: crate::diplomacy::progress::VictoryCounting,
     pub start: Position,
     /// How its map is drawn, if the file says (`[map]`).
-    pub layout: Option<std::sync::Arc<crate::drawing::layout::Layout>>,
+    pub layout: Option<std::sync::Arc<crate::atlas::layout::Layout>>,
     /// The order in which letters list a unit's neighbours.
     pub listing: Listing,
+    /// The map's names prepared for reading players' text (`lexicon()`), made on first use
+    /// and shared by every reader of the variant; the rules never look at it.
+    pub(crate) lexicon: std::sync::OnceLock<Lexicon>,
 }
 
 /// The order in which letters list a unit's neighbours (its retreats), by where the unit
@@ -77,6 +83,13 @@ impl Listing {
 }
 
 impl Variant {
+    /// The names of its map prepared for reading players' text, made on the first call and
+    /// kept for every later one. A variant's map is not changed once it is loaded; a map whose
+    /// names are changed by hand must be changed before its first text is read.
+    pub fn lexicon(&self) -> &Lexicon {
+        self.lexicon.get_or_init(|| Lexicon::new(&self.map))
+    }
+
     /// The condition of victory: `victory_centres` counted as `victory_counting` says.
     pub fn victory(&self) -> crate::diplomacy::progress::Victory {
         crate::diplomacy::progress::Victory {

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use toml::Spanned;
 
 use super::file::VariantFile;
-use super::load::{Problems, RegionIndex};
+use super::problems::{Problems, RegionIndex};
 use crate::diplomacy::map::{Map, ProvinceId, Terrain};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;

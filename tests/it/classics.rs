@@ -356,7 +356,7 @@ fn world_from_its_rules() {
     let sca = map.province_by_id("sca").unwrap();
     assert_eq!(map.province(sca).name, "Scandinavia");
     assert_eq!(
-        strategos::text::names::lookup(map, "Skandanavia"),
+        strategos::text::names::lookup(v, "Skandanavia"),
         Some(strategos::diplomacy::map::NameTarget::Province(sca))
     );
     check_cases("world");

@@ -137,7 +137,7 @@ impl Table {
         let map = &variant.map;
         let tx = self.judge.daemon.store.begin().unwrap();
         let mut game = tx.game_by_name("anc").unwrap().unwrap();
-        let mut position = position_from_json(map, game.position.as_deref().unwrap()).unwrap();
+        let mut position = position_from_json(&variant, game.position.as_deref().unwrap()).unwrap();
         position.units = units
             .iter()
             .map(|u| {

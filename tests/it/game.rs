@@ -22,7 +22,7 @@ fn play(position: &Position, orders: &str) -> (Position, Vec<String>) {
     for line in orders.lines().map(str::trim).filter(|l| !l.is_empty()) {
         let (power, text) = line.split_once(':').unwrap();
         let power = map.power_by_id(power.trim()).unwrap();
-        let (parsed, diagnostics) = parse_orders(map, position.turn.kind, text);
+        let (parsed, diagnostics) = parse_orders(variant, position.turn.kind, text);
         assert!(diagnostics.is_empty(), "{line}: {diagnostics:?}");
         submitted.extend(parsed.into_iter().map(|p| Submitted {
             power,
@@ -174,7 +174,7 @@ fn a_limit_on_fleet_builds() {
         .set_switch("max_fleet_builds", &SwitchValue::Int(1))
         .unwrap();
     let (orders, _) = parse_orders(
-        map,
+        variant,
         PhaseKind::Adjustment,
         "Build F Lon\nBuild F Edi\nBuild A Lvp",
     );

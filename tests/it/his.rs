@@ -21,7 +21,6 @@ use std::path::Path;
 
 use strategos::his::adjust::{apply, parse_adjustment};
 use strategos::his::board::Board;
-use strategos::his::load::{embedded_map, load_map};
 use strategos::his::map::{Crossing, Map, SpaceKind};
 use strategos::his::procedure::{Procedure, Status};
 use strategos::his::standing::Standing;
@@ -30,6 +29,7 @@ use strategos::his::text::{
     parse_instruction, parse_move,
 };
 use strategos::his::{Lang, Power, Question};
+use strategos::variant::his::{embedded_map, load_map};
 
 fn map() -> Map {
     match embedded_map() {
@@ -484,7 +484,7 @@ fn the_rules_core_imports_only_the_layers_below() {
         &["course"],
         &["event", "standing"],
         &["question", "refusal"],
-        &["board", "load"],
+        &["board"],
         &["lang", "map"],
         &["power"],
     ];

@@ -111,7 +111,7 @@ fn fuzz(reader: &str, seed: u64, read: impl Fn(&[u8])) {
 
 #[test]
 fn fuzz_the_order_parser() {
-    let map = &variants().iter().find(|v| v.id == "standard").unwrap().map;
+    let standard = variants().iter().find(|v| v.id == "standard").unwrap();
     fuzz("orders", 11, |input| {
         let text = String::from_utf8_lossy(input);
         for phase in [
@@ -119,7 +119,7 @@ fn fuzz_the_order_parser() {
             PhaseKind::Retreat,
             PhaseKind::Adjustment,
         ] {
-            let _ = parse_orders(map, phase, &text);
+            let _ = parse_orders(standard, phase, &text);
         }
     });
 }
@@ -149,8 +149,9 @@ fn fuzz_the_variant_loader() {
 fn fuzz_the_here_i_stand_readers() {
     use strategos::his::board::{Force, Units};
     use strategos::his::text::{parse_answer, parse_instruction, parse_move};
-    use strategos::his::{Power, Question, SpaceId, adjust::parse_adjustment, load_map};
-    let map = strategos::his::embedded_map().expect("the map loads");
+    use strategos::his::{Power, Question, SpaceId, adjust::parse_adjustment};
+    use strategos::variant::his::load_map;
+    let map = strategos::variant::his::embedded_map().expect("the map loads");
     let (a, b) = (SpaceId(0), SpaceId(1));
     let force = Force::of(Power::Hapsburg, Units::regulars(2));
     let questions = [

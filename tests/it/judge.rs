@@ -892,10 +892,11 @@ fn list_in_a_retreat_phase_shows_the_retreats() {
     // The game as if South's army had just taken Northland from North's fleet.
     {
         let variants = crate::judge_harness::test_variants();
-        let map = &variants.iter().find(|v| v.id == "tiny").unwrap().map;
+        let tiny = variants.iter().find(|v| v.id == "tiny").unwrap();
+        let map = &tiny.map;
         let tx = judge.daemon.store.begin().unwrap();
         let mut game = tx.game_by_name("back").unwrap().unwrap();
-        let mut position = position_from_json(map, game.position.as_deref().unwrap()).unwrap();
+        let mut position = position_from_json(tiny, game.position.as_deref().unwrap()).unwrap();
         let nor = map.province_by_id("nor").unwrap();
         let sou = map.province_by_id("sou").unwrap();
         position.turn.kind = PhaseKind::Retreat;

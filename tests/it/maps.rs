@@ -4,7 +4,8 @@
 //! colour-blind readers.
 
 use strategos::drawing::{self, check_map, his};
-use strategos::interface::adjudicate::{Options, case_boards};
+use strategos::interface::adjudicate::Options;
+use strategos::interface::picture::{case_boards, draw_case};
 use strategos::report::messages::Words;
 use strategos::variant::{self, load_variant};
 
@@ -20,7 +21,7 @@ fn every_shipped_variant_is_drawn_true_to_its_borders() {
         let mismatches = check_map(&v.map, layout);
         assert!(mismatches.is_empty(), "{}: {mismatches:#?}", v.id);
     }
-    let map = strategos::his::load::embedded_map().unwrap();
+    let map = strategos::variant::his::embedded_map().unwrap();
     let layout = his::layout().expect("Here I Stand has a [map]");
     let mismatches = his::check_his(&map, layout);
     assert!(mismatches.is_empty(), "his: {mismatches:#?}");
@@ -184,7 +185,7 @@ fn the_svg_draws_every_province_and_every_unit() {
 fn orders_are_drawn_with_their_outcomes_and_reasons() {
     let boards = case_boards(data("maps/cases.json"), variants(), &Options::default());
     let board = boards[0].as_ref().unwrap();
-    let svg = drawing::draw_case(board, Words::english()).unwrap();
+    let svg = draw_case(board, Words::english()).unwrap();
     let orders: Vec<&str> = svg
         .split("<g class=\"order ")
         .skip(1)
@@ -651,7 +652,7 @@ fn diadochi_pictures_show_destroyed_and_restoring_centres_and_credit() {
     let boards = case_boards(data("maps/cases.json"), variants(), &Options::default());
     let board = boards[1].as_ref().unwrap();
     assert_eq!(board.variant.id, "diadochi-v");
-    let svg = drawing::draw_case(board, Words::english()).unwrap();
+    let svg = draw_case(board, Words::english()).unwrap();
     let destroyed = &svg[svg.find("class=\"destroyed\"").expect("a destroyed centre")..];
     assert!(
         destroyed.contains("<title>Syracuse: destroyed</title>"),
@@ -678,7 +679,7 @@ fn diadochi_pictures_show_destroyed_and_restoring_centres_and_credit() {
 #[test]
 fn a_here_i_stand_board_shows_units_leaders_sieges_and_the_move() {
     use strategos::his::adjust::{apply, parse_adjustment};
-    let map = strategos::his::load::embedded_map().unwrap();
+    let map = strategos::variant::his::embedded_map().unwrap();
     let mut board = strategos::his::Board::scenario_1517(&map);
     for line in [
         "place pressburg ottoman 7 regulars 1 cavalry",

@@ -291,7 +291,7 @@ fn report_words_in_russian_and_english() {
     let templates = Templates::built_in();
     let ru = templates.words(Lang::Ru);
     let order = |text: &str| {
-        parse_order(map, PhaseKind::Movement, text)
+        parse_order(standard, PhaseKind::Movement, text)
             .0
             .unwrap_or_else(|| panic!("{text} reads"))
     };

@@ -11,8 +11,8 @@ use table::check_table;
 
 use crate::case::variants;
 
-fn standard() -> &'static strategos::diplomacy::map::Map {
-    &variants().iter().find(|v| v.id == "standard").unwrap().map
+fn standard() -> &'static strategos::variant::Variant {
+    variants().iter().find(|v| v.id == "standard").unwrap()
 }
 
 #[test]
@@ -109,11 +109,11 @@ proptest! {
     fn order_like_text_never_panics_and_reads_back(words in prop::collection::vec(0..WORDS.len(), 0..12), phase in 0usize..3) {
         let text: Vec<&str> = words.iter().map(|i| WORDS[*i]).collect();
         let text = text.join(" ");
-        let map = standard();
-        let (orders, _) = parse_orders(map, PHASES[phase], &text);
+        let standard = standard();
+        let (orders, _) = parse_orders(standard, PHASES[phase], &text);
         for parsed in orders {
-            let again = render(map, &parsed.order);
-            let (reread, _) = parse_order(map, PHASES[phase], &again);
+            let again = render(&standard.map, &parsed.order);
+            let (reread, _) = parse_order(standard, PHASES[phase], &again);
             prop_assert_eq!(reread.as_ref(), Some(&parsed.order), "{} rendered as {}", text, again);
         }
     }

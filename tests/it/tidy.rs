@@ -484,46 +484,9 @@ fn the_house_rules_hold() {
         "ARCHITECTURE.md has no table under `## Layers`"
     );
     let sources = sources_in(&root.join("src"));
-    let all = offences(&sources, &layers);
-    let mut found: Vec<String> = all
-        .iter()
-        .filter(|o| !KNOWN.iter().any(|k| same_offence(k, o)))
-        .cloned()
-        .collect();
-    // A mended offence leaves the list with its mend.
-    for known in KNOWN {
-        if !all.iter().any(|o| same_offence(known, o)) {
-            found.push(format!("mended, so no longer listed as known: {known}"));
-        }
-    }
+    let found = offences(&sources, &layers);
     assert!(found.is_empty(), "\n{}", found.join("\n"));
 }
-
-/// Whether two offences are the same, whatever the line count of a long file says.
-fn same_offence(known: &str, found: &str) -> bool {
-    let general = |text: &str| -> String {
-        match text.split_once(": ") {
-            Some((file, rest)) if rest.ends_with("split it by idea") => format!("{file}: long"),
-            _ => text.to_string(),
-        }
-    };
-    general(known) == general(found)
-}
-
-/// Offences of today being mended; each goes with its mend, and the list goes with the last.
-const KNOWN: &[&str] = &[
-    "diplomacy::map imports text::lexicon, a layer above it",
-    "drawing imports interface::adjudicate, a layer above it",
-    "his::load imports drawing::layout, a layer above it",
-    "his::load imports variant, a layer above it",
-    "his::load imports variant::file, a layer above it",
-    "his::load imports variant::layout, a layer above it",
-    "import circle: diplomacy::map <-> diplomacy::unit <-> text::lexicon",
-    "import circle: drawing::geography <-> drawing::layout <-> drawing::partition",
-    "import circle: variant::borders <-> variant::load <-> variant::start",
-    "variant imports drawing::layout, a layer above it",
-    "variant::layout imports drawing::layout, a layer above it",
-];
 
 #[cfg(test)]
 mod checker {

@@ -144,8 +144,8 @@ impl Session<'_> {
             return Ok(());
         };
         let map = &variant.map;
-        let (selected, problems) = conditional::select(map, None, text);
-        let (_, diagnostics) = crate::text::order::parse_orders(map, turn_kind, &selected);
+        let (selected, problems) = conditional::select(variant, None, text);
+        let (_, diagnostics) = crate::text::order::parse_orders(variant, turn_kind, &selected);
         let mut bad: Vec<usize> = Vec::new();
         for d in problems
             .iter()
@@ -195,7 +195,7 @@ impl Session<'_> {
             .lines()
             .map(|l| {
                 let order = (!conditional::has_conditions(l))
-                    .then(|| crate::text::order::parse_order(map, turn_kind, l).0)
+                    .then(|| crate::text::order::parse_order(variant, turn_kind, l).0)
                     .flatten();
                 match order {
                     Some(order) => format!("  {}", crate::text::order::render(map, &order)),
@@ -347,14 +347,14 @@ impl Judge {
                 .collect();
             if !text.is_empty() {
                 let text = text.join("\n");
-                let (selected, problems) = conditional::select(map, Some(position), &text);
+                let (selected, problems) = conditional::select(variant, Some(position), &text);
                 let in_force = tx
                     .orders(game.id, game.phase_serial, &power_id)?
-                    .map(|(lines, _)| stored_orders(map, position.turn.kind, &lines))
+                    .map(|(lines, _)| stored_orders(variant, position.turn.kind, &lines))
                     .unwrap_or_default();
                 let submission = submit(
                     words,
-                    map,
+                    variant,
                     &variant.rules,
                     position,
                     power,

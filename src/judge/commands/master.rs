@@ -233,7 +233,8 @@ impl Session<'_> {
         let mut submitted = Vec::new();
         for power in crate::game::orders::powers_owing(map, &position) {
             if let Some((lines, _)) = tx.orders(game.id, game.phase_serial, &map.power(power).id)? {
-                let orders = crate::game::orders::stored_orders(map, position.turn.kind, &lines);
+                let orders =
+                    crate::game::orders::stored_orders(variant, position.turn.kind, &lines);
                 submitted.extend(orders.into_iter().map(|order| Submitted { power, order }));
             }
         }
@@ -655,7 +656,7 @@ impl Session<'_> {
         let Some(variant) = self.judge.variant(&game.variant) else {
             return Ok(());
         };
-        let Ok(earlier) = position_from_json(&variant.map, &row.position) else {
+        let Ok(earlier) = position_from_json(variant, &row.position) else {
             self.fail(line, msg!("master.unreadable_phase", target = target));
             return Ok(());
         };

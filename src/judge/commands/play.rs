@@ -98,12 +98,12 @@ impl Session<'_> {
         let text = text.as_str();
         let in_force = tx
             .orders(row.id, row.phase_serial, &power_id)?
-            .map(|(lines, _)| stored_orders(map, position.turn.kind, &lines))
+            .map(|(lines, _)| stored_orders(variant, position.turn.kind, &lines))
             .unwrap_or_default();
         let words = self.words();
         let submission = submit(
             words,
-            map,
+            variant,
             &variant.rules,
             &position,
             power,

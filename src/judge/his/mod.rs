@@ -625,7 +625,7 @@ fn board_picture(referee: &Referee, words: Words<'_>) -> Option<crate::letter::A
 
 /// Here I Stand's 1517 board, for `GET MAP here-i-stand`.
 pub(crate) fn starting_picture(words: Words<'_>) -> Option<String> {
-    let map = crate::his::embedded_map().ok()?;
+    let map = crate::variant::his::embedded_map().ok()?;
     let board = crate::his::board::Board::scenario_1517(&map);
     crate::drawing::his::draw_board(&map, &board, None, words)
 }

@@ -310,7 +310,7 @@ impl Judge {
         {
             return Some((variant, position.clone()));
         }
-        let position = position_from_json(&variant.map, text).ok()?;
+        let position = position_from_json(variant, text).ok()?;
         *last = Some((variant.id.clone(), text.to_string(), position.clone()));
         Some((variant, position))
     }
@@ -332,7 +332,7 @@ impl Judge {
         for power in &owing {
             match tx.orders(game.id, game.phase_serial, &map.power(*power).id)? {
                 Some((lines, _)) => submitted.extend(
-                    stored_orders(map, position.turn.kind, &lines)
+                    stored_orders(variant, position.turn.kind, &lines)
                         .into_iter()
                         .map(|order| Submitted {
                             power: *power,
@@ -534,7 +534,7 @@ impl Judge {
             let stored = tx.orders(game.id, game.phase_serial, &map.power(power).id)?;
             let orders = stored
                 .as_ref()
-                .map(|(l, _)| stored_orders(map, position.turn.kind, l))
+                .map(|(l, _)| stored_orders(variant, position.turn.kind, l))
                 .unwrap_or_default();
             let in_error = match &stored {
                 Some((_, true)) => true,

@@ -3,10 +3,10 @@
 //! The format is described at the top of that file. Besides what each case expects, every
 //! order read is rendered and read again, and must come back the same.
 
-use strategos::diplomacy::map::Map;
 use strategos::diplomacy::turn::PhaseKind;
 use strategos::text::order::{parse_order, parse_orders, render};
 use strategos::text::{Diagnostic, Severity};
+use strategos::variant::Variant;
 
 /// A diagnostic a case expects.
 struct Expected {
@@ -17,8 +17,8 @@ struct Expected {
     text: String,
 }
 
-/// Check every case of `table` against `map`: the number of cases, and one line per failure.
-pub fn check_table(map: &Map, table: &str) -> (usize, Vec<String>) {
+/// Check every case of `table` against the variant's map: the number of cases, and one line per failure.
+pub fn check_table(variant: &Variant, table: &str) -> (usize, Vec<String>) {
     let mut cases = 0;
     let mut failures = Vec::new();
     for (index, line) in table.lines().enumerate() {
@@ -27,7 +27,7 @@ pub fn check_table(map: &Map, table: &str) -> (usize, Vec<String>) {
             continue;
         }
         cases += 1;
-        if let Err(why) = check_case(map, line) {
+        if let Err(why) = check_case(variant, line) {
             failures.push(format!(
                 "orders table line {}: {line}\n    {why}",
                 index + 1
@@ -37,7 +37,8 @@ pub fn check_table(map: &Map, table: &str) -> (usize, Vec<String>) {
     (cases, failures)
 }
 
-fn check_case(map: &Map, case: &str) -> Result<(), String> {
+fn check_case(variant: &Variant, case: &str) -> Result<(), String> {
+    let map = &variant.map;
     let fields: Vec<&str> = case.split('|').map(str::trim).collect();
     let (Some(phase), Some(input)) = (fields.first(), fields.get(1)) else {
         return Err("a case needs a phase and an input".into());
@@ -57,7 +58,7 @@ fn check_case(map: &Map, case: &str) -> Result<(), String> {
             None => want_orders.push(item.to_string()),
         }
     }
-    let (orders, diagnostics) = parse_orders(map, phase, &input);
+    let (orders, diagnostics) = parse_orders(variant, phase, &input);
     let got: Vec<String> = orders.iter().map(|o| render(map, &o.order)).collect();
     if got != want_orders {
         return Err(format!(
@@ -77,7 +78,7 @@ fn check_case(map: &Map, case: &str) -> Result<(), String> {
     }
     for parsed in &orders {
         let text = render(map, &parsed.order);
-        let (again, diagnostics) = parse_order(map, phase, &text);
+        let (again, diagnostics) = parse_order(variant, phase, &text);
         if again.as_ref() != Some(&parsed.order) || !diagnostics.is_empty() {
             return Err(format!(
                 "'{text}' reads back as {again:?}, {:?}",

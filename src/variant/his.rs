@@ -1,5 +1,6 @@
-//! Reading the Here I Stand map file into a `Map`: every problem is collected with the file, the
-//! line and the key, as the Diplomacy variant loader does, so a map maker fixes them all at once.
+//! Reading the Here I Stand map file into the referee's `his::Map`: every problem is collected
+//! with the file, the line and the key, as the Diplomacy variant loader does, so a map maker
+//! fixes them all at once; the pure core receives the map made.
 //! The file, `variants/his/here-i-stand.toml` (in a folder of its own: the files in `variants/`
 //! are Diplomacy variants), is embedded in the binary (`embedded_map`).
 
@@ -8,9 +9,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::map::{Crossing, LeaderInfo, Map, Space, SpaceId, SpaceKind, fold_name};
-use super::power::Power;
-use crate::variant::LoadError;
+use super::LoadError;
+use crate::his::map::{Crossing, LeaderInfo, Map, Space, SpaceId, SpaceKind, fold_name};
+use crate::his::power::Power;
 
 /// The map file shipped with the judge.
 pub const MAP_FILE: &str = "variants/his/here-i-stand.toml";
@@ -31,7 +32,7 @@ struct MapFile {
     #[serde(default)]
     leaders: BTreeMap<String, Spanned<LeaderFile>>,
     /// How the map is drawn (`drawing::his`): projection, frame, colours, each space's place.
-    map: Option<crate::variant::file::MapFile>,
+    map: Option<super::file::MapFile>,
 }
 
 #[derive(Deserialize)]
@@ -128,17 +129,17 @@ pub fn load_map(file_name: &str, text: &str) -> Result<Map, Vec<LoadError>> {
 }
 
 fn layout_of(
-    m: &crate::variant::file::MapFile,
+    m: &super::file::MapFile,
     file: &MapFile,
-) -> (crate::drawing::layout::Layout, Vec<(String, String)>) {
+) -> (crate::atlas::layout::Layout, Vec<(String, String)>) {
     let known_place = |id: &str| file.spaces.contains_key(id);
     let known_power = |id: &str| power_word(id).is_some();
-    crate::variant::layout::build_layout(m, "spaces", &known_place, &known_power)
+    super::layout::build_layout(m, "spaces", &known_place, &known_power)
 }
 
 /// The layout of the shipped map's `[map]` table (checked with the map by the tests).
-pub fn embedded_layout() -> Option<&'static crate::drawing::layout::Layout> {
-    static LAYOUT: std::sync::OnceLock<Option<crate::drawing::layout::Layout>> =
+pub fn embedded_layout() -> Option<&'static crate::atlas::layout::Layout> {
+    static LAYOUT: std::sync::OnceLock<Option<crate::atlas::layout::Layout>> =
         std::sync::OnceLock::new();
     LAYOUT
         .get_or_init(|| {

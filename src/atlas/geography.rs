@@ -5,7 +5,12 @@
 
 use std::sync::OnceLock;
 
-use super::layout::LonLat;
+/// A place on the globe: longitude and latitude in degrees.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LonLat {
+    pub lon: f64,
+    pub lat: f64,
+}
 
 /// The text of `geography/land.txt`.
 pub const LAND_TEXT: &str = include_str!("../../geography/land.txt");

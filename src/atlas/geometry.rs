@@ -1,5 +1,8 @@
 //! Plane geometry for maps: points in picture coordinates (pixels, y down), convex cells and
-//! their clipping, segments against rings, and the land of `geography/land.txt` projected.
+//! their clipping, segments against rings, and path data as SVG writes it (numbers with one
+//! decimal).
+
+use std::fmt::Write;
 
 /// A point of the picture, in pixels from its top left corner.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -300,4 +303,58 @@ pub fn distance_outside(shape: &[Vec<Point>], at: Point) -> f64 {
             at.distance(Point::new(a.x + t * dx, a.y + t * dy))
         })
         .fold(f64::INFINITY, f64::min)
+}
+
+/// `num(x)` written at the end of `out`: in tenths as a whole number, without the float
+/// formatting a picture's 20,000 coastline numbers would otherwise each pay for.
+pub fn push_num(out: &mut String, x: f64) {
+    let tenths = (x * 10.0).round();
+    if !tenths.is_finite() || tenths.abs() >= 1e15 {
+        let r = tenths / 10.0;
+        let _ = if r == r.trunc() && r.is_finite() {
+            write!(out, "{}", r as i64)
+        } else {
+            write!(out, "{r:.1}")
+        };
+        return;
+    }
+    let tenths = tenths as i64;
+    let (whole, tenth) = (tenths / 10, (tenths % 10).abs());
+    if tenth == 0 {
+        let _ = write!(out, "{whole}");
+    } else {
+        if tenths < 0 && whole == 0 {
+            out.push('-');
+        }
+        let _ = write!(out, "{whole}.{tenth}");
+    }
+}
+
+/// Path data of closed rings.
+pub fn rings_path(rings: &[Vec<Point>]) -> String {
+    let mut d = String::new();
+    for ring in rings {
+        for (i, p) in ring.iter().enumerate() {
+            d.push(if i == 0 { 'M' } else { 'L' });
+            push_num(&mut d, p.x);
+            d.push(' ');
+            push_num(&mut d, p.y);
+        }
+        d.push('Z');
+    }
+    d
+}
+
+/// Path data of open polylines.
+pub fn lines_path<'a>(lines: impl IntoIterator<Item = &'a [Point]>) -> String {
+    let mut d = String::new();
+    for line in lines {
+        for (i, p) in line.iter().enumerate() {
+            d.push(if i == 0 { 'M' } else { 'L' });
+            push_num(&mut d, p.x);
+            d.push(' ');
+            push_num(&mut d, p.y);
+        }
+    }
+    d
 }

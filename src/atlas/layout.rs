@@ -2,20 +2,15 @@
 //! and for each province (or Here I Stand space) its sites, label, unit and coast points in
 //! longitude and latitude; the links drawn across water; the land and water outside play.
 //!
-//! This is data only; `partition` makes shapes of it, `check` compares them with the rules.
+//! This is data, with the projection that lays it on the picture; `partition` makes its shapes
+//! (the `Sheet` kept here once made), `drawing::check` compares them with the rules.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
+pub use super::geography::LonLat;
 use super::geometry::Point;
-use super::partition::Sheet;
-
-/// A place on the globe: longitude and latitude in degrees.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct LonLat {
-    pub lon: f64,
-    pub lat: f64,
-}
+use super::sheet::Sheet;
 
 /// How the globe is laid flat.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -270,29 +265,5 @@ impl Layout {
                 lat: y.to_degrees(),
             },
         }
-    }
-
-    /// The shapes of the map, computed on first use (the geography and sites are fixed once
-    /// the variant is loaded) and shared by every copy of the same layout in the process (a
-    /// variant loaded again draws at once); `is_sea` says which places are water.
-    pub fn sheet(&self, is_sea: &dyn Fn(&str) -> bool) -> &Sheet {
-        type Made = Vec<(Layout, Vec<bool>, Arc<Sheet>)>;
-        static MADE: Mutex<Made> = Mutex::new(Vec::new());
-        self.sheet.get_or_init(|| {
-            let water: Vec<bool> = self.places.keys().map(|id| is_sea(id)).collect();
-            let mut made = MADE.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some((_, _, sheet)) = made
-                .iter()
-                .find(|(l, w, _)| l.same_shapes(self) && *w == water)
-            {
-                return sheet.clone();
-            }
-            let sheet = Arc::new(Sheet::new(self, is_sea));
-            if made.len() >= 16 {
-                made.remove(0);
-            }
-            made.push((self.clone(), water, sheet.clone()));
-            sheet
-        })
     }
 }
