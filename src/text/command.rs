@@ -89,6 +89,9 @@ pub enum CommandKind {
     Register {
         name: Option<String>,
         password: Option<String>,
+        /// Written as njudge's form (`Name:` and `Password:` lines after it), so it is
+        /// echoed as a form; else on one line, and echoed so.
+        form: bool,
     },
     /// `SET PASSWORD new`.
     SetPassword { password: String },
@@ -544,7 +547,11 @@ pub fn render(command: &Command) -> String {
         }
         CommandKind::GetMap { game: None } => "GET MAP".into(),
         CommandKind::GetMap { game: Some(game) } => format!("GET MAP {game}"),
-        CommandKind::Register { name, password } => {
+        CommandKind::Register {
+            name,
+            password,
+            form: true,
+        } => {
             let mut form = vec!["REGISTER".to_string()];
             if let Some(name) = name {
                 form.push(format!("Name: {name}"));
@@ -556,6 +563,22 @@ pub fn render(command: &Command) -> String {
                 form.push("END".into());
             }
             form.join("\n")
+        }
+        CommandKind::Register {
+            name,
+            password,
+            form: false,
+        } => {
+            let mut line = "REGISTER".to_string();
+            if password.is_some() {
+                line.push(' ');
+                line.push_str(MASK);
+            }
+            if let Some(name) = name {
+                line.push(' ');
+                line.push_str(name);
+            }
+            line
         }
         CommandKind::SetPassword { .. } => format!("SET PASSWORD {MASK}"),
         CommandKind::Create {

@@ -59,7 +59,7 @@ impl Session<'_> {
         match &command.kind {
             CommandKind::Help { topic } => self.help(tx, line, topic.as_deref())?,
             CommandKind::GetMap { game } => self.get_map(tx, line, game.as_deref())?,
-            CommandKind::Register { name, password } => {
+            CommandKind::Register { name, password, .. } => {
                 self.register(tx, line, name.as_deref(), password.as_deref())?
             }
             CommandKind::SetPassword { password } => self.set_password(tx, line, password)?,

@@ -388,7 +388,11 @@ impl Args<'_> {
             None => None,
         };
         let name = self.name(args.get(1..).unwrap_or_default())?;
-        Some(CommandKind::Register { name, password })
+        Some(CommandKind::Register {
+            name,
+            password,
+            form: false,
+        })
     }
 
     /// A person's name: its words joined by single spaces, at most 100 chars.

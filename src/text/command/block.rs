@@ -37,9 +37,15 @@ pub(super) fn register(
             keyword: args.keyword,
             diagnostics: &mut *args.diagnostics,
         };
-        let Some(CommandKind::Register { name, password }) = &mut read else {
+        let Some(CommandKind::Register {
+            name,
+            password,
+            form,
+        }) = &mut read
+        else {
             continue;
         };
+        *form = true;
         if field.eq_ignore_ascii_case("name") {
             match args.name(&value) {
                 Some(Some(given)) => *name = Some(given),
