@@ -135,7 +135,13 @@ impl Session<'_> {
         let hours = self.judge.config.limits.confirm_hours;
         let sender = self.sender.clone();
         let request = self.request(tx, &sender, "letter", &held, None, hours)?;
-        for what in waiting {
+        // Everything that waits, in one sentence: `registering this address, and creating
+        // game 'open'`.
+        if let Some(what) = waiting
+            .into_iter()
+            .rev()
+            .reduce(|rest, what| msg!("confirm.and", what = what, rest = rest))
+        {
             self.say(msg!("confirm.waits", what = what, address = sender));
         }
         self.say(msg!(
@@ -364,9 +370,9 @@ mod tests {
     #[test]
     fn a_copy_of_a_request_is_found_however_it_is_wrapped_or_indented() {
         let messages = crate::report::Messages::built_in();
-        let copy = "No!\n\n    Before the judge writes regularly to bob@x.test, or changes its\n    account, it must know the address asked for it.\n\n    CONFIRM abc";
+        let copy = "No!\n\n    Anyone can put another's address on a letter, so before the judge\n    writes regularly to bob@x.test, or changes its account, it asks the\n    address itself.\n\n    CONFIRM abc";
         assert!(copies_a_request(messages, copy));
-        let russian = "Прежде чем регулярно писать на bob@x.test или менять его\nучётную запись, судья должен знать";
+        let russian = "Чужой адрес может поставить на письмо кто угодно, поэтому, прежде чем\nрегулярно писать на bob@x.test или менять его учётную запись, судья\nспрашивает";
         assert!(copies_a_request(messages, russian));
         assert!(!copies_a_request(
             messages,
