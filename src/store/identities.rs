@@ -46,9 +46,10 @@ impl Tx<'_> {
         .optional()
     }
 
-    /// Players whose address starts with `prefix`, or whose registered name is `prefix` (any
-    /// case), and who show their address (or are `viewer` themselves), at most `most` of them,
-    /// by address (WHOIS by prefix, as njudge's WHO IS).
+    /// Players whose address starts with `prefix` and who show it (or are `viewer`
+    /// themselves), or whose registered name is `prefix` (any case; the judge then tells
+    /// only what the reader may see), at most `most` of them, by address (WHOIS by prefix,
+    /// as njudge's WHO IS).
     pub fn identities_matching(
         &self,
         prefix: &str,
@@ -65,8 +66,8 @@ impl Tx<'_> {
             .collect();
         let mut stmt = self.tx.prepare_cached(
             "SELECT id, email, name, show_address FROM players
-             WHERE (email LIKE ?1 || '%' ESCAPE '\\' OR lower(name) = ?2)
-               AND (show_address = 1 OR email = ?4)
+             WHERE (email LIKE ?1 || '%' ESCAPE '\\' AND (show_address = 1 OR email = ?4))
+                OR lower(name) = ?2
              ORDER BY email LIMIT ?3",
         )?;
         let rows = stmt.query_map(

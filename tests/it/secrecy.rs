@@ -315,7 +315,7 @@ fn no_letter_shows_a_players_address_to_other_players() {
             // Eve's own WHOIS question comes back in the sentence for an unknown address.
             let seen: String = seen
                 .lines()
-                .filter(|l| !l.starts_with("Nobody is registered as"))
+                .filter(|l| !l.starts_with("No player is known to you as"))
                 .collect::<Vec<_>>()
                 .join("\n");
             assert!(
@@ -384,7 +384,7 @@ fn a_forged_letter_cannot_show_a_players_address() {
         let dave = told(&summary, DAVE);
         assert!(dave.contains("North: Alice Liddell"), "{dave}");
         // (WHOIS of an address no one shows says so in the sentence for an unknown one.)
-        dave.contains("Nobody is registered as alice@example.test.")
+        dave.contains("No player is known to you as alice@example.test:")
             && !dave.contains("<alice@example.test>")
     };
     // Eve writes as alice: the code goes to alice, never to eve, and nothing is shown.

@@ -10,7 +10,7 @@ use crate::lang::Lang;
 use crate::letter::OutgoingLetter;
 use crate::report::describe::unit_name_in;
 use crate::report::{Message, Words};
-use crate::store::{GameRow, Tx};
+use crate::store::{GameRow, IdentityRow, Tx};
 use crate::{msg, tr};
 
 /// Pictures of boards one letter may ask for (`GET MAP`).
@@ -525,66 +525,91 @@ impl Session<'_> {
     /// hides their address is found only by themselves and by the masters of their games
     /// (signed on as such); to anyone else it is an address nobody registered.
     pub(crate) fn whois(&mut self, tx: &Tx, who: &str) -> rusqlite::Result<()> {
-        // No such address: the players whose shown addresses start with the words (njudge's
-        // WHO IS by prefix), or whose registered name it is.
-        if tx.identity_by_email(who)?.is_none() {
-            let mut found: Vec<String> = Vec::new();
+        // An address (found only where its player shows it, or to that player, or to a
+        // master of one of their games); else the players whose shown addresses start with
+        // the words (njudge's WHO IS by prefix), or whose registered name it is, as WHO GAME
+        // names them.
+        let mut found: Vec<IdentityRow> = Vec::new();
+        if let Some(player) = tx.identity_by_email(who)? {
+            found.push(player);
+        } else {
             let mut words = vec![who];
             if who.contains(' ') {
                 words.extend(who.split(' '));
             }
             for word in words {
                 for identity in tx.identities_matching(word, &self.sender, 20)? {
-                    if !found.contains(&identity.email) && found.len() < 20 {
-                        found.push(identity.email);
+                    if !found.iter().any(|f| f.player_id == identity.player_id) && found.len() < 20
+                    {
+                        found.push(identity);
                     }
                 }
             }
-            if !found.is_empty() {
-                for email in found {
-                    let answer = self.whois_as(tx, &email, None)?;
-                    self.say(answer);
-                }
-                return Ok(());
+        }
+        let mut public = Vec::new();
+        let mut masters = Vec::new();
+        for player in &found {
+            let by_address = player.email.eq_ignore_ascii_case(who.trim());
+            if let Some(answer) = self.whois_as(tx, player, by_address, None)? {
+                public.push(answer);
+            }
+            if let Some(game) = self.master_of.clone()
+                && let Some(answer) = self.whois_as(tx, player, by_address, Some(&game))?
+            {
+                masters.push(answer);
             }
         }
-        let public = self.whois_as(tx, who, None)?;
+        let nobody = msg!("info.nobody", address = who);
+        let said = |answers: Vec<Message>| {
+            if answers.is_empty() {
+                vec![nobody.clone()]
+            } else {
+                answers
+            }
+        };
         match self.master_of.clone() {
             Some(game) => {
-                let masters = self.whois_as(tx, who, Some(&game))?;
-                self.say_by_reader(&game, public, masters);
+                let (public, masters) = (said(public), said(masters));
+                if public == masters {
+                    for answer in public {
+                        self.say(answer);
+                    }
+                } else {
+                    let joined = |answers: Vec<Message>| {
+                        answers
+                            .into_iter()
+                            .reduce(|a, b| msg!("letter.paragraphs", first = a, second = b))
+                            .unwrap_or_else(|| nobody.clone())
+                    };
+                    self.say_by_reader(&game, joined(public), joined(masters));
+                }
             }
-            None => self.say(public),
+            None => {
+                for answer in said(public) {
+                    self.say(answer);
+                }
+            }
         }
         Ok(())
     }
 
-    /// The answer to WHOIS `who`, as read by a master of `master_of` (none: by anyone else).
+    /// The answer to WHOIS about `player`, as read by a master of `master_of` (none: by
+    /// anyone else), or none when this reader may not find them: an address is shown only
+    /// where its player shows it, to that player, or to a master of one of their games; a
+    /// name only where the reader sees it in a game (as WHO GAME names members).
     fn whois_as(
         &self,
         tx: &Tx,
-        who: &str,
+        player: &IdentityRow,
+        by_address: bool,
         master_of: Option<&GameRow>,
-    ) -> rusqlite::Result<Message> {
-        let nobody = msg!("info.nobody", address = who);
-        let Some(player) = tx.identity_by_email(who)? else {
-            return Ok(nobody);
-        };
+    ) -> rusqlite::Result<Option<Message>> {
         let memberships = tx.memberships(player.player_id)?;
         let masters = |game: &GameRow| master_of.is_some_and(|g| g.id == game.id);
         let themselves = player.email == self.sender;
-        if !(themselves || player.show_address || memberships.iter().any(|(g, _)| masters(g))) {
-            return Ok(nobody);
-        }
-        let mut lines = vec![format!(
-            "{}{}",
-            player.email,
-            player
-                .name
-                .as_deref()
-                .map(|n| format!(" ({n})"))
-                .unwrap_or_default()
-        )];
+        let address_shown =
+            themselves || player.show_address || memberships.iter().any(|(g, _)| masters(g));
+        let mut games = Vec::new();
         for (game, member) in memberships {
             let told = themselves
                 || masters(&game)
@@ -596,14 +621,26 @@ impl Session<'_> {
                 Some(power) => power,
                 None => role_word(self.words(), &member.role),
             };
-            lines.push(tr!(
+            games.push(tr!(
                 self.words(),
                 "info.whois_game",
                 game = game.name,
                 what = what
             ));
         }
-        Ok(msg!("letter.text", text = lines.join("\n")))
+        let named = player.name.is_some() && !games.is_empty();
+        if (by_address || !named) && !address_shown {
+            return Ok(None);
+        }
+        let first = match (&player.name, address_shown) {
+            (Some(name), true) => format!("{} ({name})", player.email),
+            (None, true) => player.email.clone(),
+            (Some(name), false) => name.clone(),
+            (None, false) => return Ok(None),
+        };
+        let mut lines = vec![first];
+        lines.extend(games);
+        Ok(Some(msg!("letter.text", text = lines.join("\n"))))
     }
 
     /// Whether the letter's sender is signed on as a master of `game`.
