@@ -1,12 +1,117 @@
-//! The languages the referee writes in, and a sentence written in each of them: the core says
-//! why things happen in English and in Russian side by side (plain data, no files), and the mail
-//! side picks the reader's. Space and leader names stay as the map data has them; power names
-//! and the words for units are given here, with the Russian cases and plural forms the
-//! sentences need.
+//! The languages the referee writes in, and the values its sentences need. The core says why
+//! things happen in `Message`s (catalog keys under `his.` in `templates/*/messages.toml`),
+//! rendered in the reader's language on the mail side; the sentences not yet moved there are
+//! `Phrase`s, written in English and Russian side by side. Space and leader names stay as the
+//! map data has them; power names are data here, given to the catalogs in each Russian case a
+//! sentence needs (`power`, `power_gen`, `power_dat`, `power_ins`) with a number a verb agrees
+//! with (`power_n`: 1 singular, 2 plural).
 
 use super::power::Power;
+use crate::message::{Arg, Message};
+use crate::msg;
 
 pub use crate::lang::Lang;
+
+/// A sentence of the rules core, to put in a message for readers of any language.
+impl From<&Phrase> for Arg {
+    fn from(phrase: &Phrase) -> Arg {
+        each(|lang| phrase.get(lang).to_string())
+    }
+}
+
+/// A sentence not yet in the catalogs, as a message (`his.lang.phrase`: the text as it is).
+impl From<Phrase> for Message {
+    fn from(phrase: Phrase) -> Message {
+        msg!("his.lang.phrase", text = phrase)
+    }
+}
+
+/// A value written once per language by `write`.
+pub fn each(write: impl Fn(Lang) -> String) -> Arg {
+    Arg::Each(Lang::ALL.into_iter().map(|l| (l, write(l))).collect())
+}
+
+/// A number a verb agrees with: 1 for singular, 2 for plural, per language
+/// (`{power_n|идёт|идут|идут}`).
+fn agreement(en_plural: bool, ru_plural: bool) -> Arg {
+    let n = |plural: bool| if plural { "2" } else { "1" }.to_string();
+    Arg::Each(vec![(Lang::En, n(en_plural)), (Lang::Ru, n(ru_plural))])
+}
+
+/// Values joined into one by `join` (`his.join.and`: `{first} and {rest}`), from the right;
+/// no values are an empty text.
+pub fn list(values: Vec<Arg>, join: impl Fn(Arg, Arg) -> Message) -> Arg {
+    let mut values = values.into_iter().rev();
+    let Some(mut joined) = values.next() else {
+        return Arg::Text(String::new());
+    };
+    for value in values {
+        joined = Arg::Message(join(value, joined));
+    }
+    joined
+}
+
+/// Values joined by `; `.
+pub fn semicolons(values: Vec<Arg>) -> Arg {
+    list(values, |first, rest| {
+        msg!("his.join.semicolon", first = first, rest = rest)
+    })
+}
+
+/// Values to choose from: `Graz, Linz, Passau` (`his.join.comma`, and `his.join.choice` before
+/// the last: `Graz, Linz или Passau`).
+pub fn choices(values: Vec<Arg>) -> Arg {
+    let last = values.len().saturating_sub(1);
+    let mut values = values.into_iter().enumerate().rev();
+    let Some((_, mut joined)) = values.next() else {
+        return Arg::Text(String::new());
+    };
+    for (i, value) in values {
+        joined = Arg::Message(if i + 1 == last {
+            msg!("his.join.choice", first = value, rest = joined)
+        } else {
+            msg!("his.join.comma", first = value, rest = joined)
+        });
+    }
+    joined
+}
+
+/// Values joined by `, `.
+pub fn commas(values: Vec<Arg>) -> Arg {
+    list(values, |first, rest| {
+        msg!("his.join.comma", first = first, rest = rest)
+    })
+}
+
+/// Values on lines of their own.
+pub fn lines(values: Vec<Arg>) -> Arg {
+    list(values, |first, rest| {
+        msg!("his.join.lines", first = first, rest = rest)
+    })
+}
+
+/// Values written one after another.
+pub fn concatenated(values: Vec<Arg>) -> Arg {
+    list(values, |first, rest| {
+        msg!("his.join.concat", first = first, rest = rest)
+    })
+}
+
+/// Powers named together, in `case`: `Ottoman and Hapsburg`, `Османы и Габсбурги`.
+pub fn powers_named(powers: &[Power], case: Case) -> Arg {
+    let names = powers.iter().map(|p| p.named(case)).collect();
+    list(names, |first, rest| {
+        msg!("his.join.and", first = first, rest = rest)
+    })
+}
+
+/// The number a verb agrees with for powers named together: plural for more than one.
+pub fn powers_number(powers: &[Power]) -> Arg {
+    match powers {
+        [one] => one.number(),
+        _ => agreement(true, true),
+    }
+}
 
 /// A sentence in every language the referee writes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -88,6 +193,20 @@ pub enum Case {
 }
 
 impl Power {
+    /// The name as a message's value: English plain, Russian in `case`.
+    pub fn named(self, case: Case) -> Arg {
+        Arg::Each(vec![
+            (Lang::En, self.name().to_string()),
+            (Lang::Ru, self.ru(case).to_string()),
+        ])
+    }
+
+    /// The number a verb agrees with the name by (`power_n`): English names are singular,
+    /// Russian ones as `ru_plural` says.
+    pub fn number(self) -> Arg {
+        agreement(false, self.ru_plural())
+    }
+
     /// The name in `lang`, as the subject of a sentence.
     pub fn name_in(self, lang: Lang) -> &'static str {
         match lang {
