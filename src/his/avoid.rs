@@ -13,6 +13,8 @@ use super::lang::Phrase;
 use super::map::SpaceId;
 use super::power::Power;
 use super::question::{Answer, Question};
+use crate::message::Message;
+use crate::msg;
 
 /// Runs the avoid-battle attempts.
 pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
@@ -134,7 +136,7 @@ pub(super) fn destinations(cx: &Cx<'_>, mv: &Move, power: Power) -> Vec<SpaceId>
 }
 
 /// Why `power` may not avoid battle into `space` [seed 003, restrictions].
-pub(super) fn barred(cx: &Cx<'_>, mv: &Move, power: Power, space: SpaceId) -> Option<Phrase> {
+pub(super) fn barred(cx: &Cx<'_>, mv: &Move, power: Power, space: SpaceId) -> Option<Message> {
     let name = &cx.map.space(mv.from).name;
     let left = Phrase::new(
         format!("the moving formation has just left {name}"),
@@ -149,16 +151,13 @@ fn check_answer(
     power: Power,
     answer: &Answer,
     available: &Force,
-) -> Result<(), Phrase> {
+) -> Result<(), Message> {
     match answer {
         Answer::Stay => Ok(()),
         Answer::Avoid { to, force } => {
             if let Some(why) = barred(cx, mv, power, *to) {
                 let name = &cx.map.space(*to).name;
-                return Err(Phrase::new(
-                    format!("may not avoid battle to {name}: {}", why.en),
-                    format!("уклониться от сражения в {name} нельзя: {}", why.ru),
-                ));
+                return Err(msg!("his.avoid.barred_to", space = name, why = why));
             }
             if force.is_empty() {
                 return Err(Phrase::new(

@@ -11,6 +11,7 @@ use super::lang::{Case, Lang, Phrase, count, en_count};
 use super::map::{LeaderId, Map};
 use super::power::Power;
 use super::question::{Answer, Casualty, Question};
+use crate::message::Message;
 
 /// The order of losses when the deadline passes: the cheapest units first [R §17.1].
 pub const DEFAULT_LOSSES: [UnitKind; 3] =
@@ -347,7 +348,7 @@ fn names(powers: &[Power]) -> String {
         .join(" and ")
 }
 
-fn side_eliminated() -> Phrase {
+fn side_eliminated() -> Message {
     Phrase::new(
         "every land unit of his side was eliminated",
         "все сухопутные части его стороны уничтожены",
@@ -454,7 +455,7 @@ fn default_losses(c: &Casualty) -> Force {
     out
 }
 
-fn check_losses(table: &[Casualty], power: Power, answer: &Answer) -> Result<(), Phrase> {
+fn check_losses(table: &[Casualty], power: Power, answer: &Answer) -> Result<(), Message> {
     let Some(c) = table.iter().find(|c| c.power == power) else {
         return Err(Phrase::new(
             format!("{power} has no losses to take"),

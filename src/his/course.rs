@@ -7,12 +7,13 @@
 //! runs them in order, `procedure` runs `movement` over the inputs.
 
 use super::board::{Board, Force, LeaderPlace, Siege, Units};
-use super::event::{Event, Source};
+use super::event::{Event, Modifier, Source};
 use super::lang::{Case, Lang, Phrase};
 use super::map::{LeaderId, Map, SpaceId};
 use super::power::Power;
 use super::question::{Answer, Question};
 use super::standing::Standing;
+use crate::message::Message;
 
 /// A move as declared: `MOVE <units and leaders> FROM <space> TO <space>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,7 +122,7 @@ pub(super) enum Stop {
     Wait(Box<Window>),
     Roll(DiceRequest),
     /// The input for this window or roll does not fit it.
-    Invalid(Phrase),
+    Invalid(Message),
 }
 
 /// The running procedure: the board being changed, the inputs, the record.
@@ -136,7 +137,7 @@ pub(super) struct Cx<'a> {
 }
 
 /// Checks an answer of a power to a window.
-pub(super) type CheckAnswer<'f> = &'f dyn Fn(&Cx<'_>, Power, &Answer) -> Result<(), Phrase>;
+pub(super) type CheckAnswer<'f> = &'f dyn Fn(&Cx<'_>, Power, &Answer) -> Result<(), Message>;
 /// The answer given when the deadline passes.
 pub(super) type DefaultAnswer<'f> = &'f dyn Fn(&Cx<'_>, Power) -> Answer;
 
@@ -346,8 +347,8 @@ pub(super) fn closed(
     power: Power,
     from: SpaceId,
     to: SpaceId,
-    excluded: Option<(SpaceId, &Phrase)>,
-) -> Option<Phrase> {
+    excluded: Option<(SpaceId, &Message)>,
+) -> Option<Message> {
     let (map, board) = (cx.map, &cx.board);
     let d = &board.diplomacy;
     let name = &map.space(to).name;
@@ -407,7 +408,7 @@ pub(super) fn closed(
 }
 
 /// `Mainz is an electorate and the Schmalkaldic League has not been played`.
-pub(super) fn electorate(name: &str) -> Phrase {
+pub(super) fn electorate(name: &str) -> Message {
     Phrase::new(
         format!("{name} is an electorate and the Schmalkaldic League has not been played"),
         format!("{name} — курфюршество, а Шмалькальденский союз ещё не сыгран"),
@@ -415,7 +416,7 @@ pub(super) fn electorate(name: &str) -> Phrase {
 }
 
 /// `Hapsburg has 2 regulars there, not 3 regulars`.
-pub(super) fn not_there(power: Power, there: Units, named: Units) -> Phrase {
+pub(super) fn not_there(power: Power, there: Units, named: Units) -> Message {
     Phrase::new(
         format!("{power} has {there} there, not {named}"),
         format!(
@@ -428,12 +429,12 @@ pub(super) fn not_there(power: Power, there: Units, named: Units) -> Phrase {
 }
 
 /// `Ferdinand is not there`.
-pub(super) fn leader_not_there(name: &str) -> Phrase {
+pub(super) fn leader_not_there(name: &str) -> Message {
     Phrase::new(format!("{name} is not there"), format!("{name} там нет"))
 }
 
 /// A leader goes onto `by`'s power card.
-pub(super) fn capture(cx: &mut Cx<'_>, leader: LeaderId, by: Power, reason: Phrase) {
+pub(super) fn capture(cx: &mut Cx<'_>, leader: LeaderId, by: Power, reason: Message) {
     cx.board.leader_mut(leader).place = LeaderPlace::Captured { by };
     cx.note(Event::Captured { leader, by, reason });
 }
@@ -584,7 +585,7 @@ pub(super) fn modifiers(
     power: Power,
     group: &Force,
     opposing_cavalry: bool,
-) -> Vec<(i32, Phrase)> {
+) -> Vec<(i32, Modifier)> {
     let mut m = Vec::new();
     if let Some(l) = group
         .leaders
@@ -592,25 +593,22 @@ pub(super) fn modifiers(
         .max_by_key(|l| (cx.map.leader(**l).battle, std::cmp::Reverse(**l)))
     {
         let info = cx.map.leader(*l);
-        m.push((info.battle as i32, Phrase::same(info.name.clone())));
+        m.push((info.battle as i32, Modifier::Leader(info.name.clone())));
     }
     if power == Power::Ottoman && group.has_cavalry() {
-        m.push((1, Phrase::new("Ottoman cavalry", "османская кавалерия")));
+        m.push((1, Modifier::OttomanCavalry));
     }
     if power != Power::Ottoman && opposing_cavalry {
-        m.push((
-            -1,
-            Phrase::new("against Ottoman cavalry", "против османской кавалерии"),
-        ));
+        m.push((-1, Modifier::AgainstCavalry));
     }
     m
 }
 
 /// The modifiers as a roll's details, in English always (a purpose feeds the dice): `+2
 /// Charles V`, `-1 against Ottoman cavalry`.
-pub(super) fn modifier_details(modifiers: &[(i32, Phrase)]) -> Vec<String> {
+pub(super) fn modifier_details(modifiers: &[(i32, Modifier)]) -> Vec<String> {
     modifiers
         .iter()
-        .map(|(m, why)| format!("{m:+} {}", why.en))
+        .map(|(m, why)| format!("{m:+} {}", why.english()))
         .collect()
 }

@@ -3,7 +3,7 @@
 //! `his.event.*`), rendered in the reader's language on the mail side.
 
 use super::board::{Force, Units};
-use super::lang::{Case, Phrase, concatenated, each, powers_named, powers_number, semicolons};
+use super::lang::{Case, concatenated, each, powers_named, powers_number, semicolons};
 use super::map::{Crossing, LeaderId, Map, SpaceId};
 use super::power::Power;
 use super::question::Answer;
@@ -23,18 +23,47 @@ pub enum Source {
     Deadline,
 }
 
+/// Why a 2d6 roll is modified: the best leader's rating, Ottoman cavalry in the group, or
+/// Ottoman cavalry against it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Modifier {
+    Leader(String),
+    OttomanCavalry,
+    AgainstCavalry,
+}
+
+impl Modifier {
+    /// In English, for a roll's details (a purpose feeds the dice, so it stays as it is).
+    pub fn english(&self) -> &str {
+        match self {
+            Modifier::Leader(name) => name,
+            Modifier::OttomanCavalry => "Ottoman cavalry",
+            Modifier::AgainstCavalry => "against Ottoman cavalry",
+        }
+    }
+
+    /// In words (keys `his.check.*`).
+    pub fn describe(&self) -> Arg {
+        match self {
+            Modifier::Leader(name) => Arg::Text(name.clone()),
+            Modifier::OttomanCavalry => Arg::Message(msg!("his.check.ottoman_cavalry")),
+            Modifier::AgainstCavalry => Arg::Message(msg!("his.check.against_cavalry")),
+        }
+    }
+}
+
 /// A 2d6 roll with its modifiers, against 9 [R §13.2, §13.3].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Check {
     pub dice: Vec<u8>,
     /// Each modifier and why.
-    pub modifiers: Vec<(i32, Phrase)>,
+    pub modifiers: Vec<(i32, Modifier)>,
     pub total: i32,
     pub success: bool,
 }
 
 impl Check {
-    pub fn new(dice: Vec<u8>, modifiers: Vec<(i32, Phrase)>) -> Check {
+    pub fn new(dice: Vec<u8>, modifiers: Vec<(i32, Modifier)>) -> Check {
         let total = dice.iter().map(|d| *d as i32).sum::<i32>()
             + modifiers.iter().map(|(m, _)| m).sum::<i32>();
         Check {
@@ -60,7 +89,7 @@ impl Check {
                     Arg::Message(msg!(
                         "his.check.modifier",
                         value = format!("{m:+}"),
-                        why = *why
+                        why = why.describe()
                     ))
                 })
                 .collect(),
@@ -124,16 +153,16 @@ pub enum Event {
     CardPlayed {
         by: Power,
         card: String,
-        effect: Phrase,
+        effect: Message,
     },
     /// A response card answer that could not take effect.
     CardVoid {
         by: Power,
         card: String,
-        reason: Phrase,
+        reason: Message,
     },
     /// The move stops before the formation leaves (its CP stay spent).
-    Cancelled { reason: Phrase },
+    Cancelled { reason: Message },
     /// Dice rolled for a stated purpose.
     Rolled {
         number: u32,
@@ -144,7 +173,7 @@ pub enum Event {
     NoInterception {
         power: Option<Power>,
         from: Option<SpaceId>,
-        reason: Phrase,
+        reason: Message,
     },
     /// An interception attempt.
     Interception {
@@ -158,7 +187,7 @@ pub enum Event {
     /// A power may not avoid battle, and why.
     NoAvoid {
         power: Option<Power>,
-        reason: Phrase,
+        reason: Message,
     },
     /// An avoid-battle attempt; `check` is `None` when it succeeds without a roll.
     AvoidBattle {
@@ -171,24 +200,24 @@ pub enum Event {
     Withdrew {
         force: Force,
         at: SpaceId,
-        reason: Phrase,
+        reason: Message,
     },
     /// A leader was captured.
     Captured {
         leader: LeaderId,
         by: Power,
-        reason: Phrase,
+        reason: Message,
     },
     /// Units were eliminated other than as battle losses.
     Eliminated {
         power: Power,
         units: Units,
-        reason: Phrase,
+        reason: Message,
     },
     /// A siege ended.
-    SiegeBroken { at: SpaceId, reason: Phrase },
+    SiegeBroken { at: SpaceId, reason: Message },
     /// No withdrawal into the fortifications before battle, and why.
-    NoWithdrawal { reason: Phrase },
+    NoWithdrawal { reason: Message },
     /// A siege began.
     SiegeBegan {
         at: SpaceId,
@@ -211,12 +240,12 @@ pub enum Event {
         winner: Power,
         attacker_hits: u32,
         defender_hits: u32,
-        reason: Phrase,
+        reason: Message,
     },
     /// A random roll gave an odd loss to one of allied defenders [R §9.2].
     OddLoss { power: Power, roll: u8 },
     /// Both sides eliminated: one side keeps one unit [R §14 step 9].
-    KeepsOne { power: Power, reason: Phrase },
+    KeepsOne { power: Power, reason: Message },
     /// Battle losses.
     Losses { power: Power, units: Units },
     /// A force retreated, and why.
@@ -225,7 +254,7 @@ pub enum Event {
         force: Force,
         from: SpaceId,
         to: SpaceId,
-        reason: Phrase,
+        reason: Message,
     },
     /// The formation will move on past a fortification with its next action.
     MovesOn { force: Force, at: SpaceId },

@@ -9,6 +9,7 @@ use super::lang::{Case, Lang, Phrase, count};
 use super::map::{Crossing, SpaceId};
 use super::power::Power;
 use super::question::{Answer, Question};
+use crate::message::Message;
 
 /// Runs the interceptions; returns the power that succeeded, if one did.
 pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<Option<Power>, Stop> {
@@ -94,7 +95,7 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<Option<Power>, Stop> {
 }
 
 /// Whether the move may be intercepted at all, and if not why.
-fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<Phrase> {
+fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<Message> {
     let (map, board) = (cx.map, &cx.board);
     let d = &board.diplomacy;
     let to = mv.to;
@@ -129,7 +130,7 @@ fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<Phrase> {
 /// только части державы, которая находится в состоянии войны с активной державой"], said where
 /// it might be expected to: its side has land units in the destination (entry rule 4.3 makes
 /// them enemies to fight, not interceptors) and adjacent stacks.
-fn not_at_war(cx: &mut Cx<'_>, mv: &Move, power: Power) -> Option<Phrase> {
+fn not_at_war(cx: &mut Cx<'_>, mv: &Move, power: Power) -> Option<Message> {
     let d = &cx.board.diplomacy;
     let in_destination = cx
         .board
@@ -154,7 +155,7 @@ fn not_at_war(cx: &mut Cx<'_>, mv: &Move, power: Power) -> Option<Phrase> {
 }
 
 /// Why `power` may not intercept into the destination at all.
-fn barred_power(cx: &Cx<'_>, mv: &Move, power: Power) -> Option<Phrase> {
+fn barred_power(cx: &Cx<'_>, mv: &Move, power: Power) -> Option<Message> {
     let (map, board) = (cx.map, &cx.board);
     let d = &board.diplomacy;
     let to = mv.to;
@@ -275,7 +276,7 @@ fn stacks(
     out
 }
 
-fn leaders_alone() -> Phrase {
+fn leaders_alone() -> Message {
     Phrase::new(
         "leaders alone intercept only into a space holding their own or allied units",
         "полководцы без частей перехватывают только в область, где стоят свои или союзные части",
@@ -296,7 +297,7 @@ fn check_answer(
     _power: Power,
     answer: &Answer,
     options: &[(SpaceId, Force)],
-) -> Result<(), Phrase> {
+) -> Result<(), Message> {
     let map = cx.map;
     match answer {
         Answer::Decline => Ok(()),

@@ -12,20 +12,6 @@ use crate::msg;
 
 pub use crate::lang::Lang;
 
-/// A sentence of the rules core, to put in a message for readers of any language.
-impl From<&Phrase> for Arg {
-    fn from(phrase: &Phrase) -> Arg {
-        each(|lang| phrase.get(lang).to_string())
-    }
-}
-
-/// A sentence not yet in the catalogs, as a message (`his.lang.phrase`: the text as it is).
-impl From<Phrase> for Message {
-    fn from(phrase: Phrase) -> Message {
-        msg!("his.lang.phrase", text = phrase)
-    }
-}
-
 /// A value written once per language by `write`.
 pub fn each(write: impl Fn(Lang) -> String) -> Arg {
     Arg::Each(Lang::ALL.into_iter().map(|l| (l, write(l))).collect())
@@ -113,50 +99,25 @@ pub fn powers_number(powers: &[Power]) -> Arg {
     }
 }
 
-/// A sentence in every language the referee writes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Phrase {
-    pub en: String,
-    pub ru: String,
-}
+/// A sentence written in English and Russian side by side, made a `Message`
+/// (`his.lang.phrase`, the text as it is): the sentences of the files not yet in the catalogs.
+pub struct Phrase;
 
 impl Phrase {
-    pub fn new(en: impl Into<String>, ru: impl Into<String>) -> Phrase {
-        Phrase {
-            en: en.into(),
-            ru: ru.into(),
-        }
+    pub fn new(en: impl Into<String>, ru: impl Into<String>) -> Message {
+        let text = Arg::Each(vec![(Lang::En, en.into()), (Lang::Ru, ru.into())]);
+        msg!("his.lang.phrase", text = text)
     }
 
     /// The sentence written once per language by `write`.
-    pub fn by(write: impl Fn(Lang) -> String) -> Phrase {
-        Phrase {
-            en: write(Lang::En),
-            ru: write(Lang::Ru),
-        }
+    pub fn by(write: impl Fn(Lang) -> String) -> Message {
+        msg!("his.lang.phrase", text = each(write))
     }
 
     /// The same text in every language (a name, a line as written).
-    pub fn same(text: impl Into<String>) -> Phrase {
-        let text = text.into();
-        Phrase {
-            ru: text.clone(),
-            en: text,
-        }
-    }
-
-    pub fn get(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Ru => &self.ru,
-        }
-    }
-}
-
-/// The English sentence, where a plain error string is wanted (tests, stored-game checks).
-impl From<Phrase> for String {
-    fn from(phrase: Phrase) -> String {
-        phrase.en
+    pub fn same(text: impl Into<String>) -> Message {
+        let text: String = text.into();
+        msg!("his.lang.phrase", text = text)
     }
 }
 

@@ -204,7 +204,7 @@ impl Procedure {
             Err(Stop::Roll(r)) => Status::Rolling(r),
             Err(Stop::Invalid(why)) => {
                 self.inputs.pop();
-                return Err(why.into());
+                return Err(why);
             }
         };
         self.board = cx.board;

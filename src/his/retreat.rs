@@ -14,6 +14,8 @@ use super::lang::{Case, Lang, Phrase, en_count};
 use super::map::SpaceId;
 use super::power::Power;
 use super::question::{Answer, Question};
+use crate::message::Message;
+use crate::msg;
 
 /// The order of units withdrawn inside after a lost battle when the deadline passes.
 pub const DEFAULT_WITHDRAWAL: [UnitKind; 3] =
@@ -44,7 +46,7 @@ pub(super) fn barred(
     from: SpaceId,
     to: SpaceId,
     entered_from: Option<SpaceId>,
-) -> Option<Phrase> {
+) -> Option<Message> {
     let came = entered_from.map(|s| {
         let name = &cx.map.space(s).name;
         (
@@ -192,7 +194,7 @@ pub(super) fn move_force(
 }
 
 /// Eliminates a force's units and captures its leaders.
-pub(super) fn destroy(cx: &mut Cx<'_>, force: &Force, at: SpaceId, by: Power, reason: &Phrase) {
+pub(super) fn destroy(cx: &mut Cx<'_>, force: &Force, at: SpaceId, by: Power, reason: &Message) {
     for (p, u) in &force.units {
         cx.board.remove_units(at, *p, false, *u);
         cx.note(Event::Eliminated {
@@ -213,7 +215,7 @@ pub(super) fn destroy(cx: &mut Cx<'_>, force: &Force, at: SpaceId, by: Power, re
 
 /// The attacker goes back to the space it came from, if it may; else it is eliminated and its
 /// leaders captured by `by`. `lost` marks it as having lost a battle.
-pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, reason: &Phrase) {
+pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, reason: &Message) {
     let at = mv.to;
     let force = side_force(cx, at, mv.power);
     if force.is_empty() {
@@ -265,26 +267,14 @@ pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, re
                 force: force.clone(),
                 from: at,
                 to: mv.from,
-                reason: Phrase::by(|lang| match lang {
-                    Lang::En => format!("{}; the attacker goes back where it came from", reason.en),
-                    Lang::Ru => format!("{}; атакующий уходит туда, откуда пришёл", reason.ru),
-                }),
+                reason: msg!("his.retreat.goes_back", reason = *reason),
             });
             if force.land_units() > 0 {
                 lone_leaders(cx, mv.from, mv.power, Alone::Entered);
             }
         }
         Some(why) => {
-            let reason = Phrase::by(|lang| match lang {
-                Lang::En => format!(
-                    "{}; no retreat to where it came from: {}",
-                    reason.en, why.en
-                ),
-                Lang::Ru => format!(
-                    "{}; отступить туда, откуда пришли, нельзя: {}",
-                    reason.ru, why.ru
-                ),
-            });
+            let reason = msg!("his.retreat.no_way_back", reason = *reason, why = why);
             destroy(cx, &force, at, by, &reason);
         }
     }
