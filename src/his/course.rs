@@ -8,12 +8,13 @@
 
 use super::board::{Board, Force, LeaderPlace, Siege, Units};
 use super::event::{Event, Modifier, Source};
-use super::lang::{Case, Lang, Phrase};
+use super::lang::{Case, each};
 use super::map::{LeaderId, Map, SpaceId};
 use super::power::Power;
 use super::question::{Answer, Question};
 use super::standing::Standing;
 use crate::message::Message;
+use crate::msg;
 
 /// A move as declared: `MOVE <units and leaders> FROM <space> TO <space>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,9 +181,11 @@ impl<'a> Cx<'a> {
                     answer,
                 } if *window == number => {
                     if !asked.contains(power) || got.iter().any(|(p, _, _)| p == power) {
-                        return Err(Stop::Invalid(Phrase::new(
-                            format!("{power} is not asked in window {number}"),
-                            format!("в окне {number} ответа от {} не ждут", power.ru(Case::Gen)),
+                        return Err(Stop::Invalid(msg!(
+                            "his.course.not_asked",
+                            power = power.named(Case::Nom),
+                            power_gen = power.named(Case::Gen),
+                            window = number
                         )));
                     }
                     if let Err(why) = check(self, *power, answer) {
@@ -353,16 +356,10 @@ pub(super) fn closed(
     let d = &board.diplomacy;
     let name = &map.space(to).name;
     if map.space(to).is_sea() {
-        return Some(Phrase::new(
-            format!("{name} is a sea zone"),
-            format!("{name} — морская зона"),
-        ));
+        return Some(msg!("his.course.sea", space = name));
     }
     if map.crossing(from, to).is_none() {
-        return Some(Phrase::new(
-            format!("{name} is not adjacent"),
-            format!("{name} не соседствует"),
-        ));
+        return Some(msg!("his.course.not_adjacent", space = name));
     }
     if let Some((space, why)) = excluded
         && space == to
@@ -370,35 +367,30 @@ pub(super) fn closed(
         return Some(why.clone());
     }
     if board.in_unrest(to) {
-        return Some(Phrase::new(
-            format!("{name} is in unrest"),
-            format!("в {name} беспорядки"),
-        ));
+        return Some(msg!("his.course.unrest", space = name));
     }
     if let Some(e) = board
         .powers_anywhere_in(to)
         .into_iter()
         .find(|p| d.enemies(power, *p))
     {
-        return Some(Phrase::new(
-            format!("{name} holds {e} units"),
-            format!("в {name} стоят части {}", e.ru(Case::Gen)),
+        return Some(msg!(
+            "his.course.enemy_units",
+            space = name,
+            power = e.named(Case::Nom),
+            power_gen = e.named(Case::Gen)
         ));
     }
     let controller = board.controller(to);
     if controller == Power::Independent {
-        return Some(Phrase::new(
-            format!("{name} is independent"),
-            format!("{name} — независимая область"),
-        ));
+        return Some(msg!("his.course.independent", space = name));
     }
     if controller != power && !d.allied(power, controller) {
-        return Some(Phrase::new(
-            format!("{name} is controlled by {controller}, not an ally"),
-            format!(
-                "{name} под контролем {}, а это не союзник",
-                controller.ru(Case::Gen)
-            ),
+        return Some(msg!(
+            "his.course.not_allied",
+            space = name,
+            controller = controller.named(Case::Nom),
+            controller_gen = controller.named(Case::Gen)
         ));
     }
     if board.is_electorate(map, to) && !d.schmalkaldic_league && power != Power::Protestant {
@@ -409,28 +401,23 @@ pub(super) fn closed(
 
 /// `Mainz is an electorate and the Schmalkaldic League has not been played`.
 pub(super) fn electorate(name: &str) -> Message {
-    Phrase::new(
-        format!("{name} is an electorate and the Schmalkaldic League has not been played"),
-        format!("{name} — курфюршество, а Шмалькальденский союз ещё не сыгран"),
-    )
+    msg!("his.course.electorate", space = name)
 }
 
 /// `Hapsburg has 2 regulars there, not 3 regulars`.
 pub(super) fn not_there(power: Power, there: Units, named: Units) -> Message {
-    Phrase::new(
-        format!("{power} has {there} there, not {named}"),
-        format!(
-            "у {} там {}, а не {}",
-            power.ru(Case::Gen),
-            there.describe_in(Lang::Ru),
-            named.describe_in(Lang::Ru)
-        ),
+    msg!(
+        "his.course.units_not_there",
+        power = power.named(Case::Nom),
+        power_gen = power.named(Case::Gen),
+        there = each(|l| there.describe_in(l)),
+        named = each(|l| named.describe_in(l))
     )
 }
 
 /// `Ferdinand is not there`.
 pub(super) fn leader_not_there(name: &str) -> Message {
-    Phrase::new(format!("{name} is not there"), format!("{name} там нет"))
+    msg!("his.course.leader_not_there", leader = name)
 }
 
 /// A leader goes onto `by`'s power card.
@@ -476,18 +463,8 @@ pub(super) fn lone_leaders(cx: &mut Cx<'_>, space: SpaceId, enemy: Power, how: A
                 inside: true,
             };
             let reason = match how {
-                Alone::Entered => Phrase::new(
-                    "a leader alone withdraws inside",
-                    "одинокий полководец уходит в укрепления",
-                ),
-                Alone::LeftBehind => Phrase::new(
-                    format!(
-                        "left alone in {name} by units that avoided battle, a leader withdraws inside"
-                    ),
-                    format!(
-                        "полководец, оставшийся в {name} один после уклонения своих частей, уходит в укрепления"
-                    ),
-                ),
+                Alone::Entered => msg!("his.course.alone_inside"),
+                Alone::LeftBehind => msg!("his.course.left_behind_inside", space = name),
             };
             cx.note(Event::Withdrew {
                 force: Force {
@@ -499,18 +476,8 @@ pub(super) fn lone_leaders(cx: &mut Cx<'_>, space: SpaceId, enemy: Power, how: A
             });
         } else {
             let reason = match how {
-                Alone::Entered => Phrase::new(
-                    format!("alone in {name} as enemy land units entered"),
-                    format!("был один в {name}, когда туда вошли вражеские сухопутные части"),
-                ),
-                Alone::LeftBehind => Phrase::new(
-                    format!(
-                        "left alone in {name} with enemy land units by units that avoided battle"
-                    ),
-                    format!(
-                        "остался один в {name} с вражескими сухопутными частями, когда его части уклонились от сражения"
-                    ),
-                ),
+                Alone::Entered => msg!("his.course.alone_captured", space = name),
+                Alone::LeftBehind => msg!("his.course.left_behind_captured", space = name),
             };
             capture(cx, l, enemy, reason);
         }
