@@ -99,28 +99,6 @@ pub fn powers_number(powers: &[Power]) -> Arg {
     }
 }
 
-/// A sentence written in English and Russian side by side, made a `Message`
-/// (`his.lang.phrase`, the text as it is): the sentences of the files not yet in the catalogs.
-pub struct Phrase;
-
-impl Phrase {
-    pub fn new(en: impl Into<String>, ru: impl Into<String>) -> Message {
-        let text = Arg::Each(vec![(Lang::En, en.into()), (Lang::Ru, ru.into())]);
-        msg!("his.lang.phrase", text = text)
-    }
-
-    /// The sentence written once per language by `write`.
-    pub fn by(write: impl Fn(Lang) -> String) -> Message {
-        msg!("his.lang.phrase", text = each(write))
-    }
-
-    /// The same text in every language (a name, a line as written).
-    pub fn same(text: impl Into<String>) -> Message {
-        let text: String = text.into();
-        msg!("his.lang.phrase", text = text)
-    }
-}
-
 /// The Russian word for a count: `one` for 1, 21, 31..., `few` for 2-4, 22-24..., `many` else.
 pub fn plural<'a>(n: u32, one: &'a str, few: &'a str, many: &'a str) -> &'a str {
     match (n % 10, n % 100) {
@@ -215,33 +193,5 @@ impl Power {
             self,
             Power::Ottoman | Power::Hapsburg | Power::Protestant | Power::Independent
         )
-    }
-
-    /// The Russian verb that agrees with the name: `singular` or `plural`.
-    pub fn ru_verb<'a>(self, singular: &'a str, plural: &'a str) -> &'a str {
-        if self.ru_plural() { plural } else { singular }
-    }
-}
-
-/// Powers named together: `Ottoman and Hapsburg`, `Османы и Габсбурги`.
-pub fn power_list(powers: &[Power], lang: Lang, case: Case) -> String {
-    let names: Vec<&str> = powers
-        .iter()
-        .map(|p| match lang {
-            Lang::En => p.name(),
-            Lang::Ru => p.ru(case),
-        })
-        .collect();
-    names.join(match lang {
-        Lang::En => " and ",
-        Lang::Ru => " и ",
-    })
-}
-
-/// The Russian verb for powers named together: plural when more than one.
-pub fn ru_verb_of<'a>(powers: &[Power], singular: &'a str, plural: &'a str) -> &'a str {
-    match powers {
-        [one] => one.ru_verb(singular, plural),
-        _ => plural,
     }
 }
