@@ -5,7 +5,7 @@
 //! refused one why (`Message`s, keys `his.adjust.*`).
 
 use super::board::{Board, LeaderPlace, Marks, Siege};
-use super::lang::{Case, each};
+use super::lang::Case;
 use super::map::{LeaderId, Map, SpaceId};
 use super::power::Power;
 use super::text::{parse_force, parse_space};
@@ -224,7 +224,7 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<Me
                 "his.adjust.placed",
                 power = power.named(Case::Nom),
                 power_gen = power.named(Case::Gen),
-                units = each(|l| units.describe_in(l)),
+                units = units.describe(),
                 space = sp(space)
             )
         }
@@ -239,7 +239,7 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<Me
                 "his.adjust.removed",
                 power = power.named(Case::Nom),
                 power_gen = power.named(Case::Gen),
-                units = each(|l| units.describe_in(l)),
+                units = units.describe(),
                 space = sp(space)
             );
             if !removed {
@@ -247,7 +247,7 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<Me
                     "his.adjust.not_there",
                     power = power.named(Case::Nom),
                     power_gen = power.named(Case::Gen),
-                    units = each(|l| units.describe_in(l)),
+                    units = units.describe(),
                     space = sp(space)
                 ));
             }

@@ -7,7 +7,7 @@
 use super::board::{Force, UnitKind, Units};
 use super::course::{Cx, Fought, Move, Stop, capture, defenders, side_force};
 use super::event::{BattleDice, Event};
-use super::lang::{Case, each, en_count};
+use super::lang::{Case, en_count};
 use super::map::{LeaderId, Map};
 use super::power::Power;
 use super::question::{Answer, Casualty, Question};
@@ -469,8 +469,8 @@ fn check_losses(table: &[Casualty], power: Power, answer: &Answer) -> Result<(),
                 "his.battle.units_not_there",
                 power = p.named(Case::Nom),
                 power_gen = p.named(Case::Gen),
-                there = each(|l| there.describe_in(l)),
-                named = each(|l| u.describe_in(l))
+                there = there.describe(),
+                named = u.describe()
             ));
         }
     }

@@ -8,7 +8,7 @@
 
 use super::board::{Board, Force, LeaderPlace, Siege, Units};
 use super::event::{Event, Modifier, Source};
-use super::lang::{Case, each};
+use super::lang::Case;
 use super::map::{LeaderId, Map, SpaceId};
 use super::power::Power;
 use super::question::{Answer, Question};
@@ -410,8 +410,8 @@ pub(super) fn not_there(power: Power, there: Units, named: Units) -> Message {
         "his.course.units_not_there",
         power = power.named(Case::Nom),
         power_gen = power.named(Case::Gen),
-        there = each(|l| there.describe_in(l)),
-        named = each(|l| named.describe_in(l))
+        there = there.describe(),
+        named = named.describe()
     )
 }
 

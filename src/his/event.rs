@@ -3,7 +3,7 @@
 //! `his.event.*`), rendered in the reader's language on the mail side.
 
 use super::board::{Force, Units};
-use super::lang::{Case, concatenated, each, powers_named, powers_number, semicolons};
+use super::lang::{Case, concatenated, powers_named, powers_number, semicolons};
 use super::map::{Crossing, LeaderId, Map, SpaceId};
 use super::power::Power;
 use super::question::Answer;
@@ -304,8 +304,7 @@ impl Event {
     pub fn describe(&self, map: &Map) -> Message {
         let sp = |s: &SpaceId| map.space(*s).name.clone();
         let ld = |l: &LeaderId| map.leader(*l).name.clone();
-        let force_of =
-            |force: &Force, main: Option<Power>| each(|l| force.describe_in(map, main, l));
+        let force_of = |force: &Force, main: Option<Power>| force.describe(map, main);
         match self {
             Event::Declared {
                 power,
@@ -471,7 +470,7 @@ impl Event {
                 "his.event.eliminated",
                 power = power.named(Case::Nom),
                 power_gen = power.named(Case::Gen),
-                units = each(|l| units.describe_in(l)),
+                units = units.describe(),
                 reason = *reason
             ),
             Event::SiegeBroken { at, reason } => {
@@ -542,7 +541,7 @@ impl Event {
                 "his.event.losses",
                 power = power.named(Case::Nom),
                 power_gen = power.named(Case::Gen),
-                units = each(|l| units.describe_in(l))
+                units = units.describe()
             ),
             Event::Retreated {
                 power,

@@ -5,7 +5,7 @@
 use super::board::{Force, LeaderPlace, Marks};
 use super::course::{Alone, Cx, Move, Stop, electorate, lone_leaders, modifier_details, modifiers};
 use super::event::{Check, Event};
-use super::lang::{Case, each};
+use super::lang::Case;
 use super::map::{Crossing, SpaceId};
 use super::power::Power;
 use super::question::{Answer, Question};
@@ -287,8 +287,8 @@ fn check_answer(
                         "his.interception.units_not_there",
                         power = p.named(Case::Nom),
                         power_gen = p.named(Case::Gen),
-                        there = each(|l| there.describe_in(l)),
-                        named = each(|l| u.describe_in(l))
+                        there = there.describe(),
+                        named = u.describe()
                     ));
                 }
             }

@@ -1,10 +1,10 @@
 //! The languages the referee writes in, and the values its sentences need. The core says why
 //! things happen in `Message`s (catalog keys under `his.` in `templates/*/messages.toml`),
-//! rendered in the reader's language on the mail side; the sentences not yet moved there are
-//! `Phrase`s, written in English and Russian side by side. Space and leader names stay as the
-//! map data has them; power names are data here, given to the catalogs in each Russian case a
-//! sentence needs (`power`, `power_gen`, `power_dat`, `power_ins`) with a number a verb agrees
-//! with (`power_n`: 1 singular, 2 plural).
+//! rendered in the reader's language on the mail side; it never picks a language itself. Space
+//! and leader names stay as the map data has them; power names are data here (the Russian in
+//! four cases), given to the catalogs in each case a sentence needs (`power`, `power_gen`,
+//! `power_dat`, `power_ins`) with a number a verb agrees with (`power_n`: 1 singular, 2
+//! plural); lists are folded into nested messages (`his.join.*`).
 
 use super::power::Power;
 use crate::message::{Arg, Message};
@@ -99,21 +99,8 @@ pub fn powers_number(powers: &[Power]) -> Arg {
     }
 }
 
-/// The Russian word for a count: `one` for 1, 21, 31..., `few` for 2-4, 22-24..., `many` else.
-pub fn plural<'a>(n: u32, one: &'a str, few: &'a str, many: &'a str) -> &'a str {
-    match (n % 10, n % 100) {
-        (1, r) if r != 11 => one,
-        (2..=4, r) if !(12..=14).contains(&r) => few,
-        _ => many,
-    }
-}
-
-/// `n` and its Russian word: `2 части`.
-pub fn count(n: u32, one: &str, few: &str, many: &str) -> String {
-    format!("{n} {}", plural(n, one, few, many))
-}
-
-/// `n` and its English word: `1 hit`, `2 hits`.
+/// `n` and its English word, for a roll's details (the dice are told in English): `1 unit`,
+/// `2 units`.
 pub fn en_count(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -144,14 +131,6 @@ impl Power {
     /// Russian ones as `ru_plural` says.
     pub fn number(self) -> Arg {
         agreement(false, self.ru_plural())
-    }
-
-    /// The name in `lang`, as the subject of a sentence.
-    pub fn name_in(self, lang: Lang) -> &'static str {
-        match lang {
-            Lang::En => self.name(),
-            Lang::Ru => self.ru(Case::Nom),
-        }
     }
 
     /// The Russian name in a case.

@@ -2,7 +2,7 @@
 //! (`Message`s, keys `his.question.*` and `his.answer.*`).
 
 use super::board::Force;
-use super::lang::{Case, choices, concatenated, each, list, semicolons};
+use super::lang::{Case, choices, concatenated, list, semicolons};
 use super::map::{LeaderId, Map, SpaceId};
 use super::power::Power;
 use crate::message::{Arg, Message};
@@ -47,7 +47,7 @@ impl Answer {
     /// and after "your answer".
     pub fn describe(&self, map: &Map) -> Message {
         let sp = |s: &SpaceId| map.space(*s).name.clone();
-        let force = |f: &Force| each(|l| f.describe_in(map, None, l));
+        let force = |f: &Force| f.describe(map, None);
         match self {
             Answer::NoCard => msg!("his.answer.no_card"),
             Answer::FoulWeather => msg!("his.answer.foul_weather"),
@@ -136,7 +136,7 @@ impl Question {
     /// The question in words (keys `his.question.*`).
     pub fn describe(&self, map: &Map) -> Message {
         let sp = |s: &SpaceId| map.space(*s).name.clone();
-        let force = |f: &Force, main: Option<Power>| each(|l| f.describe_in(map, main, l));
+        let force = |f: &Force, main: Option<Power>| f.describe(map, main);
         // `Graz`, `Graz, Linz`, `Augsburg, Mainz, Regensburg`; `Graz или Linz`.
         let spaces = |v: &[SpaceId]| choices(v.iter().map(|s| Arg::Text(sp(s))).collect());
         match self {

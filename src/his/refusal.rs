@@ -1,7 +1,7 @@
 //! Why a declared move is refused, as a `Message` (keys `his.refusal.*`).
 
 use super::board::Units;
-use super::lang::{Case, each, powers_named};
+use super::lang::{Case, powers_named};
 use super::map::{LeaderId, Map};
 use super::power::Power;
 use crate::message::Message;
@@ -93,8 +93,8 @@ impl Refusal {
                 "his.refusal.units_not_there",
                 power = power.named(Case::Nom),
                 power_gen = power.named(Case::Gen),
-                there = each(|l| there.describe_in(l)),
-                wanted = each(|l| wanted.describe_in(l))
+                there = there.describe(),
+                wanted = wanted.describe()
             ),
             Refusal::LostBattle { power } => msg!(
                 "his.refusal.lost_battle",

@@ -5,7 +5,7 @@
 //! cannot be read gives a sentence saying why.
 
 use super::board::{Board, Force, LeaderPlace, UnitKind, Units};
-use super::lang::{Case, commas, each, powers_named};
+use super::lang::{Case, commas, powers_named};
 use super::map::{Map, SpaceId, fold_name};
 use super::power::Power;
 use super::procedure::{Answer, Finish, MoveRequest, Question, Status};
@@ -254,7 +254,7 @@ pub fn describe_space(map: &Map, board: &Board, space: SpaceId) -> Message {
             items.push(Arg::Message(msg!(
                 "his.space.units",
                 power = p.named(Case::Nom),
-                units = each(|l| units.describe_in(l))
+                units = units.describe()
             )));
         }
         for l in board.leaders_in(space, inside) {
