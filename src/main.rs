@@ -282,8 +282,9 @@ fn draw_map(config: &Config, what: MapSubject, out: &Path, folder: Option<&Path>
                         if line.is_empty() || line.starts_with('#') {
                             continue;
                         }
-                        let at = |why: strategos::his::Phrase| {
-                            format!("{}:{}: {}", file.display(), i + 1, why.en)
+                        let at = |why: strategos::message::Message| {
+                            let why = strategos::report::messages::Words::english().message(&why);
+                            format!("{}:{}: {}", file.display(), i + 1, why)
                         };
                         let adjustment =
                             strategos::his::adjust::parse_adjustment(&map, line).map_err(at)?;

@@ -41,6 +41,13 @@ impl<T: Display + ?Sized> From<&T> for Arg {
     }
 }
 
+/// A value already made (a power's name in a case, a list), as it is.
+impl From<&Arg> for Arg {
+    fn from(arg: &Arg) -> Arg {
+        arg.clone()
+    }
+}
+
 impl From<&Message> for Arg {
     fn from(message: &Message) -> Arg {
         Arg::Message(message.clone())

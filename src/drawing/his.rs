@@ -344,7 +344,7 @@ pub fn draw_board(
                     "{} {}: {}",
                     d.power.id(),
                     map.space(id).name,
-                    d.units.describe_in(crate::his::lang::Lang::En)
+                    crate::report::Words::english().message(&d.units.describe())
                 )),
                 num(p.x + 8.0),
                 num(y - 7.0),

@@ -71,6 +71,11 @@ pub(crate) fn standing_of(map: &Map, list: &[(String, String)]) -> Standing {
     standing
 }
 
+/// Why a stored record does not replay, in English (the keeper's words).
+fn english(why: Message) -> String {
+    Words::english().message(&why)
+}
+
 fn feed(map: &Map, procedure: &mut Procedure, input: &str) -> Result<(), String> {
     let mut parts = input.splitn(4, ' ');
     match parts.next() {
@@ -84,10 +89,10 @@ fn feed(map: &Map, procedure: &mut Procedure, input: &str) -> Result<(), String>
             if open.number != window {
                 return Err(format!("window {window} is not open"));
             }
-            let answer = parse_answer(map, power, &open.question, text)?;
-            Ok(procedure.answer(map, power, answer)?)
+            let answer = parse_answer(map, power, &open.question, text).map_err(english)?;
+            procedure.answer(map, power, answer).map_err(english)
         }
-        Some("deadline") => Ok(procedure.deadline_passed(map)?),
+        Some("deadline") => procedure.deadline_passed(map).map_err(english),
         Some("dice") => {
             let _roll = parts.next();
             let rest: Vec<&str> = parts.collect();
@@ -96,7 +101,7 @@ fn feed(map: &Map, procedure: &mut Procedure, input: &str) -> Result<(), String>
                 .split_whitespace()
                 .filter_map(|v| v.parse().ok())
                 .collect();
-            Ok(procedure.give_dice(map, &values)?)
+            procedure.give_dice(map, &values).map_err(english)
         }
         _ => Err(format!("unknown input `{input}`")),
     }
@@ -104,7 +109,7 @@ fn feed(map: &Map, procedure: &mut Procedure, input: &str) -> Result<(), String>
 
 fn replay(map: &Map, board: &Board, record: &MoveRecord) -> Result<Procedure, String> {
     let power = Power::from_word(&record.power).ok_or("power")?;
-    let request = parse_move(map, power, &record.request)?;
+    let request = parse_move(map, power, &record.request).map_err(english)?;
     let mut procedure = Procedure::start(map, board, request, standing_of(map, &record.standing));
     for input in &record.inputs {
         feed(map, &mut procedure, input)?;
@@ -126,8 +131,8 @@ impl Referee {
         for entry in &record.log {
             match entry {
                 Entry::Adjust { line } => {
-                    let adjustment = parse_adjustment(&map, line)?;
-                    apply(&map, &mut board, &adjustment)?;
+                    let adjustment = parse_adjustment(&map, line).map_err(english)?;
+                    apply(&map, &mut board, &adjustment).map_err(english)?;
                 }
                 Entry::Move(m) => board = replay(&map, &board, m)?.board().clone(),
             }
@@ -258,7 +263,7 @@ pub(crate) fn picture(row: &GameRow, words: Words<'_>) -> Option<String> {
             power: request.power,
             from: request.from,
             to: request.to,
-            text: crate::his::text::describe_status_in(&referee.map, p.status(), words.language()),
+            text: words.message(&crate::his::text::describe_status(&referee.map, p.status())),
         }
     });
     crate::drawing::his::draw_board(&referee.map, &referee.board, moving.as_ref(), words)

@@ -1,14 +1,16 @@
 //! The game master's changes to the board, one line each (`place vienna hapsburg 2 regulars`,
 //! `leader ferdinand vienna`, `war ottoman hapsburg`, `impulse ottoman 3`): the rest of the game
 //! (cards, religion, diplomacy, naval play) happens off the referee, and its effects on the
-//! board come in this way. Each applied change says what it did, for the announcement (in
-//! English and Russian, as the refusals).
+//! board come in this way. Each applied change says what it did, for the announcement, and a
+//! refused one why (`Message`s, keys `his.adjust.*`).
 
 use super::board::{Board, LeaderPlace, Marks, Siege};
-use super::lang::{Case, Lang, Phrase};
+use super::lang::Case;
 use super::map::{LeaderId, Map, SpaceId};
 use super::power::Power;
 use super::text::{parse_force, parse_space};
+use crate::message::Message;
+use crate::msg;
 
 /// One change to the board.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -68,48 +70,34 @@ pub enum Adjustment {
     },
 }
 
-fn missing(en: &str, ru: &str) -> Phrase {
-    Phrase::new(format!("{en} is missing"), format!("не хватает {ru}"))
+fn power(word: Option<&&str>) -> Result<Power, Message> {
+    let w = word.ok_or_else(|| msg!("his.adjust.missing_power"))?;
+    Power::from_word(w).ok_or_else(|| msg!("his.adjust.no_power", power = w))
 }
 
-fn power(word: Option<&&str>) -> Result<Power, Phrase> {
-    let w = word.ok_or_else(|| missing("a power", "державы"))?;
-    Power::from_word(w).ok_or_else(|| {
-        Phrase::new(
-            format!("no power is called `{w}`"),
-            format!("державы `{w}` нет"),
-        )
-    })
+fn number(word: Option<&&str>) -> Result<u32, Message> {
+    let w = word.ok_or_else(|| msg!("his.adjust.missing_number"))?;
+    w.parse()
+        .map_err(|_| msg!("his.adjust.not_a_number", word = w))
 }
 
-fn number(word: Option<&&str>) -> Result<u32, Phrase> {
-    let w = word.ok_or_else(|| missing("a number", "числа"))?;
-    w.parse().map_err(|_| {
-        Phrase::new(
-            format!("`{w}` is not a number"),
-            format!("`{w}` — не число"),
-        )
-    })
-}
-
-fn leader(map: &Map, word: Option<&&str>) -> Result<LeaderId, Phrase> {
-    let name = word.ok_or_else(|| missing("a leader", "полководца"))?;
-    map.find_leader(name).ok_or_else(|| {
-        Phrase::new(
-            format!("no leader is called `{name}`"),
-            format!("полководца `{name}` нет"),
-        )
-    })
+fn leader(map: &Map, word: Option<&&str>) -> Result<LeaderId, Message> {
+    let name = word.ok_or_else(|| msg!("his.adjust.missing_leader"))?;
+    map.find_leader(name)
+        .ok_or_else(|| msg!("his.parse.no_leader", leader = name))
 }
 
 /// Reads one adjustment line.
-pub fn parse_adjustment(map: &Map, line: &str) -> Result<Adjustment, Phrase> {
+pub fn parse_adjustment(map: &Map, line: &str) -> Result<Adjustment, Message> {
     let w: Vec<&str> = line.split_whitespace().collect();
     let Some(verb) = w.first().map(|v| v.to_lowercase()) else {
-        return Err(Phrase::new("an empty line", "пустая строка"));
+        return Err(msg!("his.adjust.empty_line"));
     };
-    let space = |i: usize| -> Result<SpaceId, Phrase> {
-        parse_space(map, w.get(i).ok_or_else(|| missing("a space", "области"))?)
+    let space = |i: usize| -> Result<SpaceId, Message> {
+        parse_space(
+            map,
+            w.get(i).ok_or_else(|| msg!("his.adjust.missing_space"))?,
+        )
     };
     let inside = w.last().is_some_and(|l| l.eq_ignore_ascii_case("inside"));
     let units_text = |from: usize| {
@@ -121,10 +109,7 @@ pub fn parse_adjustment(map: &Map, line: &str) -> Result<Adjustment, Phrase> {
             let (s, p) = (space(1)?, power(w.get(2))?);
             let force = parse_force(map, &units_text(3), p)?;
             if !force.leaders.is_empty() || force.units.len() != 1 {
-                return Err(Phrase::new(
-                    "name units of the one power: place <space> <power> <units>",
-                    "назовите части одной державы: place <область> <держава> <части>",
-                ));
+                return Err(msg!("his.adjust.one_power"));
             }
             let units = force.units_of(p);
             if verb == "place" {
@@ -212,24 +197,19 @@ pub fn parse_adjustment(map: &Map, line: &str) -> Result<Adjustment, Phrase> {
             power: power(w.get(2))?,
             mark: w
                 .get(3)
-                .ok_or_else(|| missing("a mark", "отметки"))?
+                .ok_or_else(|| msg!("his.adjust.missing_mark"))?
                 .to_lowercase(),
         },
         other => {
-            return Err(Phrase::new(
-                format!("`{other}` is no adjustment"),
-                format!("`{other}` — не изменение доски"),
-            ));
+            return Err(msg!("his.adjust.no_adjustment", verb = other));
         }
     })
 }
 
 /// Applies an adjustment; says what it did, or why it cannot.
-pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<Phrase, Phrase> {
+pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<Message, Message> {
     let sp = |s: &SpaceId| map.space(*s).name.clone();
-    let said = |en: String, ru: String| Ok(Phrase::new(en, ru));
-    let ru = Lang::Ru;
-    match adjustment {
+    Ok(match adjustment {
         Adjustment::Place {
             space,
             power,
@@ -237,20 +217,15 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<Ph
             inside,
         } => {
             if map.space(*space).is_sea() {
-                return Err(Phrase::new(
-                    "land units stand on land",
-                    "сухопутные части стоят только на суше",
-                ));
+                return Err(msg!("his.adjust.units_on_land"));
             }
             board.add_units(*space, *power, *inside, Marks::default(), *units);
-            said(
-                format!("{power} {units} placed in {}", sp(space)),
-                format!(
-                    "в {} поставлены части {}: {}",
-                    sp(space),
-                    power.ru(Case::Gen),
-                    units.describe_in(ru)
-                ),
+            msg!(
+                "his.adjust.placed",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen),
+                units = units.describe(),
+                space = sp(space)
             )
         }
         Adjustment::Remove {
@@ -259,163 +234,128 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<Ph
             units,
             inside,
         } => {
-            if board.remove_units(*space, *power, *inside, *units) {
-                said(
-                    format!("{power} {units} removed from {}", sp(space)),
-                    format!(
-                        "из {} убраны части {}: {}",
-                        sp(space),
-                        power.ru(Case::Gen),
-                        units.describe_in(ru)
-                    ),
-                )
-            } else {
-                Err(Phrase::new(
-                    format!("{power} has not {units} in {}", sp(space)),
-                    format!(
-                        "у {} в {} нет столько частей: {}",
-                        power.ru(Case::Gen),
-                        sp(space),
-                        units.describe_in(ru)
-                    ),
-                ))
+            let removed = board.remove_units(*space, *power, *inside, *units);
+            let said = msg!(
+                "his.adjust.removed",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen),
+                units = units.describe(),
+                space = sp(space)
+            );
+            if !removed {
+                return Err(msg!(
+                    "his.adjust.not_there",
+                    power = power.named(Case::Nom),
+                    power_gen = power.named(Case::Gen),
+                    units = units.describe(),
+                    space = sp(space)
+                ));
             }
+            said
         }
         Adjustment::Leader { leader, place } => {
             if let LeaderPlace::Space { space, .. } = place
                 && map.space(*space).is_sea()
             {
-                return Err(Phrase::new(
-                    "army leaders stand on land",
-                    "полководцы стоят только на суше",
-                ));
+                return Err(msg!("his.adjust.leaders_on_land"));
             }
             board.leader_mut(*leader).place = *place;
-            Ok(Phrase::by(|lang| {
-                super::text::describe_leader_in(map, board, *leader, lang)
-            }))
+            super::text::describe_leader(map, board, *leader)
         }
         Adjustment::Serve { leader, power } => {
             board.leader_mut(*leader).power = *power;
-            let name = &map.leader(*leader).name;
-            said(
-                format!("{name} serves {power}"),
-                format!("{name} служит {}", power.ru(Case::Dat)),
+            msg!(
+                "his.adjust.serves",
+                leader = map.leader(*leader).name,
+                power = power.named(Case::Nom),
+                power_dat = power.named(Case::Dat)
             )
         }
         Adjustment::Control { space, power } => {
             board.control[space.index()] = *power;
-            said(
-                format!("{} controlled by {power}", sp(space)),
-                format!("{} под контролем {}", sp(space), power.ru(Case::Gen)),
+            msg!(
+                "his.adjust.control",
+                space = sp(space),
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen)
             )
         }
         Adjustment::Unrest { space, on } => {
             board.unrest[space.index()] = *on;
             if *on {
-                said(
-                    format!("{} in unrest", sp(space)),
-                    format!("в {} беспорядки", sp(space)),
-                )
+                msg!("his.adjust.unrest", space = sp(space))
             } else {
-                said(
-                    format!("{} no longer in unrest", sp(space)),
-                    format!("в {} больше нет беспорядков", sp(space)),
-                )
+                msg!("his.adjust.no_unrest", space = sp(space))
             }
         }
         Adjustment::Fortify { space } => {
             board.extra_fortified.insert(*space);
-            said(
-                format!("{} fortified", sp(space)),
-                format!("{} теперь укреплена", sp(space)),
-            )
+            msg!("his.adjust.fortified", space = sp(space))
         }
         Adjustment::War { a, b, on } => {
             board.diplomacy.set_war(*a, *b, *on);
-            let (ra, rb) = (a.ru(Case::Nom), b.ru(Case::Nom));
+            let (a, b) = (a.named(Case::Nom), b.named(Case::Nom));
             if *on {
-                said(format!("{a} and {b} at war"), format!("{ra} и {rb} воюют"))
+                msg!("his.adjust.war", a = a, b = b)
             } else {
-                said(
-                    format!("{a} and {b} at peace"),
-                    format!("{ra} и {rb} в мире"),
-                )
+                msg!("his.adjust.peace", a = a, b = b)
             }
         }
         Adjustment::Ally { a, b, on } => {
             if !a.is_major() || !b.is_major() {
-                return Err(Phrase::new(
-                    "alliances are between major powers",
-                    "союзы бывают только между главными державами",
-                ));
+                return Err(msg!("his.adjust.majors_ally"));
             }
             board.diplomacy.set_alliance(*a, *b, *on);
-            let (ra, rb) = (a.ru(Case::Nom), b.ru(Case::Nom));
+            let (a, b) = (a.named(Case::Nom), b.named(Case::Nom));
             if *on {
-                said(
-                    format!("{a} and {b} allied"),
-                    format!("{ra} и {rb} в союзе"),
-                )
+                msg!("his.adjust.allied", a = a, b = b)
             } else {
-                said(
-                    format!("{a} and {b} no longer allied"),
-                    format!("{ra} и {rb} больше не в союзе"),
-                )
+                msg!("his.adjust.unallied", a = a, b = b)
             }
         }
         Adjustment::Minor { minor, major } => {
             if !minor.is_minor() {
-                return Err(Phrase::new(
-                    format!("{minor} is not a minor power"),
-                    format!("{} — не второстепенная держава", minor.ru(Case::Nom)),
-                ));
+                return Err(msg!("his.adjust.not_minor", minor = minor.named(Case::Nom)));
             }
             board.diplomacy.set_minor_ally(*minor, *major);
-            let rm = minor.ru(Case::Nom);
             match major {
-                Some(m) => said(
-                    format!("{minor} active, allied to {m}"),
-                    format!("{rm} активна, её главная держава — {}", m.ru(Case::Nom)),
+                Some(m) => msg!(
+                    "his.adjust.minor_active",
+                    minor = minor.named(Case::Nom),
+                    major = m.named(Case::Nom)
                 ),
-                None => said(format!("{minor} inactive"), format!("{rm} неактивна")),
+                None => msg!("his.adjust.minor_inactive", minor = minor.named(Case::Nom)),
             }
         }
         Adjustment::League => {
             board.diplomacy.schmalkaldic_league = true;
-            said(
-                "the Schmalkaldic League has been played".into(),
-                "Шмалькальденский союз сыгран".into(),
-            )
+            msg!("his.adjust.league")
         }
         Adjustment::Impulse { power, cp } => {
             if !power.is_major() {
-                return Err(Phrase::new(
-                    "impulses belong to major powers",
-                    "импульсы бывают только у главных держав",
-                ));
+                return Err(msg!("his.adjust.majors_impulse"));
             }
             board.next_impulse(*power, *cp);
-            said(
-                format!("impulse {}: {power} with {cp} CP", board.impulse),
-                format!(
-                    "импульс {}: {}, {cp} КО",
-                    board.impulse,
-                    power.ru(Case::Nom)
-                ),
+            msg!(
+                "his.adjust.impulse",
+                impulse = board.impulse,
+                power = power.named(Case::Nom),
+                cp = cp
             )
         }
         Adjustment::Cp { cp } => {
             board.cp = *cp;
-            said(
-                format!("{} has {cp} CP", board.active),
-                format!("у {} {cp} КО", board.active.ru(Case::Gen)),
+            msg!(
+                "his.adjust.cp",
+                power = board.active.named(Case::Nom),
+                power_gen = board.active.named(Case::Gen),
+                cp = cp
             )
         }
         Adjustment::Turn { turn } => {
             board.turn = *turn;
             board.janissaries_used = false;
-            said(format!("turn {turn}"), format!("ход {turn}"))
+            msg!("his.adjust.turn", turn = turn)
         }
         Adjustment::Siege { space, power } => {
             board.sieges.retain(|s| s.space != *space);
@@ -424,22 +364,16 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<Ph
                 besiegers: vec![*power],
                 since_impulse: board.impulse,
             });
-            said(
-                format!("{} besieged by {power}", sp(space)),
-                format!(
-                    "{} {} {}",
-                    power.ru(Case::Nom),
-                    power.ru_verb("осаждает", "осаждают"),
-                    sp(space)
-                ),
+            msg!(
+                "his.adjust.siege",
+                space = sp(space),
+                power = power.named(Case::Nom),
+                power_n = power.number()
             )
         }
         Adjustment::Lift { space } => {
             board.sieges.retain(|s| s.space != *space);
-            said(
-                format!("the siege of {} lifted", sp(space)),
-                format!("осада {} снята", sp(space)),
-            )
+            msg!("his.adjust.lift", space = sp(space))
         }
         Adjustment::Mark { space, power, mark } => {
             let set: fn(&mut Marks) = match mark.as_str() {
@@ -447,16 +381,7 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<Ph
                 "intercepted" => |m| m.intercepted = true,
                 "moved" => |m| m.moved = true,
                 "placed-siege" => |m| m.placed_siege = true,
-                _ => {
-                    return Err(Phrase::new(
-                        format!(
-                            "`{mark}` is no mark (lost-battle, intercepted, moved, placed-siege)"
-                        ),
-                        format!(
-                            "`{mark}` — не отметка (lost-battle, intercepted, moved, placed-siege)"
-                        ),
-                    ));
-                }
+                _ => return Err(msg!("his.adjust.no_mark", mark = mark)),
             };
             for inside in [false, true] {
                 board.mark_units(*space, *power, inside, set);
@@ -468,14 +393,13 @@ pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<Ph
                     set(&mut l.marks);
                 }
             }
-            said(
-                format!("{power} in {} marked {mark}", sp(space)),
-                format!(
-                    "части и полководцы {} в {} отмечены: {mark}",
-                    power.ru(Case::Gen),
-                    sp(space)
-                ),
+            msg!(
+                "his.adjust.marked",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen),
+                space = sp(space),
+                mark = mark
             )
         }
-    }
+    })
 }

@@ -9,10 +9,11 @@ use super::course::{
     not_there,
 };
 use super::event::{Check, Event};
-use super::lang::Phrase;
 use super::map::SpaceId;
 use super::power::Power;
 use super::question::{Answer, Question};
+use crate::message::Message;
+use crate::msg;
 
 /// Runs the avoid-battle attempts.
 pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
@@ -32,15 +33,9 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
                 .any(|p| cx.board.diplomacy.side(*p) == power)
             {
                 let reason = if cx.board.siege(mv.to).is_some() {
-                    Phrase::new(
-                        "units under siege may not avoid battle",
-                        "осаждённые части не могут уклоняться от сражения",
-                    )
+                    msg!("his.avoid.besieged")
                 } else {
-                    Phrase::new(
-                        "its units there are inside the fortifications, not facing the enemy in the field",
-                        "части этой державы там в укреплениях и не стоят против врага в поле",
-                    )
+                    msg!("his.avoid.inside")
                 };
                 cx.note(Event::NoAvoid {
                     power: Some(power),
@@ -52,10 +47,7 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         if available.land_units() == 0 {
             cx.note(Event::NoAvoid {
                 power: Some(power),
-                reason: Phrase::new(
-                    "a leader alone may not avoid battle",
-                    "одинокий полководец не может уклоняться от сражения",
-                ),
+                reason: msg!("his.avoid.leader_alone"),
             });
             continue;
         }
@@ -63,16 +55,7 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         if destinations.is_empty() {
             cx.note(Event::NoAvoid {
                 power: Some(power),
-                reason: Phrase::new(
-                    format!(
-                        "no adjacent space may be entered from {}",
-                        cx.map.space(mv.to).name
-                    ),
-                    format!(
-                        "из {} нельзя уйти ни в одну соседнюю область",
-                        cx.map.space(mv.to).name
-                    ),
-                ),
+                reason: msg!("his.avoid.nowhere", space = cx.map.space(mv.to).name),
             });
             continue;
         }
@@ -134,12 +117,9 @@ pub(super) fn destinations(cx: &Cx<'_>, mv: &Move, power: Power) -> Vec<SpaceId>
 }
 
 /// Why `power` may not avoid battle into `space` [seed 003, restrictions].
-pub(super) fn barred(cx: &Cx<'_>, mv: &Move, power: Power, space: SpaceId) -> Option<Phrase> {
+pub(super) fn barred(cx: &Cx<'_>, mv: &Move, power: Power, space: SpaceId) -> Option<Message> {
     let name = &cx.map.space(mv.from).name;
-    let left = Phrase::new(
-        format!("the moving formation has just left {name}"),
-        format!("движущееся соединение только что ушло из {name}"),
-    );
+    let left = msg!("his.avoid.just_left", space = name);
     closed(cx, power, mv.to, space, Some((mv.from, &left)))
 }
 
@@ -149,22 +129,16 @@ fn check_answer(
     power: Power,
     answer: &Answer,
     available: &Force,
-) -> Result<(), Phrase> {
+) -> Result<(), Message> {
     match answer {
         Answer::Stay => Ok(()),
         Answer::Avoid { to, force } => {
             if let Some(why) = barred(cx, mv, power, *to) {
                 let name = &cx.map.space(*to).name;
-                return Err(Phrase::new(
-                    format!("may not avoid battle to {name}: {}", why.en),
-                    format!("уклониться от сражения в {name} нельзя: {}", why.ru),
-                ));
+                return Err(msg!("his.avoid.barred_to", space = name, why = why));
             }
             if force.is_empty() {
-                return Err(Phrase::new(
-                    "name the units and leaders that avoid battle",
-                    "назовите части и полководцев, которые уклоняются от сражения",
-                ));
+                return Err(msg!("his.avoid.name_them"));
             }
             for (p, u) in &force.units {
                 if !available.units_of(*p).contains(*u) {
@@ -180,10 +154,7 @@ fn check_answer(
             }
             Ok(())
         }
-        _ => Err(Phrase::new(
-            "answer AVOID TO <space> WITH <units and leaders>, or STAY",
-            "ответьте AVOID TO <область> WITH <части и полководцы> или STAY",
-        )),
+        _ => Err(msg!("his.avoid.answer_form")),
     }
 }
 

@@ -7,10 +7,12 @@
 use super::board::{Force, UnitKind, Units};
 use super::course::{Cx, Fought, Move, Stop, capture, defenders, side_force};
 use super::event::{BattleDice, Event};
-use super::lang::{Case, Lang, Phrase, count, en_count};
+use super::lang::{Case, en_count};
 use super::map::{LeaderId, Map};
 use super::power::Power;
 use super::question::{Answer, Casualty, Question};
+use crate::message::Message;
+use crate::msg;
 
 /// The order of losses when the deadline passes: the cheapest units first [R §17.1].
 pub const DEFAULT_LOSSES: [UnitKind; 3] =
@@ -135,9 +137,9 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<Fought, Stop> {
     if (ottoman_attacks || defenders.contains(&Power::Ottoman)) && !cx.board.janissaries_used {
         let check = |_: &Cx<'_>, _: Power, a: &Answer| match a {
             Answer::NoCard | Answer::PlayJanissaries => Ok(()),
-            _ => Err(Phrase::new(
-                "answer JANISSARIES or NO CARD",
-                "ответьте JANISSARIES или NO CARD",
+            _ => Err(msg!(
+                "his.parse.answer",
+                form = msg!("his.forms.janissaries")
             )),
         };
         let answer = cx.ask_one(
@@ -174,9 +176,9 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<Fought, Stop> {
         attacker_hits: a_hits,
         defender_hits: d_hits,
         reason: if a_hits == d_hits {
-            Phrase::new("a tie goes to the defender", "ничья — в пользу защитника")
+            msg!("his.battle.tie")
         } else {
-            Phrase::new("more hits", "больше попаданий")
+            msg!("his.battle.more_hits")
         },
     });
 
@@ -194,13 +196,10 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<Fought, Stop> {
             a_loss = a_units - 1;
             cx.note(Event::KeepsOne {
                 power: attacker,
-                reason: Phrase::new(
-                    format!(
-                        "both sides eliminated; the attacker rolled more dice ({a_rolled} to {d_rolled})"
-                    ),
-                    format!(
-                        "уничтожены обе стороны; атакующий бросил больше костей ({a_rolled} против {d_rolled})"
-                    ),
+                reason: msg!(
+                    "his.battle.both_attacker",
+                    attacker = a_rolled,
+                    defender = d_rolled
                 ),
             });
         } else {
@@ -209,24 +208,19 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &mut Move) -> Result<Fought, Stop> {
             }
             cx.note(Event::KeepsOne {
                 power: lead,
-                reason: Phrase::new(
-                    format!(
-                        "both sides eliminated; the defender rolled {} dice ({d_rolled} to {a_rolled})",
-                        if d_rolled == a_rolled {
-                            "as many"
-                        } else {
-                            "more"
-                        }
-                    ),
-                    format!(
-                        "уничтожены обе стороны; защитник бросил {} костей ({d_rolled} против {a_rolled})",
-                        if d_rolled == a_rolled {
-                            "столько же"
-                        } else {
-                            "больше"
-                        }
-                    ),
-                ),
+                reason: if d_rolled == a_rolled {
+                    msg!(
+                        "his.battle.both_defender_as_many",
+                        attacker = a_rolled,
+                        defender = d_rolled
+                    )
+                } else {
+                    msg!(
+                        "his.battle.both_defender_more",
+                        attacker = a_rolled,
+                        defender = d_rolled
+                    )
+                },
             });
         }
     } else {
@@ -347,11 +341,8 @@ fn names(powers: &[Power]) -> String {
         .join(" and ")
 }
 
-fn side_eliminated() -> Phrase {
-    Phrase::new(
-        "every land unit of his side was eliminated",
-        "все сухопутные части его стороны уничтожены",
-    )
+fn side_eliminated() -> Message {
+    msg!("his.battle.side_eliminated")
 }
 
 /// Splits `losses` between allied defending groups evenly, a 1d6 roll giving each odd loss
@@ -454,50 +445,42 @@ fn default_losses(c: &Casualty) -> Force {
     out
 }
 
-fn check_losses(table: &[Casualty], power: Power, answer: &Answer) -> Result<(), Phrase> {
+fn check_losses(table: &[Casualty], power: Power, answer: &Answer) -> Result<(), Message> {
     let Some(c) = table.iter().find(|c| c.power == power) else {
-        return Err(Phrase::new(
-            format!("{power} has no losses to take"),
-            format!("у {} нет потерь", power.ru(Case::Gen)),
+        return Err(msg!(
+            "his.battle.no_losses",
+            power = power.named(Case::Nom),
+            power_gen = power.named(Case::Gen)
         ));
     };
     let Answer::Losses(f) = answer else {
-        return Err(Phrase::new("answer LOSE <units>", "ответьте LOSE <части>"));
+        return Err(msg!(
+            "his.parse.answer",
+            form = msg!("his.forms.casualties")
+        ));
     };
     if !f.leaders.is_empty() {
-        return Err(Phrase::new(
-            "leaders are not losses",
-            "полководцы не бывают потерями",
-        ));
+        return Err(msg!("his.battle.leaders_no_losses"));
     }
     for (p, u) in &f.units {
         let there = c.available.units_of(*p);
         if !there.contains(*u) {
-            return Err(Phrase::new(
-                format!("{p} has {there} in the battle, not {u}"),
-                format!(
-                    "у {} в сражении {}, а не {}",
-                    p.ru(Case::Gen),
-                    there.describe_in(Lang::Ru),
-                    u.describe_in(Lang::Ru)
-                ),
+            return Err(msg!(
+                "his.battle.units_not_there",
+                power = p.named(Case::Nom),
+                power_gen = p.named(Case::Gen),
+                there = there.describe(),
+                named = u.describe()
             ));
         }
     }
     if f.land_units() != c.losses {
-        return Err(Phrase::new(
-            format!(
-                "{power} loses {}, not {}",
-                en_count(c.losses, "unit", "units"),
-                f.land_units()
-            ),
-            format!(
-                "{} {} {}, а не {}",
-                power.ru(Case::Nom),
-                power.ru_verb("теряет", "теряют"),
-                count(c.losses, "часть", "части", "частей"),
-                f.land_units()
-            ),
+        return Err(msg!(
+            "his.battle.wrong_losses",
+            power = power.named(Case::Nom),
+            power_n = power.number(),
+            losses = c.losses,
+            given = f.land_units()
         ));
     }
     Ok(())

@@ -4,11 +4,12 @@
 //! and the game master, who change this board with adjustments (`adjust.rs`).
 
 use std::collections::BTreeSet;
-use std::fmt;
 
-use super::lang::{Lang, count};
+use super::lang::{Case, commas, list};
 use super::map::{LeaderId, Map, SpaceId, SpaceKind};
 use super::power::{Diplomacy, Power};
+use crate::message::{Arg, Message};
+use crate::msg;
 
 /// The kinds of land unit [R §5.2].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -33,25 +34,12 @@ impl UnitKind {
         }
     }
 
-    /// `n` units of this kind in `lang`: `2 regulars`, `2 регулярные части`.
-    pub fn count_in(self, n: u32, lang: Lang) -> String {
-        match lang {
-            Lang::En => format!("{n} {}", self.word(n)),
-            Lang::Ru => match self {
-                UnitKind::Regular => count(
-                    n,
-                    "регулярная часть",
-                    "регулярные части",
-                    "регулярных частей",
-                ),
-                UnitKind::Mercenary => count(n, "наёмник", "наёмника", "наёмников"),
-                UnitKind::Cavalry => count(
-                    n,
-                    "кавалерийская часть",
-                    "кавалерийские части",
-                    "кавалерийских частей",
-                ),
-            },
+    /// `n` units of this kind in words: `2 regulars`, `2 регулярные части`.
+    pub fn count(self, n: u32) -> Message {
+        match self {
+            UnitKind::Regular => msg!("his.units.regulars", n = n),
+            UnitKind::Mercenary => msg!("his.units.mercenaries", n = n),
+            UnitKind::Cavalry => msg!("his.units.cavalry", n = n),
         }
     }
 }
@@ -145,26 +133,21 @@ impl Units {
 }
 
 impl Units {
-    /// The units in `lang`: `7 regulars 1 cavalry`, `7 регулярных частей и 1 кавалерийская
-    /// часть`.
-    pub fn describe_in(self, lang: Lang) -> String {
-        let parts: Vec<String> = UnitKind::ALL
+    /// The units in words (keys `his.units.*`): `7 regulars 1 cavalry`, `7 регулярных частей
+    /// и 1 кавалерийская часть`.
+    pub fn describe(self) -> Message {
+        let parts: Vec<Arg> = UnitKind::ALL
             .into_iter()
             .filter(|k| self.get(*k) > 0)
-            .map(|k| k.count_in(self.get(k), lang))
+            .map(|k| Arg::Message(k.count(self.get(k))))
             .collect();
-        match (lang, parts.is_empty()) {
-            (Lang::En, true) => "no units".into(),
-            (Lang::Ru, true) => "ни одной части".into(),
-            (Lang::En, false) => parts.join(" "),
-            (Lang::Ru, false) => parts.join(" и "),
+        if parts.is_empty() {
+            return msg!("his.units.none");
         }
-    }
-}
-
-impl fmt::Display for Units {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.describe_in(Lang::En))
+        let units = list(parts, |first, rest| {
+            msg!("his.join.units", first = first, rest = rest)
+        });
+        msg!("his.units.some", units = units)
     }
 }
 
@@ -249,33 +232,29 @@ impl Force {
         }
     }
 
-    /// The force in words, with leader names: `7 regulars 1 cavalry, Suleiman, Ibrahim Pasha`.
-    pub fn describe(&self, map: &Map, main: Option<Power>) -> String {
-        self.describe_in(map, main, Lang::En)
-    }
-
-    /// The force in `lang`: units (with their power's name unless they are `main`'s, or the
-    /// only units and no `main` is given), then leaders.
-    pub fn describe_in(&self, map: &Map, main: Option<Power>, lang: Lang) -> String {
+    /// The force in words, with leader names (keys `his.units.*`): units (with their power's
+    /// name unless they are `main`'s, or the only units and no `main` is given), then leaders:
+    /// `7 regulars 1 cavalry, Suleiman, Ibrahim Pasha`.
+    pub fn describe(&self, map: &Map, main: Option<Power>) -> Message {
         let mut parts = Vec::new();
         for (p, u) in &self.units {
             if Some(*p) == main || self.units.len() == 1 && main.is_none() {
-                parts.push(u.describe_in(lang));
+                parts.push(Arg::Message(u.describe()));
             } else {
-                parts.push(match lang {
-                    Lang::En => format!("{} {}", p.name(), u),
-                    Lang::Ru => format!("{} ({})", u.describe_in(lang), p.name_in(lang)),
-                });
+                parts.push(Arg::Message(msg!(
+                    "his.units.of",
+                    power = p.named(Case::Nom),
+                    units = u.describe()
+                )));
             }
         }
         for l in &self.leaders {
-            parts.push(map.leader(*l).name.clone());
+            parts.push(Arg::Text(map.leader(*l).name.clone()));
         }
-        match (lang, parts.is_empty()) {
-            (Lang::En, true) => "nothing".into(),
-            (Lang::Ru, true) => "никого".into(),
-            _ => parts.join(", "),
+        if parts.is_empty() {
+            return msg!("his.units.nobody");
         }
+        msg!("his.units.some", units = commas(parts))
     }
 }
 

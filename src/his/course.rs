@@ -7,12 +7,14 @@
 //! runs them in order, `procedure` runs `movement` over the inputs.
 
 use super::board::{Board, Force, LeaderPlace, Siege, Units};
-use super::event::{Event, Source};
-use super::lang::{Case, Lang, Phrase};
+use super::event::{Event, Modifier, Source};
+use super::lang::Case;
 use super::map::{LeaderId, Map, SpaceId};
 use super::power::Power;
 use super::question::{Answer, Question};
 use super::standing::Standing;
+use crate::message::Message;
+use crate::msg;
 
 /// A move as declared: `MOVE <units and leaders> FROM <space> TO <space>`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -121,7 +123,7 @@ pub(super) enum Stop {
     Wait(Box<Window>),
     Roll(DiceRequest),
     /// The input for this window or roll does not fit it.
-    Invalid(Phrase),
+    Invalid(Message),
 }
 
 /// The running procedure: the board being changed, the inputs, the record.
@@ -136,7 +138,7 @@ pub(super) struct Cx<'a> {
 }
 
 /// Checks an answer of a power to a window.
-pub(super) type CheckAnswer<'f> = &'f dyn Fn(&Cx<'_>, Power, &Answer) -> Result<(), Phrase>;
+pub(super) type CheckAnswer<'f> = &'f dyn Fn(&Cx<'_>, Power, &Answer) -> Result<(), Message>;
 /// The answer given when the deadline passes.
 pub(super) type DefaultAnswer<'f> = &'f dyn Fn(&Cx<'_>, Power) -> Answer;
 
@@ -179,9 +181,11 @@ impl<'a> Cx<'a> {
                     answer,
                 } if *window == number => {
                     if !asked.contains(power) || got.iter().any(|(p, _, _)| p == power) {
-                        return Err(Stop::Invalid(Phrase::new(
-                            format!("{power} is not asked in window {number}"),
-                            format!("в окне {number} ответа от {} не ждут", power.ru(Case::Gen)),
+                        return Err(Stop::Invalid(msg!(
+                            "his.course.not_asked",
+                            power = power.named(Case::Nom),
+                            power_gen = power.named(Case::Gen),
+                            window = number
                         )));
                     }
                     if let Err(why) = check(self, *power, answer) {
@@ -346,22 +350,16 @@ pub(super) fn closed(
     power: Power,
     from: SpaceId,
     to: SpaceId,
-    excluded: Option<(SpaceId, &Phrase)>,
-) -> Option<Phrase> {
+    excluded: Option<(SpaceId, &Message)>,
+) -> Option<Message> {
     let (map, board) = (cx.map, &cx.board);
     let d = &board.diplomacy;
     let name = &map.space(to).name;
     if map.space(to).is_sea() {
-        return Some(Phrase::new(
-            format!("{name} is a sea zone"),
-            format!("{name} — морская зона"),
-        ));
+        return Some(msg!("his.course.sea", space = name));
     }
     if map.crossing(from, to).is_none() {
-        return Some(Phrase::new(
-            format!("{name} is not adjacent"),
-            format!("{name} не соседствует"),
-        ));
+        return Some(msg!("his.course.not_adjacent", space = name));
     }
     if let Some((space, why)) = excluded
         && space == to
@@ -369,35 +367,30 @@ pub(super) fn closed(
         return Some(why.clone());
     }
     if board.in_unrest(to) {
-        return Some(Phrase::new(
-            format!("{name} is in unrest"),
-            format!("в {name} беспорядки"),
-        ));
+        return Some(msg!("his.course.unrest", space = name));
     }
     if let Some(e) = board
         .powers_anywhere_in(to)
         .into_iter()
         .find(|p| d.enemies(power, *p))
     {
-        return Some(Phrase::new(
-            format!("{name} holds {e} units"),
-            format!("в {name} стоят части {}", e.ru(Case::Gen)),
+        return Some(msg!(
+            "his.course.enemy_units",
+            space = name,
+            power = e.named(Case::Nom),
+            power_gen = e.named(Case::Gen)
         ));
     }
     let controller = board.controller(to);
     if controller == Power::Independent {
-        return Some(Phrase::new(
-            format!("{name} is independent"),
-            format!("{name} — независимая область"),
-        ));
+        return Some(msg!("his.course.independent", space = name));
     }
     if controller != power && !d.allied(power, controller) {
-        return Some(Phrase::new(
-            format!("{name} is controlled by {controller}, not an ally"),
-            format!(
-                "{name} под контролем {}, а это не союзник",
-                controller.ru(Case::Gen)
-            ),
+        return Some(msg!(
+            "his.course.not_allied",
+            space = name,
+            controller = controller.named(Case::Nom),
+            controller_gen = controller.named(Case::Gen)
         ));
     }
     if board.is_electorate(map, to) && !d.schmalkaldic_league && power != Power::Protestant {
@@ -407,33 +400,28 @@ pub(super) fn closed(
 }
 
 /// `Mainz is an electorate and the Schmalkaldic League has not been played`.
-pub(super) fn electorate(name: &str) -> Phrase {
-    Phrase::new(
-        format!("{name} is an electorate and the Schmalkaldic League has not been played"),
-        format!("{name} — курфюршество, а Шмалькальденский союз ещё не сыгран"),
-    )
+pub(super) fn electorate(name: &str) -> Message {
+    msg!("his.course.electorate", space = name)
 }
 
 /// `Hapsburg has 2 regulars there, not 3 regulars`.
-pub(super) fn not_there(power: Power, there: Units, named: Units) -> Phrase {
-    Phrase::new(
-        format!("{power} has {there} there, not {named}"),
-        format!(
-            "у {} там {}, а не {}",
-            power.ru(Case::Gen),
-            there.describe_in(Lang::Ru),
-            named.describe_in(Lang::Ru)
-        ),
+pub(super) fn not_there(power: Power, there: Units, named: Units) -> Message {
+    msg!(
+        "his.course.units_not_there",
+        power = power.named(Case::Nom),
+        power_gen = power.named(Case::Gen),
+        there = there.describe(),
+        named = named.describe()
     )
 }
 
 /// `Ferdinand is not there`.
-pub(super) fn leader_not_there(name: &str) -> Phrase {
-    Phrase::new(format!("{name} is not there"), format!("{name} там нет"))
+pub(super) fn leader_not_there(name: &str) -> Message {
+    msg!("his.course.leader_not_there", leader = name)
 }
 
 /// A leader goes onto `by`'s power card.
-pub(super) fn capture(cx: &mut Cx<'_>, leader: LeaderId, by: Power, reason: Phrase) {
+pub(super) fn capture(cx: &mut Cx<'_>, leader: LeaderId, by: Power, reason: Message) {
     cx.board.leader_mut(leader).place = LeaderPlace::Captured { by };
     cx.note(Event::Captured { leader, by, reason });
 }
@@ -475,18 +463,8 @@ pub(super) fn lone_leaders(cx: &mut Cx<'_>, space: SpaceId, enemy: Power, how: A
                 inside: true,
             };
             let reason = match how {
-                Alone::Entered => Phrase::new(
-                    "a leader alone withdraws inside",
-                    "одинокий полководец уходит в укрепления",
-                ),
-                Alone::LeftBehind => Phrase::new(
-                    format!(
-                        "left alone in {name} by units that avoided battle, a leader withdraws inside"
-                    ),
-                    format!(
-                        "полководец, оставшийся в {name} один после уклонения своих частей, уходит в укрепления"
-                    ),
-                ),
+                Alone::Entered => msg!("his.course.alone_inside"),
+                Alone::LeftBehind => msg!("his.course.left_behind_inside", space = name),
             };
             cx.note(Event::Withdrew {
                 force: Force {
@@ -498,18 +476,8 @@ pub(super) fn lone_leaders(cx: &mut Cx<'_>, space: SpaceId, enemy: Power, how: A
             });
         } else {
             let reason = match how {
-                Alone::Entered => Phrase::new(
-                    format!("alone in {name} as enemy land units entered"),
-                    format!("был один в {name}, когда туда вошли вражеские сухопутные части"),
-                ),
-                Alone::LeftBehind => Phrase::new(
-                    format!(
-                        "left alone in {name} with enemy land units by units that avoided battle"
-                    ),
-                    format!(
-                        "остался один в {name} с вражескими сухопутными частями, когда его части уклонились от сражения"
-                    ),
-                ),
+                Alone::Entered => msg!("his.course.alone_captured", space = name),
+                Alone::LeftBehind => msg!("his.course.left_behind_captured", space = name),
             };
             capture(cx, l, enemy, reason);
         }
@@ -584,7 +552,7 @@ pub(super) fn modifiers(
     power: Power,
     group: &Force,
     opposing_cavalry: bool,
-) -> Vec<(i32, Phrase)> {
+) -> Vec<(i32, Modifier)> {
     let mut m = Vec::new();
     if let Some(l) = group
         .leaders
@@ -592,25 +560,22 @@ pub(super) fn modifiers(
         .max_by_key(|l| (cx.map.leader(**l).battle, std::cmp::Reverse(**l)))
     {
         let info = cx.map.leader(*l);
-        m.push((info.battle as i32, Phrase::same(info.name.clone())));
+        m.push((info.battle as i32, Modifier::Leader(info.name.clone())));
     }
     if power == Power::Ottoman && group.has_cavalry() {
-        m.push((1, Phrase::new("Ottoman cavalry", "османская кавалерия")));
+        m.push((1, Modifier::OttomanCavalry));
     }
     if power != Power::Ottoman && opposing_cavalry {
-        m.push((
-            -1,
-            Phrase::new("against Ottoman cavalry", "против османской кавалерии"),
-        ));
+        m.push((-1, Modifier::AgainstCavalry));
     }
     m
 }
 
 /// The modifiers as a roll's details, in English always (a purpose feeds the dice): `+2
 /// Charles V`, `-1 against Ottoman cavalry`.
-pub(super) fn modifier_details(modifiers: &[(i32, Phrase)]) -> Vec<String> {
+pub(super) fn modifier_details(modifiers: &[(i32, Modifier)]) -> Vec<String> {
     modifiers
         .iter()
-        .map(|(m, why)| format!("{m:+} {}", why.en))
+        .map(|(m, why)| format!("{m:+} {}", why.english()))
         .collect()
 }

@@ -1,12 +1,14 @@
 //! The record of a move: what was declared, asked, answered, rolled and decided, and why. The
-//! reports are built from these entries; `describe_in` gives their words in English or Russian
-//! (`describe`, the English, is the tests' and the log's), a report may give its own.
+//! reports are built from these entries; `describe` gives their words as a `Message` (keys
+//! `his.event.*`), rendered in the reader's language on the mail side.
 
 use super::board::{Force, Units};
-use super::lang::{Case, Lang, Phrase, count, en_count, power_list, ru_verb_of};
+use super::lang::{Case, concatenated, powers_named, powers_number, semicolons};
 use super::map::{Crossing, LeaderId, Map, SpaceId};
 use super::power::Power;
 use super::question::Answer;
+use crate::message::{Arg, Message};
+use crate::msg;
 
 pub use super::refusal::Refusal;
 
@@ -21,18 +23,47 @@ pub enum Source {
     Deadline,
 }
 
+/// Why a 2d6 roll is modified: the best leader's rating, Ottoman cavalry in the group, or
+/// Ottoman cavalry against it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Modifier {
+    Leader(String),
+    OttomanCavalry,
+    AgainstCavalry,
+}
+
+impl Modifier {
+    /// In English, for a roll's details (a purpose feeds the dice, so it stays as it is).
+    pub fn english(&self) -> &str {
+        match self {
+            Modifier::Leader(name) => name,
+            Modifier::OttomanCavalry => "Ottoman cavalry",
+            Modifier::AgainstCavalry => "against Ottoman cavalry",
+        }
+    }
+
+    /// In words (keys `his.check.*`).
+    pub fn describe(&self) -> Arg {
+        match self {
+            Modifier::Leader(name) => Arg::Text(name.clone()),
+            Modifier::OttomanCavalry => Arg::Message(msg!("his.check.ottoman_cavalry")),
+            Modifier::AgainstCavalry => Arg::Message(msg!("his.check.against_cavalry")),
+        }
+    }
+}
+
 /// A 2d6 roll with its modifiers, against 9 [R §13.2, §13.3].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Check {
     pub dice: Vec<u8>,
     /// Each modifier and why.
-    pub modifiers: Vec<(i32, Phrase)>,
+    pub modifiers: Vec<(i32, Modifier)>,
     pub total: i32,
     pub success: bool,
 }
 
 impl Check {
-    pub fn new(dice: Vec<u8>, modifiers: Vec<(i32, Phrase)>) -> Check {
+    pub fn new(dice: Vec<u8>, modifiers: Vec<(i32, Modifier)>) -> Check {
         let total = dice.iter().map(|d| *d as i32).sum::<i32>()
             + modifiers.iter().map(|(m, _)| m).sum::<i32>();
         Check {
@@ -43,32 +74,41 @@ impl Check {
         }
     }
 
-    pub fn describe(&self) -> String {
-        self.describe_in(Lang::En)
-    }
-
     /// `1+1 +2 (Charles V) -1 (against Ottoman cavalry) = 3, < 9: failure`.
-    pub fn describe_in(&self, lang: Lang) -> String {
-        let mut s = self
+    pub fn describe(&self) -> Message {
+        let dice = self
             .dice
             .iter()
             .map(|d| d.to_string())
             .collect::<Vec<_>>()
             .join("+");
-        for (m, why) in &self.modifiers {
-            s.push_str(&format!(" {m:+} ({})", why.get(lang)));
+        let modifiers = concatenated(
+            self.modifiers
+                .iter()
+                .map(|(m, why)| {
+                    Arg::Message(msg!(
+                        "his.check.modifier",
+                        value = format!("{m:+}"),
+                        why = why.describe()
+                    ))
+                })
+                .collect(),
+        );
+        if self.success {
+            msg!(
+                "his.check.success",
+                dice = dice,
+                modifiers = modifiers,
+                total = self.total
+            )
+        } else {
+            msg!(
+                "his.check.failure",
+                dice = dice,
+                modifiers = modifiers,
+                total = self.total
+            )
         }
-        let verdict = match (lang, self.success) {
-            (Lang::En, true) => "success",
-            (Lang::En, false) => "failure",
-            (Lang::Ru, true) => "успех",
-            (Lang::Ru, false) => "неудача",
-        };
-        format!(
-            "{s} = {}, {} 9: {verdict}",
-            self.total,
-            if self.success { ">=" } else { "<" },
-        )
     }
 }
 
@@ -113,16 +153,16 @@ pub enum Event {
     CardPlayed {
         by: Power,
         card: String,
-        effect: Phrase,
+        effect: Message,
     },
     /// A response card answer that could not take effect.
     CardVoid {
         by: Power,
         card: String,
-        reason: Phrase,
+        reason: Message,
     },
     /// The move stops before the formation leaves (its CP stay spent).
-    Cancelled { reason: Phrase },
+    Cancelled { reason: Message },
     /// Dice rolled for a stated purpose.
     Rolled {
         number: u32,
@@ -133,7 +173,7 @@ pub enum Event {
     NoInterception {
         power: Option<Power>,
         from: Option<SpaceId>,
-        reason: Phrase,
+        reason: Message,
     },
     /// An interception attempt.
     Interception {
@@ -147,7 +187,7 @@ pub enum Event {
     /// A power may not avoid battle, and why.
     NoAvoid {
         power: Option<Power>,
-        reason: Phrase,
+        reason: Message,
     },
     /// An avoid-battle attempt; `check` is `None` when it succeeds without a roll.
     AvoidBattle {
@@ -160,24 +200,24 @@ pub enum Event {
     Withdrew {
         force: Force,
         at: SpaceId,
-        reason: Phrase,
+        reason: Message,
     },
     /// A leader was captured.
     Captured {
         leader: LeaderId,
         by: Power,
-        reason: Phrase,
+        reason: Message,
     },
     /// Units were eliminated other than as battle losses.
     Eliminated {
         power: Power,
         units: Units,
-        reason: Phrase,
+        reason: Message,
     },
     /// A siege ended.
-    SiegeBroken { at: SpaceId, reason: Phrase },
+    SiegeBroken { at: SpaceId, reason: Message },
     /// No withdrawal into the fortifications before battle, and why.
-    NoWithdrawal { reason: Phrase },
+    NoWithdrawal { reason: Message },
     /// A siege began.
     SiegeBegan {
         at: SpaceId,
@@ -200,12 +240,12 @@ pub enum Event {
         winner: Power,
         attacker_hits: u32,
         defender_hits: u32,
-        reason: Phrase,
+        reason: Message,
     },
     /// A random roll gave an odd loss to one of allied defenders [R §9.2].
     OddLoss { power: Power, roll: u8 },
     /// Both sides eliminated: one side keeps one unit [R §14 step 9].
-    KeepsOne { power: Power, reason: Phrase },
+    KeepsOne { power: Power, reason: Message },
     /// Battle losses.
     Losses { power: Power, units: Units },
     /// A force retreated, and why.
@@ -214,7 +254,7 @@ pub enum Event {
         force: Force,
         from: SpaceId,
         to: SpaceId,
-        reason: Phrase,
+        reason: Message,
     },
     /// The formation will move on past a fortification with its next action.
     MovesOn { force: Force, at: SpaceId },
@@ -222,32 +262,32 @@ pub enum Event {
     Ended,
 }
 
-fn dice_text(d: &BattleDice, map: &Map, lang: Lang) -> String {
-    let mut s = match lang {
-        Lang::En => en_count(d.units, "unit", "units"),
-        Lang::Ru => count(d.units, "часть", "части", "частей"),
+/// One side's dice: `12 units + 2 (Suleiman) = 14 dice`.
+fn dice_text(d: &BattleDice, map: &Map) -> Message {
+    let leader = match d.leader {
+        Some((l, r)) => format!(" + {r} ({})", map.leader(l).name),
+        None => String::new(),
     };
-    if let Some((l, r)) = d.leader {
-        s.push_str(&format!(" + {r} ({})", map.leader(l).name));
-    }
-    if d.defender_bonus > 0 {
-        s.push_str(&match lang {
-            Lang::En => format!(" + {} (defender)", d.defender_bonus),
-            Lang::Ru => format!(" + {} (защитник)", d.defender_bonus),
-        });
-    }
-    match lang {
-        Lang::En => format!("{s} = {}", en_count(d.dice, "die", "dice")),
-        Lang::Ru => format!("{s} = {}", count(d.dice, "кость", "кости", "костей")),
-    }
+    let bonus = match d.defender_bonus {
+        0 => Arg::Text(String::new()),
+        bonus => Arg::Message(msg!("his.dice.defender", bonus = bonus)),
+    };
+    msg!(
+        "his.dice.side",
+        units = d.units,
+        leader = leader,
+        bonus = bonus,
+        dice = d.dice
+    )
 }
 
-/// The English verb for a force as the subject: singular for one unit or one leader alone.
-fn en_verb<'a>(force: &Force, one: &'a str, many: &'a str) -> &'a str {
+/// The number an English verb for a force as the subject agrees with: singular for one unit
+/// or one leader alone.
+fn force_number(force: &Force) -> u32 {
     if force.land_units() + force.leaders.len() as u32 == 1 {
-        one
+        1
     } else {
-        many
+        2
     }
 }
 
@@ -260,311 +300,108 @@ fn values_text(values: &[u8]) -> String {
 }
 
 impl Event {
-    /// The entry in English.
-    pub fn describe(&self, map: &Map) -> String {
-        self.describe_in(map, Lang::En)
-    }
-
-    /// The entry in `lang`.
-    pub fn describe_in(&self, map: &Map, lang: Lang) -> String {
-        match lang {
-            Lang::En => self.english(map),
-            Lang::Ru => self.russian(map),
-        }
-    }
-
-    fn english(&self, map: &Map) -> String {
-        let en = Lang::En;
+    /// The entry in words.
+    pub fn describe(&self, map: &Map) -> Message {
         let sp = |s: &SpaceId| map.space(*s).name.clone();
         let ld = |l: &LeaderId| map.leader(*l).name.clone();
+        let force_of = |force: &Force, main: Option<Power>| force.describe(map, main);
         match self {
             Event::Declared {
                 power,
                 force,
                 from,
                 to,
-            } => format!(
-                "{power} moves {} from {} to {}",
-                force.describe(map, Some(*power)),
-                sp(from),
-                sp(to)
+            } => msg!(
+                "his.event.declared",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen),
+                force = force_of(force, Some(*power)),
+                from = sp(from),
+                to = sp(to)
             ),
-            Event::Refused { reasons } => format!(
-                "move refused: {}",
-                reasons
-                    .iter()
-                    .map(|r| r.describe(map))
-                    .collect::<Vec<_>>()
-                    .join("; ")
+            Event::Refused { reasons } => msg!(
+                "his.event.refused",
+                reasons = semicolons(
+                    reasons
+                        .iter()
+                        .map(|r| Arg::Message(r.describe(map)))
+                        .collect()
+                )
             ),
             Event::CpSpent {
                 power,
                 crossing,
                 cost,
                 left,
-            } => format!(
-                "{power} spends {cost} CP ({}), {left} left",
-                match crossing {
-                    Crossing::Normal => "normal connection",
-                    Crossing::Pass => "over a pass",
-                }
-            ),
-            Event::Answered {
-                window,
-                power,
-                answer,
-                source,
-            } => format!(
-                "window {window}: {power} {}{}",
-                answer.describe(map),
-                match source {
-                    Source::Letter => "",
-                    Source::Standing => " (standing instruction)",
-                    Source::Deadline => " (deadline passed: default)",
-                }
-            ),
-            Event::CardPlayed { by, card, effect } => {
-                format!("{by} plays {card}: {}", effect.en)
-            }
-            Event::CardVoid { by, card, reason } => {
-                format!("{by}'s {card} has no effect: {}", reason.en)
-            }
-            Event::Cancelled { reason } => format!("move cancelled: {}", reason.en),
-            Event::Rolled {
-                number,
-                purpose,
-                values,
-            } => format!("roll {number} ({purpose}): {}", values_text(values)),
-            Event::NoInterception {
-                power,
-                from,
-                reason,
-            } => match (power, from) {
-                (None, _) => format!("no interception: {}", reason.en),
-                (Some(p), None) => format!("{p} may not intercept: {}", reason.en),
-                (Some(p), Some(s)) => {
-                    format!("{p} may not intercept from {}: {}", sp(s), reason.en)
-                }
-            },
-            Event::Interception {
-                power,
-                from,
-                force,
-                check,
-            } => format!(
-                "{power} intercepts from {} with {}: {}",
-                sp(from),
-                force.describe(map, Some(*power)),
-                check.describe_in(en)
-            ),
-            Event::Arrived { force, at } => {
-                format!(
-                    "{} {} in {}",
-                    force.describe(map, None),
-                    en_verb(force, "arrives", "arrive"),
-                    sp(at)
-                )
-            }
-            Event::NoAvoid { power, reason } => match power {
-                Some(p) => format!("{p} may not avoid battle: {}", reason.en),
-                None => format!("no avoiding battle: {}", reason.en),
-            },
-            Event::AvoidBattle {
-                power,
-                to,
-                force,
-                check,
-            } => format!(
-                "{power} avoids battle to {} with {}: {}",
-                sp(to),
-                force.describe(map, Some(*power)),
-                match check {
-                    Some(c) => c.describe_in(en),
-                    None =>
-                        "success without a roll (every unit in the group lost a field battle this impulse)"
-                            .into(),
-                }
-            ),
-            Event::Withdrew { force, at, reason } => format!(
-                "{} {} into the fortifications of {} ({})",
-                force.describe(map, None),
-                en_verb(force, "withdraws", "withdraw"),
-                sp(at),
-                reason.en
-            ),
-            Event::Captured { leader, by, reason } => {
-                format!("{} captured by {by}: {}", ld(leader), reason.en)
-            }
-            Event::Eliminated {
-                power,
-                units,
-                reason,
-            } => format!("{power} {units} eliminated: {}", reason.en),
-            Event::SiegeBroken { at, reason } => {
-                format!("the siege of {} is broken: {}", sp(at), reason.en)
-            }
-            Event::NoWithdrawal { reason } => format!("no withdrawal: {}", reason.en),
-            Event::SiegeBegan {
-                at,
-                by,
-                besiegers,
-                inside,
-            } => format!(
-                "{} under siege by {by} ({} against {inside} inside)",
-                sp(at),
-                en_count(*besiegers, "land unit", "land units")
-            ),
-            Event::BattleDice {
-                at,
-                attacker,
-                attack,
-                defenders,
-                defence,
-            } => format!(
-                "field battle in {}: {attacker} attacks with {}; {} {} with {}",
-                sp(at),
-                dice_text(attack, map, en),
-                power_list(defenders, en, Case::Nom),
-                if defenders.len() == 1 {
-                    "defends"
-                } else {
-                    "defend"
+            } => msg!(
+                "his.event.cp_spent",
+                power = power.named(Case::Nom),
+                power_n = power.number(),
+                cost = cost,
+                crossing = match crossing {
+                    Crossing::Normal => msg!("his.event.normal_connection"),
+                    Crossing::Pass => msg!("his.event.over_a_pass"),
                 },
-                dice_text(defence, map, en)
-            ),
-            Event::Janissaries { hits } => {
-                format!(
-                    "Ottoman plays Janissaries: 5 more dice, {hits} more {}",
-                    if *hits == 1 { "hit" } else { "hits" }
-                )
-            }
-            Event::BattleWon {
-                winner,
-                attacker_hits,
-                defender_hits,
-                reason,
-            } => format!(
-                "{winner} wins the battle, {} to {defender_hits} ({})",
-                en_count(*attacker_hits, "hit", "hits"),
-                reason.en
-            ),
-            Event::OddLoss { power, roll } => {
-                format!("odd loss to {power} (roll {roll})")
-            }
-            Event::KeepsOne { power, reason } => {
-                format!("{power} keeps 1 unit: {}", reason.en)
-            }
-            Event::Losses { power, units } => format!("{power} loses {units}"),
-            Event::Retreated {
-                power,
-                force,
-                from,
-                to,
-                reason,
-            } => format!(
-                "{power} retreats {} from {} to {} ({})",
-                force.describe(map, Some(*power)),
-                sp(from),
-                sp(to),
-                reason.en
-            ),
-            Event::MovesOn { force, at } => format!(
-                "{} must move on from {} with the next action (eliminated if forced back into it)",
-                force.describe(map, None),
-                sp(at)
-            ),
-            Event::Ended => "the move is over".into(),
-        }
-    }
-
-    fn russian(&self, map: &Map) -> String {
-        let ru = Lang::Ru;
-        let sp = |s: &SpaceId| map.space(*s).name.clone();
-        let ld = |l: &LeaderId| map.leader(*l).name.clone();
-        let nom = |p: &Power| p.ru(Case::Nom);
-        match self {
-            Event::Declared {
-                power,
-                force,
-                from,
-                to,
-            } => format!(
-                "движение {} из {} в {}: {}",
-                power.ru(Case::Gen),
-                sp(from),
-                sp(to),
-                force.describe_in(map, Some(*power), ru)
-            ),
-            Event::Refused { reasons } => format!(
-                "движение отвергнуто: {}",
-                reasons
-                    .iter()
-                    .map(|r| r.describe_in(map, ru))
-                    .collect::<Vec<_>>()
-                    .join("; ")
-            ),
-            Event::CpSpent {
-                power,
-                crossing,
-                cost,
-                left,
-            } => format!(
-                "{} {} {cost} КО ({}), осталось КО: {left}",
-                nom(power),
-                power.ru_verb("тратит", "тратят"),
-                match crossing {
-                    Crossing::Normal => "обычное соединение",
-                    Crossing::Pass => "через горный проход",
-                }
+                left = left
             ),
             Event::Answered {
                 window,
                 power,
                 answer,
                 source,
-            } => format!(
-                "окно {window}, {}: {}{}",
-                nom(power),
-                answer.describe_in(map, ru),
-                match source {
-                    Source::Letter => "",
-                    Source::Standing => " (постоянное указание)",
-                    Source::Deadline => " (срок истёк: по умолчанию)",
+            } => msg!(
+                "his.event.answered",
+                window = window,
+                power = power.named(Case::Nom),
+                answer = answer.describe(map),
+                source = match source {
+                    Source::Letter => msg!("his.event.by_letter"),
+                    Source::Standing => msg!("his.event.by_standing"),
+                    Source::Deadline => msg!("his.event.by_default"),
                 }
             ),
-            Event::CardPlayed { by, card, effect } => format!(
-                "{} {} {card}: {}",
-                nom(by),
-                by.ru_verb("играет", "играют"),
-                effect.ru
+            Event::CardPlayed { by, card, effect } => msg!(
+                "his.event.card_played",
+                by = by.named(Case::Nom),
+                by_n = by.number(),
+                card = card,
+                effect = *effect
             ),
-            Event::CardVoid { by, card, reason } => {
-                format!("{card} ({}) не действует: {}", nom(by), reason.ru)
-            }
-            Event::Cancelled { reason } => format!("движение отменено: {}", reason.ru),
+            Event::CardVoid { by, card, reason } => msg!(
+                "his.event.card_void",
+                by = by.named(Case::Nom),
+                card = card,
+                reason = *reason
+            ),
+            Event::Cancelled { reason } => msg!("his.event.cancelled", reason = *reason),
             Event::Rolled {
                 number,
                 purpose,
                 values,
-            } => format!("бросок {number} ({purpose}): {}", values_text(values)),
+            } => msg!(
+                "his.event.rolled",
+                number = number,
+                purpose = purpose,
+                values = values_text(values)
+            ),
             Event::NoInterception {
                 power,
                 from,
                 reason,
             } => match (power, from) {
-                (None, _) => format!("перехвата нет: {}", reason.ru),
-                (Some(p), None) => format!(
-                    "{} не {} перехватывать: {}",
-                    nom(p),
-                    p.ru_verb("может", "могут"),
-                    reason.ru
+                (None, _) => msg!("his.event.no_interception", reason = *reason),
+                (Some(p), None) => msg!(
+                    "his.event.may_not_intercept",
+                    power = p.named(Case::Nom),
+                    power_n = p.number(),
+                    reason = *reason
                 ),
-                (Some(p), Some(s)) => format!(
-                    "{} не {} перехватывать из {}: {}",
-                    nom(p),
-                    p.ru_verb("может", "могут"),
-                    sp(s),
-                    reason.ru
+                (Some(p), Some(s)) => msg!(
+                    "his.event.may_not_intercept_from",
+                    power = p.named(Case::Nom),
+                    power_n = p.number(),
+                    from = sp(s),
+                    reason = *reason
                 ),
             },
             Event::Interception {
@@ -572,88 +409,86 @@ impl Event {
                 from,
                 force,
                 check,
-            } => format!(
-                "{} {} перехватить из {} ({}): {}",
-                nom(power),
-                power.ru_verb("пытается", "пытаются"),
-                sp(from),
-                force.describe_in(map, Some(*power), ru),
-                check.describe_in(ru)
+            } => msg!(
+                "his.event.interception",
+                power = power.named(Case::Nom),
+                power_n = power.number(),
+                from = sp(from),
+                force = force_of(force, Some(*power)),
+                check = check.describe()
             ),
-            Event::Arrived { force, at } => {
-                format!("в {} входят: {}", sp(at), force.describe_in(map, None, ru))
-            }
+            Event::Arrived { force, at } => msg!(
+                "his.event.arrived",
+                force = force_of(force, None),
+                force_n = force_number(force),
+                at = sp(at)
+            ),
             Event::NoAvoid { power, reason } => match power {
-                Some(p) => format!(
-                    "{} не {} уклониться от сражения: {}",
-                    nom(p),
-                    p.ru_verb("может", "могут"),
-                    reason.ru
+                Some(p) => msg!(
+                    "his.event.may_not_avoid",
+                    power = p.named(Case::Nom),
+                    power_n = p.number(),
+                    reason = *reason
                 ),
-                None => format!("уклонения от сражения нет: {}", reason.ru),
+                None => msg!("his.event.no_avoiding", reason = *reason),
             },
             Event::AvoidBattle {
                 power,
                 to,
                 force,
                 check,
-            } => format!(
-                "{} {} уклониться от сражения, уйдя в {} ({}): {}",
-                nom(power),
-                power.ru_verb("пытается", "пытаются"),
-                sp(to),
-                force.describe_in(map, Some(*power), ru),
-                match check {
-                    Some(c) => c.describe_in(ru),
-                    None =>
-                        "успех без броска (все части группы проиграли полевое сражение в этот импульс)"
-                            .into(),
+            } => msg!(
+                "his.event.avoid_battle",
+                power = power.named(Case::Nom),
+                power_n = power.number(),
+                to = sp(to),
+                force = force_of(force, Some(*power)),
+                check = match check {
+                    Some(c) => c.describe(),
+                    None => msg!("his.event.avoid_without_roll"),
                 }
             ),
-            Event::Withdrew { force, at, reason } => format!(
-                "в укрепления {} отходят: {} ({})",
-                sp(at),
-                force.describe_in(map, None, ru),
-                reason.ru
+            Event::Withdrew { force, at, reason } => msg!(
+                "his.event.withdrew",
+                force = force_of(force, None),
+                force_n = force_number(force),
+                at = sp(at),
+                reason = *reason
             ),
-            Event::Captured { leader, by, reason } => format!(
-                "{} попадает в плен к {}: {}",
-                ld(leader),
-                by.ru(Case::Dat),
-                reason.ru
+            Event::Captured { leader, by, reason } => msg!(
+                "his.event.captured",
+                leader = ld(leader),
+                by = by.named(Case::Nom),
+                by_dat = by.named(Case::Dat),
+                reason = *reason
             ),
             Event::Eliminated {
                 power,
                 units,
                 reason,
-            } => format!(
-                "уничтожены части {}: {} ({})",
-                power.ru(Case::Gen),
-                units.describe_in(ru),
-                reason.ru
+            } => msg!(
+                "his.event.eliminated",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen),
+                units = units.describe(),
+                reason = *reason
             ),
             Event::SiegeBroken { at, reason } => {
-                format!("осада {} снята: {}", sp(at), reason.ru)
+                msg!("his.event.siege_broken", at = sp(at), reason = *reason)
             }
-            Event::NoWithdrawal { reason } => {
-                format!("отхода в укрепления нет: {}", reason.ru)
-            }
+            Event::NoWithdrawal { reason } => msg!("his.event.no_withdrawal", reason = *reason),
             Event::SiegeBegan {
                 at,
                 by,
                 besiegers,
                 inside,
-            } => format!(
-                "{} {} {} ({} против {inside} внутри)",
-                nom(by),
-                by.ru_verb("осаждает", "осаждают"),
-                sp(at),
-                count(
-                    *besiegers,
-                    "сухопутная часть",
-                    "сухопутные части",
-                    "сухопутных частей"
-                )
+            } => msg!(
+                "his.event.siege_began",
+                at = sp(at),
+                by = by.named(Case::Nom),
+                by_n = by.number(),
+                besiegers = besiegers,
+                inside = inside
             ),
             Event::BattleDice {
                 at,
@@ -661,67 +496,74 @@ impl Event {
                 attack,
                 defenders,
                 defence,
-            } => format!(
-                "полевое сражение в {}: {} {}: {}; {} {}: {}",
-                sp(at),
-                nom(attacker),
-                attacker.ru_verb("атакует", "атакуют"),
-                dice_text(attack, map, ru),
-                power_list(defenders, ru, Case::Nom),
-                ru_verb_of(defenders, "защищается", "защищаются"),
-                dice_text(defence, map, ru)
+            } => msg!(
+                "his.event.battle_dice",
+                at = sp(at),
+                attacker = attacker.named(Case::Nom),
+                attacker_n = attacker.number(),
+                attack = dice_text(attack, map),
+                defenders = powers_named(defenders, Case::Nom),
+                defenders_n = powers_number(defenders),
+                defence = dice_text(defence, map)
             ),
-            Event::Janissaries { hits } => format!(
-                "{} {} Janissaries: ещё 5 костей, ещё {}",
-                nom(&Power::Ottoman),
-                Power::Ottoman.ru_verb("играет", "играют"),
-                count(*hits, "попадание", "попадания", "попаданий")
+            Event::Janissaries { hits } => msg!(
+                "his.event.janissaries",
+                power = Power::Ottoman.named(Case::Nom),
+                power_n = Power::Ottoman.number(),
+                hits = hits
             ),
             Event::BattleWon {
                 winner,
                 attacker_hits,
                 defender_hits,
                 reason,
-            } => format!(
-                "{} {} в сражении; попадания: у атакующего {attacker_hits}, у защитника {defender_hits} ({})",
-                nom(winner),
-                winner.ru_verb("побеждает", "побеждают"),
-                reason.ru
+            } => msg!(
+                "his.event.battle_won",
+                winner = winner.named(Case::Nom),
+                winner_n = winner.number(),
+                attacker_hits = attacker_hits,
+                defender_hits = defender_hits,
+                reason = *reason
             ),
-            Event::OddLoss { power, roll } => format!(
-                "нечётная потеря достаётся {} (на кости выпало {roll})",
-                power.ru(Case::Dat)
+            Event::OddLoss { power, roll } => msg!(
+                "his.event.odd_loss",
+                power = power.named(Case::Nom),
+                power_dat = power.named(Case::Dat),
+                roll = roll
             ),
-            Event::KeepsOne { power, reason } => format!(
-                "{} {} 1 часть: {}",
-                nom(power),
-                power.ru_verb("сохраняет", "сохраняют"),
-                reason.ru
+            Event::KeepsOne { power, reason } => msg!(
+                "his.event.keeps_one",
+                power = power.named(Case::Nom),
+                power_n = power.number(),
+                reason = *reason
             ),
-            Event::Losses { power, units } => {
-                format!("потери {}: {}", power.ru(Case::Gen), units.describe_in(ru))
-            }
+            Event::Losses { power, units } => msg!(
+                "his.event.losses",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen),
+                units = units.describe()
+            ),
             Event::Retreated {
                 power,
                 force,
                 from,
                 to,
                 reason,
-            } => format!(
-                "{} {} из {} в {}: {} ({})",
-                nom(power),
-                power.ru_verb("отступает", "отступают"),
-                sp(from),
-                sp(to),
-                force.describe_in(map, Some(*power), ru),
-                reason.ru
+            } => msg!(
+                "his.event.retreated",
+                power = power.named(Case::Nom),
+                power_n = power.number(),
+                force = force_of(force, Some(*power)),
+                from = sp(from),
+                to = sp(to),
+                reason = *reason
             ),
-            Event::MovesOn { force, at } => format!(
-                "следующим действием должны идти дальше из {}: {} (если их отбросят обратно, они будут уничтожены)",
-                sp(at),
-                force.describe_in(map, None, ru)
+            Event::MovesOn { force, at } => msg!(
+                "his.event.moves_on",
+                force = force_of(force, None),
+                at = sp(at)
             ),
-            Event::Ended => "движение окончено".into(),
+            Event::Ended => msg!("his.event.ended"),
         }
     }
 }

@@ -5,10 +5,12 @@
 use super::board::{Force, LeaderPlace, Marks};
 use super::course::{Alone, Cx, Move, Stop, electorate, lone_leaders, modifier_details, modifiers};
 use super::event::{Check, Event};
-use super::lang::{Case, Lang, Phrase, count};
+use super::lang::Case;
 use super::map::{Crossing, SpaceId};
 use super::power::Power;
 use super::question::{Answer, Question};
+use crate::message::Message;
+use crate::msg;
 
 /// Runs the interceptions; returns the power that succeeded, if one did.
 pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<Option<Power>, Stop> {
@@ -43,10 +45,7 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<Option<Power>, Stop> {
                 cx.note(Event::NoInterception {
                     power: Some(power),
                     from: None,
-                    reason: Phrase::new(
-                        format!("{winner} has already intercepted this move"),
-                        format!("это движение уже перехвачено ({})", winner.ru(Case::Nom)),
-                    ),
+                    reason: msg!("his.interception.already", power = winner.named(Case::Nom)),
                 });
             }
             continue;
@@ -94,30 +93,23 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<Option<Power>, Stop> {
 }
 
 /// Whether the move may be intercepted at all, and if not why.
-fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<Phrase> {
+fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<Message> {
     let (map, board) = (cx.map, &cx.board);
     let d = &board.diplomacy;
     let to = mv.to;
     let controller = board.controller(to);
     if board.fortified(map, to) && d.friendly(mv.power, controller) && board.siege(to).is_none() {
         let name = &map.space(to).name;
-        return Some(Phrase::new(
-            format!(
-                "{name} is a fortified space friendly to {} and not under siege",
-                mv.power
-            ),
-            format!(
-                "{name} — укреплённая область, дружественная {}, и она не в осаде",
-                mv.power.ru(Case::Dat)
-            ),
+        return Some(msg!(
+            "his.interception.friendly_fortress",
+            space = name,
+            mover = mv.power.named(Case::Nom),
+            mover_dat = mv.power.named(Case::Dat)
         ));
     }
     if board.siege(to).is_some() && !board.powers_in(to, true).is_empty() {
         let name = &map.space(to).name;
-        return Some(Phrase::new(
-            format!("units are under siege in {name} as the move begins"),
-            format!("в {name} в начале движения есть осаждённые части"),
-        ));
+        return Some(msg!("his.interception.besieged_there", space = name));
     }
     if board.is_electorate(map, to) && !d.schmalkaldic_league {
         return Some(electorate(&map.space(to).name));
@@ -129,7 +121,7 @@ fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<Phrase> {
 /// только части державы, которая находится в состоянии войны с активной державой"], said where
 /// it might be expected to: its side has land units in the destination (entry rule 4.3 makes
 /// them enemies to fight, not interceptors) and adjacent stacks.
-fn not_at_war(cx: &mut Cx<'_>, mv: &Move, power: Power) -> Option<Phrase> {
+fn not_at_war(cx: &mut Cx<'_>, mv: &Move, power: Power) -> Option<Message> {
     let d = &cx.board.diplomacy;
     let in_destination = cx
         .board
@@ -140,21 +132,17 @@ fn not_at_war(cx: &mut Cx<'_>, mv: &Move, power: Power) -> Option<Phrase> {
         return None;
     }
     let mover = mv.power;
-    Some(Phrase::new(
-        format!(
-            "it is not at war with {mover}, and only powers at war with the moving power intercept"
-        ),
-        format!(
-            "{} не {} с {}, а перехватывать могут только державы, воюющие с активной державой",
-            power.ru(Case::Nom),
-            power.ru_verb("воюет", "воюют"),
-            mover.ru(Case::Ins)
-        ),
+    Some(msg!(
+        "his.interception.not_at_war",
+        power = power.named(Case::Nom),
+        power_n = power.number(),
+        mover = mover.named(Case::Nom),
+        mover_ins = mover.named(Case::Ins)
     ))
 }
 
 /// Why `power` may not intercept into the destination at all.
-fn barred_power(cx: &Cx<'_>, mv: &Move, power: Power) -> Option<Phrase> {
+fn barred_power(cx: &Cx<'_>, mv: &Move, power: Power) -> Option<Message> {
     let (map, board) = (cx.map, &cx.board);
     let d = &board.diplomacy;
     let to = mv.to;
@@ -164,14 +152,11 @@ fn barred_power(cx: &Cx<'_>, mv: &Move, power: Power) -> Option<Phrase> {
         .iter()
         .find(|p| !(d.side(**p) == power || d.allied(**p, power)))
     {
-        return Some(Phrase::new(
-            format!(
-                "{name} holds {other} land units, and only their own power or its allies intercept into it"
-            ),
-            format!(
-                "в {name} стоят сухопутные части {}, а перехватывать туда могут только их держава и её союзники",
-                other.ru(Case::Gen)
-            ),
+        return Some(msg!(
+            "his.interception.occupied",
+            space = name,
+            power = other.named(Case::Nom),
+            power_gen = other.named(Case::Gen)
         ));
     }
     let controller = board.controller(to);
@@ -180,12 +165,11 @@ fn barred_power(cx: &Cx<'_>, mv: &Move, power: Power) -> Option<Phrase> {
         && !d.at_war(power, controller)
         && !d.allied(power, controller)
     {
-        return Some(Phrase::new(
-            format!("{name} is controlled by {controller}, neither its enemy nor its ally"),
-            format!(
-                "{name} под контролем {}: это ни враг, ни союзник",
-                controller.ru(Case::Gen)
-            ),
+        return Some(msg!(
+            "his.interception.neutral",
+            space = name,
+            controller = controller.named(Case::Nom),
+            controller_gen = controller.named(Case::Gen)
         ));
     }
     None
@@ -235,23 +219,14 @@ fn stacks(
         }
         let reason = if crossing == Crossing::Pass {
             let (a, b) = (&map.space(space).name, &map.space(mv.to).name);
-            Some(Phrase::new(
-                format!("{a}-{b} is a pass"),
-                format!("{a}–{b} — горный проход"),
-            ))
+            Some(msg!("his.interception.pass", a = a, b = b))
         } else if used.contains(&space) {
             None // one attempt from each space; already recorded
         } else if force.is_empty() {
             if any.land_units() > 0 && board.powers_in(space, true).contains(&power) {
-                Some(Phrase::new(
-                    "its units there are under siege",
-                    "части там в осаде",
-                ))
+                Some(msg!("his.interception.under_siege"))
             } else {
-                Some(Phrase::new(
-                    "its units and leaders there have already tried to intercept this impulse",
-                    "части и полководцы там уже пытались перехватывать в этот импульс",
-                ))
+                Some(msg!("his.interception.tried"))
             }
         } else if force.land_units() == 0 && !friendly_units_in(cx, mv.to, power) {
             Some(leaders_alone())
@@ -275,11 +250,8 @@ fn stacks(
     out
 }
 
-fn leaders_alone() -> Phrase {
-    Phrase::new(
-        "leaders alone intercept only into a space holding their own or allied units",
-        "полководцы без частей перехватывают только в область, где стоят свои или союзные части",
-    )
+fn leaders_alone() -> Message {
+    msg!("his.interception.leaders_alone")
 }
 
 fn friendly_units_in(cx: &Cx<'_>, space: SpaceId, power: Power) -> bool {
@@ -296,72 +268,51 @@ fn check_answer(
     _power: Power,
     answer: &Answer,
     options: &[(SpaceId, Force)],
-) -> Result<(), Phrase> {
+) -> Result<(), Message> {
     let map = cx.map;
     match answer {
         Answer::Decline => Ok(()),
         Answer::Intercept { from, force } => {
             let Some((_, available)) = options.iter().find(|(s, _)| s == from) else {
                 let name = &map.space(*from).name;
-                return Err(Phrase::new(
-                    format!("no interception is possible from {name}"),
-                    format!("из {name} перехват невозможен"),
-                ));
+                return Err(msg!("his.interception.not_from", space = name));
             };
             if force.is_empty() {
-                return Err(Phrase::new(
-                    "an interception names units or leaders",
-                    "в перехвате надо назвать части или полководцев",
-                ));
+                return Err(msg!("his.interception.name_them"));
             }
             for (p, u) in &force.units {
                 if !available.units_of(*p).contains(*u) {
                     let there = available.units_of(*p);
-                    return Err(Phrase::new(
-                        format!("{p} has {there} there that may intercept, not {u}"),
-                        format!(
-                            "у {} там может перехватывать {}, а не {}",
-                            p.ru(Case::Gen),
-                            there.describe_in(Lang::Ru),
-                            u.describe_in(Lang::Ru)
-                        ),
+                    return Err(msg!(
+                        "his.interception.units_not_there",
+                        power = p.named(Case::Nom),
+                        power_gen = p.named(Case::Gen),
+                        there = there.describe(),
+                        named = u.describe()
                     ));
                 }
             }
             for l in &force.leaders {
                 if !available.leaders.contains(l) {
                     let (name, space) = (&map.leader(*l).name, &map.space(*from).name);
-                    return Err(Phrase::new(
-                        format!("{name} may not intercept from {space}"),
-                        format!("{name} не может перехватывать из {space}"),
+                    return Err(msg!(
+                        "his.interception.leader_not_from",
+                        leader = name,
+                        space = space
                     ));
                 }
             }
             let limit = force.command_limit(map);
             if force.land_units() > limit {
                 let units = force.land_units();
-                return Err(Phrase::new(
-                    format!("{units} land units, and these leaders command at most {limit}"),
-                    format!(
-                        "{}, а эти полководцы могут вести не больше {limit}",
-                        count(
-                            units,
-                            "сухопутная часть",
-                            "сухопутные части",
-                            "сухопутных частей"
-                        )
-                    ),
-                ));
+                return Err(msg!("his.refusal.too_many", units = units, limit = limit));
             }
             if force.land_units() == 0 && !friendly_units_in(cx, mv.to, _power) {
                 return Err(leaders_alone());
             }
             Ok(())
         }
-        _ => Err(Phrase::new(
-            "answer INTERCEPT FROM <space> WITH <units and leaders>, or DECLINE",
-            "ответьте INTERCEPT FROM <область> WITH <части и полководцы> или DECLINE",
-        )),
+        _ => Err(msg!("his.parse.answer", form = msg!("his.forms.intercept"))),
     }
 }
 

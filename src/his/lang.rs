@@ -1,75 +1,106 @@
-//! The languages the referee writes in, and a sentence written in each of them: the core says
-//! why things happen in English and in Russian side by side (plain data, no files), and the mail
-//! side picks the reader's. Space and leader names stay as the map data has them; power names
-//! and the words for units are given here, with the Russian cases and plural forms the
-//! sentences need.
+//! The languages the referee writes in, and the values its sentences need. The core says why
+//! things happen in `Message`s (catalog keys under `his.` in `templates/*/messages.toml`),
+//! rendered in the reader's language on the mail side; it never picks a language itself. Space
+//! and leader names stay as the map data has them; power names are data here (the Russian in
+//! four cases), given to the catalogs in each case a sentence needs (`power`, `power_gen`,
+//! `power_dat`, `power_ins`) with a number a verb agrees with (`power_n`: 1 singular, 2
+//! plural); lists are folded into nested messages (`his.join.*`).
 
 use super::power::Power;
+use crate::message::{Arg, Message};
+use crate::msg;
 
 pub use crate::lang::Lang;
 
-/// A sentence in every language the referee writes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Phrase {
-    pub en: String,
-    pub ru: String,
+/// A value written once per language by `write`.
+pub fn each(write: impl Fn(Lang) -> String) -> Arg {
+    Arg::Each(Lang::ALL.into_iter().map(|l| (l, write(l))).collect())
 }
 
-impl Phrase {
-    pub fn new(en: impl Into<String>, ru: impl Into<String>) -> Phrase {
-        Phrase {
-            en: en.into(),
-            ru: ru.into(),
-        }
-    }
+/// A number a verb agrees with: 1 for singular, 2 for plural, per language
+/// (`{power_n|идёт|идут|идут}`).
+fn agreement(en_plural: bool, ru_plural: bool) -> Arg {
+    let n = |plural: bool| if plural { "2" } else { "1" }.to_string();
+    Arg::Each(vec![(Lang::En, n(en_plural)), (Lang::Ru, n(ru_plural))])
+}
 
-    /// The sentence written once per language by `write`.
-    pub fn by(write: impl Fn(Lang) -> String) -> Phrase {
-        Phrase {
-            en: write(Lang::En),
-            ru: write(Lang::Ru),
-        }
+/// Values joined into one by `join` (`his.join.and`: `{first} and {rest}`), from the right;
+/// no values are an empty text.
+pub fn list(values: Vec<Arg>, join: impl Fn(Arg, Arg) -> Message) -> Arg {
+    let mut values = values.into_iter().rev();
+    let Some(mut joined) = values.next() else {
+        return Arg::Text(String::new());
+    };
+    for value in values {
+        joined = Arg::Message(join(value, joined));
     }
+    joined
+}
 
-    /// The same text in every language (a name, a line as written).
-    pub fn same(text: impl Into<String>) -> Phrase {
-        let text = text.into();
-        Phrase {
-            ru: text.clone(),
-            en: text,
-        }
+/// Values joined by `; `.
+pub fn semicolons(values: Vec<Arg>) -> Arg {
+    list(values, |first, rest| {
+        msg!("his.join.semicolon", first = first, rest = rest)
+    })
+}
+
+/// Values to choose from: `Graz, Linz, Passau` (`his.join.comma`, and `his.join.choice` before
+/// the last: `Graz, Linz или Passau`).
+pub fn choices(values: Vec<Arg>) -> Arg {
+    let last = values.len().saturating_sub(1);
+    let mut values = values.into_iter().enumerate().rev();
+    let Some((_, mut joined)) = values.next() else {
+        return Arg::Text(String::new());
+    };
+    for (i, value) in values {
+        joined = Arg::Message(if i + 1 == last {
+            msg!("his.join.choice", first = value, rest = joined)
+        } else {
+            msg!("his.join.comma", first = value, rest = joined)
+        });
     }
+    joined
+}
 
-    pub fn get(&self, lang: Lang) -> &str {
-        match lang {
-            Lang::En => &self.en,
-            Lang::Ru => &self.ru,
-        }
+/// Values joined by `, `.
+pub fn commas(values: Vec<Arg>) -> Arg {
+    list(values, |first, rest| {
+        msg!("his.join.comma", first = first, rest = rest)
+    })
+}
+
+/// Values on lines of their own.
+pub fn lines(values: Vec<Arg>) -> Arg {
+    list(values, |first, rest| {
+        msg!("his.join.lines", first = first, rest = rest)
+    })
+}
+
+/// Values written one after another.
+pub fn concatenated(values: Vec<Arg>) -> Arg {
+    list(values, |first, rest| {
+        msg!("his.join.concat", first = first, rest = rest)
+    })
+}
+
+/// Powers named together, in `case`: `Ottoman and Hapsburg`, `Османы и Габсбурги`.
+pub fn powers_named(powers: &[Power], case: Case) -> Arg {
+    let names = powers.iter().map(|p| p.named(case)).collect();
+    list(names, |first, rest| {
+        msg!("his.join.and", first = first, rest = rest)
+    })
+}
+
+/// The number a verb agrees with for powers named together: plural for more than one.
+pub fn powers_number(powers: &[Power]) -> Arg {
+    match powers {
+        [one] => one.number(),
+        _ => agreement(true, true),
     }
 }
 
-/// The English sentence, where a plain error string is wanted (tests, stored-game checks).
-impl From<Phrase> for String {
-    fn from(phrase: Phrase) -> String {
-        phrase.en
-    }
-}
-
-/// The Russian word for a count: `one` for 1, 21, 31..., `few` for 2-4, 22-24..., `many` else.
-pub fn plural<'a>(n: u32, one: &'a str, few: &'a str, many: &'a str) -> &'a str {
-    match (n % 10, n % 100) {
-        (1, r) if r != 11 => one,
-        (2..=4, r) if !(12..=14).contains(&r) => few,
-        _ => many,
-    }
-}
-
-/// `n` and its Russian word: `2 части`.
-pub fn count(n: u32, one: &str, few: &str, many: &str) -> String {
-    format!("{n} {}", plural(n, one, few, many))
-}
-
-/// `n` and its English word: `1 hit`, `2 hits`.
+/// `n` and its English word, for a roll's details (the dice are told in English): `1 unit`,
+/// `2 units`.
 pub fn en_count(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -88,12 +119,18 @@ pub enum Case {
 }
 
 impl Power {
-    /// The name in `lang`, as the subject of a sentence.
-    pub fn name_in(self, lang: Lang) -> &'static str {
-        match lang {
-            Lang::En => self.name(),
-            Lang::Ru => self.ru(Case::Nom),
-        }
+    /// The name as a message's value: English plain, Russian in `case`.
+    pub fn named(self, case: Case) -> Arg {
+        Arg::Each(vec![
+            (Lang::En, self.name().to_string()),
+            (Lang::Ru, self.ru(case).to_string()),
+        ])
+    }
+
+    /// The number a verb agrees with the name by (`power_n`): English names are singular,
+    /// Russian ones as `ru_plural` says.
+    pub fn number(self) -> Arg {
+        agreement(false, self.ru_plural())
     }
 
     /// The Russian name in a case.
@@ -135,33 +172,5 @@ impl Power {
             self,
             Power::Ottoman | Power::Hapsburg | Power::Protestant | Power::Independent
         )
-    }
-
-    /// The Russian verb that agrees with the name: `singular` or `plural`.
-    pub fn ru_verb<'a>(self, singular: &'a str, plural: &'a str) -> &'a str {
-        if self.ru_plural() { plural } else { singular }
-    }
-}
-
-/// Powers named together: `Ottoman and Hapsburg`, `Османы и Габсбурги`.
-pub fn power_list(powers: &[Power], lang: Lang, case: Case) -> String {
-    let names: Vec<&str> = powers
-        .iter()
-        .map(|p| match lang {
-            Lang::En => p.name(),
-            Lang::Ru => p.ru(case),
-        })
-        .collect();
-    names.join(match lang {
-        Lang::En => " and ",
-        Lang::Ru => " и ",
-    })
-}
-
-/// The Russian verb for powers named together: plural when more than one.
-pub fn ru_verb_of<'a>(powers: &[Power], singular: &'a str, plural: &'a str) -> &'a str {
-    match powers {
-        [one] => one.ru_verb(singular, plural),
-        _ => plural,
     }
 }

@@ -16,8 +16,8 @@
 //! - `event`: the record of a move, with the reason for everything; `refusal`: why a move is
 //!   refused.
 //! - `standing`: standing instructions that answer windows in advance.
-//! - `lang`: the languages the referee writes in (English, Russian) and `Phrase`, a sentence in
-//!   each.
+//! - `lang`: the languages the referee writes in (English, Russian) and the values its
+//!   sentences (`Message`s, keys `his.*` in the catalogs) need: power names in Russian cases.
 //! - `text`: moves, answers and adjustments as players and the master write them.
 //! - `adjust`: the game master's changes to the board.
 
@@ -41,7 +41,7 @@ pub mod standing;
 pub mod text;
 
 pub use board::{Board, Force, Units};
-pub use lang::{Lang, Phrase};
+pub use lang::Lang;
 pub use map::{LeaderId, Map, SpaceId};
 pub use power::Power;
 pub use procedure::{Answer, DiceRequest, Input, MoveRequest, Procedure, Question, Status, Window};

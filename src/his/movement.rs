@@ -12,10 +12,11 @@ use super::course::{
 };
 use super::event::Event;
 use super::interception;
-use super::lang::{Case, Phrase, count};
+use super::lang::Case;
 use super::power::Power;
 use super::question::{Answer, Question};
 use super::retreat;
+use crate::msg;
 
 /// Runs the whole procedure over the inputs in `cx`.
 pub(super) fn run(cx: &mut Cx<'_>, req: &MoveRequest) -> Result<Finish, Stop> {
@@ -51,15 +52,7 @@ pub(super) fn run(cx: &mut Cx<'_>, req: &MoveRequest) -> Result<Finish, Stop> {
         if let Some(p) = intercepted {
             cx.note(Event::NoAvoid {
                 power: None,
-                reason: Phrase::new(
-                    format!(
-                        "{p} intercepted: no avoiding battle and no withdrawal, straight to battle"
-                    ),
-                    format!(
-                        "перехват удался ({}): ни уклонения, ни отхода в укрепления — сразу сражение",
-                        p.ru(Case::Nom)
-                    ),
-                ),
+                reason: msg!("his.movement.intercepted", power = p.named(Case::Nom)),
             });
         } else {
             avoid::run(cx, &mv)?;
@@ -91,14 +84,8 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
     let check = |_: &Cx<'_>, _: Power, a: &Answer| match a {
         Answer::NoCard | Answer::FoulWeather => Ok(()),
         Answer::Gout(l) if leaders.contains(l) => Ok(()),
-        Answer::Gout(_) => Err(Phrase::new(
-            "Gout strikes a leader of the moving formation",
-            "Gout играется на полководца движущегося соединения",
-        )),
-        _ => Err(Phrase::new(
-            "answer NO CARD, FOUL WEATHER or GOUT <leader>",
-            "ответьте NO CARD, FOUL WEATHER или GOUT <полководец>",
-        )),
+        Answer::Gout(_) => Err(msg!("his.movement.gout_on_mover")),
+        _ => Err(msg!("his.parse.answer", form = msg!("his.forms.response"))),
     };
     let answers = cx.ask(
         Question::Response {
@@ -118,10 +105,7 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
             Answer::FoulWeather if foul_weather => cx.note(Event::CardVoid {
                 by,
                 card: "Foul Weather".into(),
-                reason: Phrase::new(
-                    "Foul Weather was already played on this move",
-                    "Foul Weather в этом движении уже сыграна",
-                ),
+                reason: msg!("his.movement.foul_weather_again"),
             }),
             Answer::FoulWeather => {
                 foul_weather = true;
@@ -130,28 +114,19 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
                 cx.note(Event::CardPlayed {
                     by,
                     card: "Foul Weather".into(),
-                    effect: Phrase::new(
-                        format!(
-                            "the move is thwarted; {} loses 1 CP ({} left); for the rest of the impulse no {} land unit moves more than one space, and no assault",
-                            mv.power, cx.board.cp, mv.power
-                        ),
-                        format!(
-                            "движение сорвано; {} {} 1 КО (осталось КО: {}); до конца импульса ни одна сухопутная часть {} не проходит больше одной области, и штурмов нет",
-                            mv.power.ru(Case::Nom),
-                            mv.power.ru_verb("теряет", "теряют"),
-                            cx.board.cp,
-                            mv.power.ru(Case::Gen)
-                        ),
+                    effect: msg!(
+                        "his.movement.foul_weather",
+                        power = mv.power.named(Case::Nom),
+                        power_gen = mv.power.named(Case::Gen),
+                        power_n = mv.power.number(),
+                        left = cx.board.cp
                     ),
                 });
             }
             Answer::Gout(_) if gout.is_some() => cx.note(Event::CardVoid {
                 by,
                 card: "Gout".into(),
-                reason: Phrase::new(
-                    "Gout was already played on this move",
-                    "Gout в этом движении уже сыграна",
-                ),
+                reason: msg!("his.movement.gout_again"),
             }),
             Answer::Gout(l) => {
                 gout = Some(l);
@@ -160,20 +135,12 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
                 cx.note(Event::CardPlayed {
                     by,
                     card: "Gout".into(),
-                    effect: Phrase::new(
-                        format!(
-                            "{} loses 1 CP ({} left); {} may not move or assault this impulse",
-                            mv.power,
-                            cx.board.cp,
-                            cx.map.leader(l).name
-                        ),
-                        format!(
-                            "{} {} 1 КО (осталось КО: {}); {} в этот импульс не может ни двигаться, ни штурмовать",
-                            mv.power.ru(Case::Nom),
-                            mv.power.ru_verb("теряет", "теряют"),
-                            cx.board.cp,
-                            cx.map.leader(l).name
-                        ),
+                    effect: msg!(
+                        "his.movement.gout",
+                        power = mv.power.named(Case::Nom),
+                        power_n = mv.power.number(),
+                        left = cx.board.cp,
+                        leader = cx.map.leader(l).name
                     ),
                 });
             }
@@ -186,12 +153,7 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
     if foul_weather {
         let name = &cx.map.space(mv.from).name;
         cx.note(Event::Cancelled {
-            reason: Phrase::new(
-                format!("Foul Weather thwarts it: the formation stays in {name}, its CP spent"),
-                format!(
-                    "Foul Weather срывает его: соединение остаётся в {name}, КО на него потрачены"
-                ),
-            ),
+            reason: msg!("his.movement.thwarted", space = name),
         });
         return Ok(false);
     }
@@ -200,30 +162,18 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
         let name = &cx.map.leader(l).name;
         if mv.force.is_empty() {
             cx.note(Event::Cancelled {
-                reason: Phrase::new(
-                    format!("Gout: {name} was the whole formation"),
-                    format!("Gout: {name} и был всем соединением"),
-                ),
+                reason: msg!("his.movement.gout_whole", leader = name),
             });
             return Ok(false);
         }
         let limit = mv.force.command_limit(cx.map);
         if mv.force.land_units() > limit {
             cx.note(Event::Cancelled {
-                reason: Phrase::new(
-                    format!(
-                        "Gout: without {name} the formation of {} land units is above its limit of {limit}",
-                        mv.force.land_units()
-                    ),
-                    format!(
-                        "Gout: без {name} соединение из {} больше своего предела ({limit})",
-                        count(
-                            mv.force.land_units(),
-                            "сухопутной части",
-                            "сухопутных частей",
-                            "сухопутных частей"
-                        )
-                    ),
+                reason: msg!(
+                    "his.movement.gout_over_limit",
+                    leader = name,
+                    units = mv.force.land_units(),
+                    limit = limit
                 ),
             });
             return Ok(false);
@@ -276,12 +226,11 @@ fn withdraw(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         .any(|p| *p == controller || d.allied(*p, controller))
     {
         cx.note(Event::NoWithdrawal {
-            reason: Phrase::new(
-                format!("{name} is controlled by {controller}, neither a defender nor its ally"),
-                format!(
-                    "{name} под контролем {}: это ни защитник, ни его союзник",
-                    controller.ru(Case::Gen)
-                ),
+            reason: msg!(
+                "his.movement.not_defenders",
+                space = name,
+                controller = controller.named(Case::Nom),
+                controller_gen = controller.named(Case::Gen)
             ),
         });
         return Ok(());
@@ -298,20 +247,10 @@ fn withdraw(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         .collect();
     if force.land_units() > 4 {
         cx.note(Event::NoWithdrawal {
-            reason: Phrase::new(
-                format!(
-                    "{} land units are in {name}; at most 4 withdraw",
-                    force.land_units()
-                ),
-                format!(
-                    "в {name} {}; отойти в укрепления могут не больше 4",
-                    count(
-                        force.land_units(),
-                        "сухопутная часть",
-                        "сухопутные части",
-                        "сухопутных частей"
-                    )
-                ),
+            reason: msg!(
+                "his.movement.too_many_inside",
+                units = force.land_units(),
+                space = name
             ),
         });
         return Ok(());
@@ -320,10 +259,7 @@ fn withdraw(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         let decider = d.side(controller);
         let check = |_: &Cx<'_>, _: Power, a: &Answer| match a {
             Answer::Withdraw | Answer::Stay => Ok(()),
-            _ => Err(Phrase::new(
-                "answer WITHDRAW or STAY",
-                "ответьте WITHDRAW или STAY",
-            )),
+            _ => Err(msg!("his.parse.answer", form = msg!("his.forms.withdraw"))),
         };
         let answer = cx.ask_one(
             Question::Withdraw {
@@ -341,23 +277,16 @@ fn withdraw(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
     };
     if withdraw {
         let reason = if d.acts(controller) {
-            Phrase::new(
-                format!("{controller} chose to withdraw"),
-                format!(
-                    "{} {} отойти",
-                    controller.ru(Case::Nom),
-                    controller.ru_verb("решает", "решают")
-                ),
+            msg!(
+                "his.movement.chose_to_withdraw",
+                power = controller.named(Case::Nom),
+                power_n = controller.number()
             )
         } else {
-            Phrase::new(
-                format!("{controller} never fights with 4 units or fewer: always withdraws"),
-                format!(
-                    "{} с 4 частями или меньше никогда не {}, а всегда {}",
-                    controller.ru(Case::Nom),
-                    controller.ru_verb("сражается", "сражаются"),
-                    controller.ru_verb("отходит", "отходят")
-                ),
+            msg!(
+                "his.movement.always_withdraws",
+                power = controller.named(Case::Nom),
+                power_n = controller.number()
             )
         };
         go_inside(cx, mv.to, &force);
@@ -381,10 +310,7 @@ fn siege_or_move_on(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
     } else {
         let check = |_: &Cx<'_>, _: Power, a: &Answer| match a {
             Answer::MoveOn | Answer::Retreat => Ok(()),
-            _ => Err(Phrase::new(
-                "answer MOVE ON or RETREAT",
-                "ответьте MOVE ON или RETREAT",
-            )),
+            _ => Err(msg!("his.parse.answer", form = msg!("his.forms.move_on"))),
         };
         cx.ask_one(
             Question::MoveOn {
@@ -409,15 +335,9 @@ fn siege_or_move_on(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
     } else {
         let by = cx.board.controller(mv.to);
         let reason = if cx.board.cp == 0 {
-            Phrase::new(
-                "not more land units than inside and no CP left to move on",
-                "сухопутных частей не больше, чем внутри, и не осталось КО, чтобы идти дальше",
-            )
+            msg!("his.movement.no_cp_to_move_on")
         } else {
-            Phrase::new(
-                "not more land units than inside",
-                "сухопутных частей не больше, чем внутри",
-            )
+            msg!("his.movement.not_larger")
         };
         retreat::attacker(cx, mv, by, false, &reason);
     }

@@ -12,11 +12,13 @@
 use super::board::Board;
 use super::course::{Cx, Stop};
 use super::event::Event;
-use super::lang::{Case, Phrase};
+use super::lang::Case;
 use super::map::Map;
 use super::movement;
 use super::power::Power;
 use super::standing::Standing;
+use crate::message::Message;
+use crate::msg;
 
 pub use super::course::{DiceRequest, Finish, Input, MoveRequest, Window};
 pub use super::question::{Answer, Casualty, Question};
@@ -91,7 +93,7 @@ impl Procedure {
                 {
                     p.give_dice(map, values)
                 }
-                _ => Err(Phrase::same("it does not answer what the procedure awaits")),
+                _ => Err(msg!("his.procedure.not_awaited")),
             };
             if let Err(why) = result {
                 return Err(ReplayError { input: i + 1, why });
@@ -132,20 +134,22 @@ impl Procedure {
 
     /// `power` answers the open window. Refused, with a reason and no change, if no window is
     /// open, `power` is not asked or has answered, or the answer does not fit.
-    pub fn answer(&mut self, map: &Map, power: Power, answer: Answer) -> Result<(), Phrase> {
+    pub fn answer(&mut self, map: &Map, power: Power, answer: Answer) -> Result<(), Message> {
         let Status::Waiting(window) = &self.status else {
             return Err(no_window());
         };
         if !window.asked.contains(&power) {
-            return Err(Phrase::new(
-                format!("{power} is not asked in this window"),
-                format!("в этом окне ответа от {} не ждут", power.ru(Case::Gen)),
+            return Err(msg!(
+                "his.procedure.not_asked",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen)
             ));
         }
         if window.answered.contains(&power) {
-            return Err(Phrase::new(
-                format!("{power} has already answered this window"),
-                format!("ответ {} в этом окне уже получен", power.ru(Case::Gen)),
+            return Err(msg!(
+                "his.procedure.answered",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen)
             ));
         }
         let number = window.number;
@@ -158,7 +162,7 @@ impl Procedure {
     }
 
     /// The open window's deadline passed: everyone silent gets the default answer.
-    pub fn deadline_passed(&mut self, map: &Map) -> Result<(), Phrase> {
+    pub fn deadline_passed(&mut self, map: &Map) -> Result<(), Message> {
         let Status::Waiting(window) = &self.status else {
             return Err(no_window());
         };
@@ -168,21 +172,19 @@ impl Procedure {
     }
 
     /// The dice asked for, rolled (values 1 to 6, as many as asked).
-    pub fn give_dice(&mut self, map: &Map, values: &[u8]) -> Result<(), Phrase> {
+    pub fn give_dice(&mut self, map: &Map, values: &[u8]) -> Result<(), Message> {
         let Status::Rolling(request) = &self.status else {
-            return Err(Phrase::new("no dice are awaited", "броска не ждут"));
+            return Err(msg!("his.procedure.no_dice"));
         };
         if values.len() != request.dice as usize {
-            return Err(Phrase::new(
-                format!("{} dice are awaited, {} given", request.dice, values.len()),
-                format!("ждут костей: {}, дано: {}", request.dice, values.len()),
+            return Err(msg!(
+                "his.procedure.dice_count",
+                awaited = request.dice,
+                given = values.len()
             ));
         }
         if values.iter().any(|v| !(1..=6).contains(v)) {
-            return Err(Phrase::new(
-                "a die shows 1 to 6",
-                "на кости бывает от 1 до 6",
-            ));
+            return Err(msg!("his.procedure.die_face"));
         }
         let number = request.number;
         self.inputs.push(Input::Dice {
@@ -193,7 +195,7 @@ impl Procedure {
     }
 
     /// Runs from the start over the inputs; if the last input does not fit, drops it.
-    fn rerun(&mut self, map: &Map) -> Result<(), Phrase> {
+    fn rerun(&mut self, map: &Map) -> Result<(), Message> {
         let mut cx = Cx::new(map, self.before.clone(), &self.standing, &self.inputs);
         let result = movement::run(&mut cx, &self.request);
         let status = match result {
@@ -212,20 +214,20 @@ impl Procedure {
     }
 }
 
-fn no_window() -> Phrase {
-    Phrase::new("no window is open", "ни одно окно не открыто")
+fn no_window() -> Message {
+    msg!("his.procedure.no_window")
 }
 
-/// Why a stored procedure could not be replayed: which input (from 1) and why, in each
-/// language.
+/// Why a stored procedure could not be replayed: which input (from 1) and why.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ReplayError {
     pub input: usize,
-    pub why: Phrase,
+    pub why: Message,
 }
 
-impl std::fmt::Display for ReplayError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "input {}: {}", self.input, self.why.en)
+impl ReplayError {
+    /// `input 4: a die shows 1 to 6`.
+    pub fn describe(&self) -> Message {
+        msg!("his.procedure.replay", input = self.input, why = self.why)
     }
 }

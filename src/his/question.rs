@@ -1,10 +1,12 @@
-//! What a window asks (`Question`) and what a power answers (`Answer`), in words in English
-//! and Russian.
+//! What a window asks (`Question`) and what a power answers (`Answer`), and both in words
+//! (`Message`s, keys `his.question.*` and `his.answer.*`).
 
 use super::board::Force;
-use super::lang::{Case, Lang, count, en_count};
+use super::lang::{Case, choices, concatenated, list, semicolons};
 use super::map::{LeaderId, Map, SpaceId};
 use super::power::Power;
+use crate::message::{Arg, Message};
+use crate::msg;
 
 /// An answer to a window.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,57 +42,31 @@ pub enum Answer {
 }
 
 impl Answer {
-    pub fn describe(&self, map: &Map) -> String {
-        self.describe_in(map, Lang::En)
-    }
-
-    /// The answer in `lang`: in English what the power does (`plays no card`), in Russian what
-    /// it chose (`карточки нет`), so that it reads after a power's name and after "your
-    /// answer".
-    pub fn describe_in(&self, map: &Map, lang: Lang) -> String {
+    /// The answer in words (keys `his.answer.*`): in English what the power does (`plays no
+    /// card`), in Russian what it chose (`карточки нет`), so that it reads after a power's name
+    /// and after "your answer".
+    pub fn describe(&self, map: &Map) -> Message {
         let sp = |s: &SpaceId| map.space(*s).name.clone();
-        let force = |f: &Force| f.describe_in(map, None, lang);
-        match lang {
-            Lang::En => match self {
-                Answer::NoCard => "plays no card".into(),
-                Answer::FoulWeather => "plays Foul Weather".into(),
-                Answer::Gout(l) => format!("plays Gout on {}", map.leader(*l).name),
-                Answer::Decline => "declines to intercept".into(),
-                Answer::Intercept { from, force: f } => {
-                    format!("intercepts from {} with {}", sp(from), force(f))
-                }
-                Answer::Stay => "stays".into(),
-                Answer::Avoid { to, force: f } => {
-                    format!("avoids battle to {} with {}", sp(to), force(f))
-                }
-                Answer::Withdraw => "withdraws into the fortifications".into(),
-                Answer::PlayJanissaries => "plays Janissaries".into(),
-                Answer::Losses(f) => format!("loses {}", force(f)),
-                Answer::WithdrawInside(f) => format!("withdraws {} inside", force(f)),
-                Answer::RetreatTo(s) => format!("retreats to {}", sp(s)),
-                Answer::MoveOn => "moves on with its next action".into(),
-                Answer::Retreat => "retreats".into(),
-            },
-            Lang::Ru => match self {
-                Answer::NoCard => "карточки нет".into(),
-                Answer::FoulWeather => "карточка Foul Weather".into(),
-                Answer::Gout(l) => format!("карточка Gout на {}", map.leader(*l).name),
-                Answer::Decline => "отказ от перехвата".into(),
-                Answer::Intercept { from, force: f } => {
-                    format!("перехват из {} ({})", sp(from), force(f))
-                }
-                Answer::Stay => "остаться".into(),
-                Answer::Avoid { to, force: f } => {
-                    format!("уклонение от сражения в {} ({})", sp(to), force(f))
-                }
-                Answer::Withdraw => "отход в укрепления".into(),
-                Answer::PlayJanissaries => "карточка Janissaries".into(),
-                Answer::Losses(f) => format!("потери: {}", force(f)),
-                Answer::WithdrawInside(f) => format!("в укрепления отходят: {}", force(f)),
-                Answer::RetreatTo(s) => format!("отступление в {}", sp(s)),
-                Answer::MoveOn => "идти дальше следующим действием".into(),
-                Answer::Retreat => "отступление".into(),
-            },
+        let force = |f: &Force| f.describe(map, None);
+        match self {
+            Answer::NoCard => msg!("his.answer.no_card"),
+            Answer::FoulWeather => msg!("his.answer.foul_weather"),
+            Answer::Gout(l) => msg!("his.answer.gout", leader = map.leader(*l).name),
+            Answer::Decline => msg!("his.answer.decline"),
+            Answer::Intercept { from, force: f } => {
+                msg!("his.answer.intercept", from = sp(from), force = force(f))
+            }
+            Answer::Stay => msg!("his.answer.stay"),
+            Answer::Avoid { to, force: f } => {
+                msg!("his.answer.avoid", to = sp(to), force = force(f))
+            }
+            Answer::Withdraw => msg!("his.answer.withdraw"),
+            Answer::PlayJanissaries => msg!("his.answer.janissaries"),
+            Answer::Losses(f) => msg!("his.answer.losses", force = force(f)),
+            Answer::WithdrawInside(f) => msg!("his.answer.withdraw_inside", force = force(f)),
+            Answer::RetreatTo(s) => msg!("his.answer.retreat_to", to = sp(s)),
+            Answer::MoveOn => msg!("his.answer.move_on"),
+            Answer::Retreat => msg!("his.answer.retreat"),
         }
     }
 }
@@ -157,224 +133,127 @@ pub enum Question {
 }
 
 impl Question {
-    pub fn describe(&self, map: &Map) -> String {
-        self.describe_in(map, Lang::En)
-    }
-
-    pub fn describe_in(&self, map: &Map, lang: Lang) -> String {
-        match lang {
-            Lang::En => self.english(map),
-            Lang::Ru => self.russian(map),
-        }
-    }
-
-    fn english(&self, map: &Map) -> String {
+    /// The question in words (keys `his.question.*`).
+    pub fn describe(&self, map: &Map) -> Message {
         let sp = |s: &SpaceId| map.space(*s).name.clone();
-        let spaces = |v: &[SpaceId]| v.iter().map(sp).collect::<Vec<_>>().join(", ");
+        let force = |f: &Force, main: Option<Power>| f.describe(map, main);
+        // `Graz`, `Graz, Linz`, `Augsburg, Mainz, Regensburg`; `Graz или Linz`.
+        let spaces = |v: &[SpaceId]| choices(v.iter().map(|s| Arg::Text(sp(s))).collect());
         match self {
             Question::Response {
                 mover,
                 from,
                 to,
                 leaders,
-            } => {
-                let mut s = format!(
-                    "response to {mover}'s move from {} to {}: no card, Foul Weather",
-                    sp(from),
-                    sp(to)
-                );
-                for l in leaders {
-                    s.push_str(&format!(", Gout on {}", map.leader(*l).name));
-                }
-                s
-            }
+            } => msg!(
+                "his.question.response",
+                mover = mover.named(Case::Nom),
+                mover_gen = mover.named(Case::Gen),
+                from = sp(from),
+                to = sp(to),
+                gout = concatenated(
+                    leaders
+                        .iter()
+                        .map(|l| Arg::Message(msg!(
+                            "his.question.gout",
+                            leader = map.leader(*l).name
+                        )))
+                        .collect()
+                )
+            ),
             Question::Intercept {
                 power,
                 into,
                 options,
-            } => format!(
-                "{power}: intercept into {}? {}; or decline",
-                sp(into),
-                options
-                    .iter()
-                    .map(|(s, f)| format!("from {} ({})", sp(s), f.describe(map, Some(*power))))
-                    .collect::<Vec<_>>()
-                    .join("; ")
+            } => msg!(
+                "his.question.intercept",
+                power = power.named(Case::Nom),
+                into = sp(into),
+                options = list(
+                    options
+                        .iter()
+                        .map(|(s, f)| {
+                            Arg::Message(msg!(
+                                "his.question.intercept_option",
+                                from = sp(s),
+                                force = force(f, Some(*power))
+                            ))
+                        })
+                        .collect(),
+                    |first, rest| msg!(
+                        "his.question.intercept_options",
+                        first = first,
+                        rest = rest
+                    )
+                )
             ),
             Question::AvoidBattle {
                 power,
                 at,
                 destinations,
                 available,
-            } => format!(
-                "{power}: avoid battle in {} with {} to {}? or stay",
-                sp(at),
-                available.describe(map, Some(*power)),
-                spaces(destinations)
+            } => msg!(
+                "his.question.avoid_battle",
+                power = power.named(Case::Nom),
+                at = sp(at),
+                available = force(available, Some(*power)),
+                destinations = spaces(destinations)
             ),
             Question::Withdraw {
                 power,
                 at,
                 defenders,
-            } => format!(
-                "{power}: withdraw {} into the fortifications of {}? or stay and fight",
-                defenders.describe(map, None),
-                sp(at)
+            } => msg!(
+                "his.question.withdraw",
+                power = power.named(Case::Nom),
+                defenders = force(defenders, None),
+                at = sp(at)
             ),
-            Question::Janissaries { at } => {
-                format!("Ottoman: play Janissaries in the battle in {}?", sp(at))
-            }
-            Question::Casualties { at, losses } => format!(
-                "casualties in {}: {}",
-                sp(at),
-                losses
-                    .iter()
-                    .map(|c| format!(
-                        "{} loses {} of its {}",
-                        c.power,
-                        en_count(c.losses, "unit", "units"),
-                        c.available.describe(map, Some(c.power))
-                    ))
-                    .collect::<Vec<_>>()
-                    .join("; ")
+            Question::Janissaries { at } => msg!(
+                "his.question.janissaries",
+                power = Power::Ottoman.named(Case::Nom),
+                at = sp(at)
             ),
-            Question::WithdrawAfterDefeat {
-                power,
-                at,
-                available,
-            } => format!(
-                "{power} has {} in {}: withdraw up to 4 land units and any leaders into the fortifications?",
-                available.describe(map, Some(*power)),
-                sp(at)
-            ),
-            Question::Retreat {
-                power,
-                from,
-                destinations,
-            } => format!(
-                "{power}: retreat from {} to {}",
-                sp(from),
-                spaces(destinations)
-            ),
-            Question::MoveOn { power, at } => format!(
-                "{power}: move on from {} with the next action, or retreat",
-                sp(at)
-            ),
-        }
-    }
-
-    fn russian(&self, map: &Map) -> String {
-        let ru = Lang::Ru;
-        let sp = |s: &SpaceId| map.space(*s).name.clone();
-        // `Graz`, `Graz или Linz`, `Augsburg, Mainz или Regensburg`.
-        let spaces = |v: &[SpaceId]| match v {
-            [] => String::new(),
-            [one] => sp(one),
-            [rest @ .., last] => format!(
-                "{} или {}",
-                rest.iter().map(sp).collect::<Vec<_>>().join(", "),
-                sp(last)
-            ),
-        };
-        let nom = |p: &Power| p.ru(Case::Nom);
-        match self {
-            Question::Response {
-                mover,
-                from,
-                to,
-                leaders,
-            } => {
-                let mut s = format!(
-                    "ответ на движение {} из {} в {}: карточки нет, Foul Weather",
-                    mover.ru(Case::Gen),
-                    sp(from),
-                    sp(to)
-                );
-                for l in leaders {
-                    s.push_str(&format!(", Gout на {}", map.leader(*l).name));
-                }
-                s
-            }
-            Question::Intercept {
-                power,
-                into,
-                options,
-            } => format!(
-                "{}: перехватить в {} из {}, или отказаться?",
-                nom(power),
-                sp(into),
-                options
-                    .iter()
-                    .map(|(s, f)| format!("{} ({})", sp(s), f.describe_in(map, Some(*power), ru)))
-                    .collect::<Vec<_>>()
-                    .join(" или из ")
-            ),
-            Question::AvoidBattle {
-                power,
-                at,
-                destinations,
-                available,
-            } => format!(
-                "{}: уклониться от сражения в {} ({}), уйдя в {}? Или остаться",
-                nom(power),
-                sp(at),
-                available.describe_in(map, Some(*power), ru),
-                spaces(destinations)
-            ),
-            Question::Withdraw {
-                power,
-                at,
-                defenders,
-            } => format!(
-                "{}: отойти в укрепления {} ({})? Или остаться и сражаться",
-                nom(power),
-                sp(at),
-                defenders.describe_in(map, None, ru)
-            ),
-            Question::Janissaries { at } => format!(
-                "{}: сыграть Janissaries в сражении в {}?",
-                nom(&Power::Ottoman),
-                sp(at)
-            ),
-            Question::Casualties { at, losses } => format!(
-                "потери в {}: {}",
-                sp(at),
-                losses
-                    .iter()
-                    .map(|c| format!(
-                        "{} {} {} (есть: {})",
-                        nom(&c.power),
-                        c.power.ru_verb("теряет", "теряют"),
-                        count(c.losses, "часть", "части", "частей"),
-                        c.available.describe_in(map, Some(c.power), ru)
-                    ))
-                    .collect::<Vec<_>>()
-                    .join("; ")
+            Question::Casualties { at, losses } => msg!(
+                "his.question.casualties",
+                at = sp(at),
+                losses = semicolons(
+                    losses
+                        .iter()
+                        .map(|c| Arg::Message(msg!(
+                            "his.question.casualty",
+                            power = c.power.named(Case::Nom),
+                            power_n = c.power.number(),
+                            losses = c.losses,
+                            available = force(&c.available, Some(c.power))
+                        )))
+                        .collect()
+                )
             ),
             Question::WithdrawAfterDefeat {
                 power,
                 at,
                 available,
-            } => format!(
-                "{}: отвести в укрепления {} до 4 сухопутных частей и любых полководцев (есть: {})?",
-                nom(power),
-                sp(at),
-                available.describe_in(map, Some(*power), ru)
+            } => msg!(
+                "his.question.withdraw_after_defeat",
+                power = power.named(Case::Nom),
+                available = force(available, Some(*power)),
+                at = sp(at)
             ),
             Question::Retreat {
                 power,
                 from,
                 destinations,
-            } => format!(
-                "{}: отступить из {} в {}?",
-                nom(power),
-                sp(from),
-                spaces(destinations)
+            } => msg!(
+                "his.question.retreat",
+                power = power.named(Case::Nom),
+                from = sp(from),
+                destinations = spaces(destinations)
             ),
-            Question::MoveOn { power, at } => format!(
-                "{}: следующим действием идти дальше из {} или отступить?",
-                nom(power),
-                sp(at)
+            Question::MoveOn { power, at } => msg!(
+                "his.question.move_on",
+                power = power.named(Case::Nom),
+                at = sp(at)
             ),
         }
     }

@@ -1,9 +1,11 @@
-//! Why a declared move is refused, in English and Russian.
+//! Why a declared move is refused, as a `Message` (keys `his.refusal.*`).
 
 use super::board::Units;
-use super::lang::{Case, Lang, count, power_list};
+use super::lang::{Case, powers_named};
 use super::map::{LeaderId, Map};
 use super::power::Power;
+use crate::message::Message;
+use crate::msg;
 
 /// Why a declared move is refused [R §13.1; spec §3.1].
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -58,178 +60,81 @@ pub enum Refusal {
 }
 
 impl Refusal {
-    pub fn describe(&self, map: &Map) -> String {
-        self.describe_in(map, Lang::En)
-    }
-
-    pub fn describe_in(&self, map: &Map, lang: Lang) -> String {
-        match lang {
-            Lang::En => self.english(map),
-            Lang::Ru => self.russian(map),
-        }
-    }
-
-    fn english(&self, map: &Map) -> String {
+    /// Why, in words (keys `his.refusal.*`).
+    pub fn describe(&self, map: &Map) -> Message {
         let leader = |l: &LeaderId| map.leader(*l).name.clone();
         match self {
-            Refusal::NotActive { power, active } => {
-                format!("{power} is not the active power ({active} is)")
-            }
-            Refusal::EmptyFormation => "the move names no units and no leaders".into(),
-            Refusal::NotAdjacent => "the destination is not adjacent to the origin".into(),
+            Refusal::NotActive { power, active } => msg!(
+                "his.refusal.not_active",
+                power = power.named(Case::Nom),
+                active = active.named(Case::Nom)
+            ),
+            Refusal::EmptyFormation => msg!("his.refusal.empty_formation"),
+            Refusal::NotAdjacent => msg!("his.refusal.not_adjacent"),
             Refusal::NotEnoughCp { cost, left } => {
-                format!(
-                    "the move costs {cost} CP and {left} {} left",
-                    if *left == 1 { "is" } else { "are" }
-                )
+                msg!("his.refusal.not_enough_cp", cost = cost, left = left)
             }
-            Refusal::ForeignUnits { power } => {
-                format!("{power} units are neither the mover's nor its active ally's")
-            }
+            Refusal::ForeignUnits { power } => msg!(
+                "his.refusal.foreign_units",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen)
+            ),
             Refusal::ForeignLeader { leader: l } => {
-                format!("{} does not serve the moving power", leader(l))
+                msg!("his.refusal.foreign_leader", leader = leader(l))
             }
             Refusal::LeaderNotThere { leader: l } => {
-                format!(
-                    "{} is not in the origin, outside the fortifications",
-                    leader(l)
-                )
+                msg!("his.refusal.leader_not_there", leader = leader(l))
             }
             Refusal::UnitsNotThere {
                 power,
                 wanted,
                 there,
-            } => format!("{power} has {there} there outside the fortifications, not {wanted}"),
-            Refusal::LostBattle { power } => {
-                format!("{power} units that lost a field battle this impulse may not move")
-            }
-            Refusal::PlacedSiege { power } => {
-                format!("{power} units that placed a siege this impulse may not move")
-            }
-            Refusal::FoulWeather { power } => {
-                format!("Foul Weather: {power} units that moved this impulse may not move again")
-            }
+            } => msg!(
+                "his.refusal.units_not_there",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen),
+                there = there.describe(),
+                wanted = wanted.describe()
+            ),
+            Refusal::LostBattle { power } => msg!(
+                "his.refusal.lost_battle",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen)
+            ),
+            Refusal::PlacedSiege { power } => msg!(
+                "his.refusal.placed_siege",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen)
+            ),
+            Refusal::FoulWeather { power } => msg!(
+                "his.refusal.foul_weather",
+                power = power.named(Case::Nom),
+                power_gen = power.named(Case::Gen)
+            ),
             Refusal::LeaderLostBattle { leader: l } => {
-                format!(
-                    "{} lost a field battle this impulse and may not move",
-                    leader(l)
-                )
+                msg!("his.refusal.leader_lost_battle", leader = leader(l))
             }
             Refusal::LeaderPlacedSiege { leader: l } => {
-                format!("{} placed a siege this impulse and may not move", leader(l))
+                msg!("his.refusal.leader_placed_siege", leader = leader(l))
             }
-            Refusal::Gout { leader: l } => format!("{} has Gout this impulse", leader(l)),
-            Refusal::Besieged => "units under siege may not move".into(),
+            Refusal::Gout { leader: l } => msg!("his.refusal.gout", leader = leader(l)),
+            Refusal::Besieged => msg!("his.refusal.besieged"),
             Refusal::TooMany { units, limit } => {
-                format!("{units} land units, and these leaders command at most {limit}")
+                msg!("his.refusal.too_many", units = units, limit = limit)
             }
-            Refusal::ProtestantBeforeLeague => {
-                "the Protestant may not move before the Schmalkaldic League".into()
-            }
-            Refusal::ElectorateBeforeLeague => {
-                "no power but the Protestant enters an electorate before the Schmalkaldic League"
-                    .into()
-            }
-            Refusal::Controlled { controller } => format!(
-                "the destination is controlled by {controller}, neither at war with nor allied to the mover"
+            Refusal::ProtestantBeforeLeague => msg!("his.refusal.protestant_before_league"),
+            Refusal::ElectorateBeforeLeague => msg!("his.refusal.electorate_before_league"),
+            Refusal::Controlled { controller } => msg!(
+                "his.refusal.controlled",
+                controller = controller.named(Case::Nom),
+                controller_gen = controller.named(Case::Gen)
             ),
-            Refusal::Occupied { powers } => format!(
-                "land units of {} in the destination may be neither joined nor attacked",
-                power_list(powers, Lang::En, Case::Nom)
+            Refusal::Occupied { powers } => msg!(
+                "his.refusal.occupied",
+                powers = powers_named(powers, Case::Nom),
+                powers_gen = powers_named(powers, Case::Gen)
             ),
-            Refusal::LoneLeaders => {
-                "leaders without units never enter an enemy space or a space with enemy units"
-                    .into()
-            }
-        }
-    }
-
-    fn russian(&self, map: &Map) -> String {
-        let leader = |l: &LeaderId| map.leader(*l).name.clone();
-        let ru = Lang::Ru;
-        match self {
-            Refusal::NotActive { power, active } => format!(
-                "{} — не активная держава (активная — {})",
-                power.ru(Case::Nom),
-                active.ru(Case::Nom)
-            ),
-            Refusal::EmptyFormation => "в движении не названо ни частей, ни полководцев".into(),
-            Refusal::NotAdjacent => "область назначения не соседствует с исходной".into(),
-            Refusal::NotEnoughCp { cost, left } => {
-                format!("движение стоит {cost} КО, а осталось {left}")
-            }
-            Refusal::ForeignUnits { power } => format!(
-                "части {} не принадлежат ни движущейся державе, ни её активному союзнику",
-                power.ru(Case::Gen)
-            ),
-            Refusal::ForeignLeader { leader: l } => {
-                format!("{} не служит движущейся державе", leader(l))
-            }
-            Refusal::LeaderNotThere { leader: l } => {
-                format!("{} не стоит в исходной области вне укреплений", leader(l))
-            }
-            Refusal::UnitsNotThere {
-                power,
-                wanted,
-                there,
-            } => format!(
-                "у {} там вне укреплений {}, а не {}",
-                power.ru(Case::Gen),
-                there.describe_in(ru),
-                wanted.describe_in(ru)
-            ),
-            Refusal::LostBattle { power } => format!(
-                "части {}, проигравшие полевое сражение в этот импульс, не могут двигаться",
-                power.ru(Case::Gen)
-            ),
-            Refusal::PlacedSiege { power } => format!(
-                "части {}, начавшие осаду в этот импульс, не могут двигаться",
-                power.ru(Case::Gen)
-            ),
-            Refusal::FoulWeather { power } => format!(
-                "Foul Weather: части {}, уже двигавшиеся в этот импульс, не могут двигаться снова",
-                power.ru(Case::Gen)
-            ),
-            Refusal::LeaderLostBattle { leader: l } => format!(
-                "{} проиграл полевое сражение в этот импульс и не может двигаться",
-                leader(l)
-            ),
-            Refusal::LeaderPlacedSiege { leader: l } => format!(
-                "{} начал осаду в этот импульс и не может двигаться",
-                leader(l)
-            ),
-            Refusal::Gout { leader: l } => {
-                format!("на {} в этот импульс сыграна Gout", leader(l))
-            }
-            Refusal::Besieged => "осаждённые части не могут двигаться".into(),
-            Refusal::TooMany { units, limit } => format!(
-                "{}, а эти полководцы могут вести не больше {limit}",
-                count(
-                    *units,
-                    "сухопутная часть",
-                    "сухопутные части",
-                    "сухопутных частей"
-                )
-            ),
-            Refusal::ProtestantBeforeLeague => {
-                "протестанты не двигаются до Шмалькальденского союза".into()
-            }
-            Refusal::ElectorateBeforeLeague => {
-                "до Шмалькальденского союза ни одна держава, кроме протестантов, не входит в курфюршество"
-                    .into()
-            }
-            Refusal::Controlled { controller } => format!(
-                "область назначения под контролем {}: это ни враг, ни союзник движущейся державы",
-                controller.ru(Case::Gen)
-            ),
-            Refusal::Occupied { powers } => format!(
-                "к сухопутным частям {} в области назначения нельзя ни присоединиться, ни атаковать их",
-                power_list(powers, ru, Case::Gen)
-            ),
-            Refusal::LoneLeaders => {
-                "полководцы без частей никогда не входят во вражескую область или в область с вражескими частями"
-                    .into()
-            }
+            Refusal::LoneLeaders => msg!("his.refusal.lone_leaders"),
         }
     }
 }

@@ -10,10 +10,12 @@ use super::course::{
     not_there, side_force, side_units, siege_due,
 };
 use super::event::Event;
-use super::lang::{Case, Lang, Phrase, en_count};
+use super::lang::Case;
 use super::map::SpaceId;
 use super::power::Power;
 use super::question::{Answer, Question};
+use crate::message::Message;
+use crate::msg;
 
 /// The order of units withdrawn inside after a lost battle when the deadline passes.
 pub const DEFAULT_WITHDRAWAL: [UnitKind; 3] =
@@ -30,7 +32,7 @@ pub(super) fn after_battle(cx: &mut Cx<'_>, mv: &mut Move, fought: &Fought) -> R
             siege_retreat(cx, mv)?;
         }
     } else {
-        let lost = Phrase::new("lost the battle", "сражение проиграно");
+        let lost = msg!("his.retreat.lost");
         attacker(cx, mv, fought.lead, true, &lost);
     }
     Ok(())
@@ -44,16 +46,10 @@ pub(super) fn barred(
     from: SpaceId,
     to: SpaceId,
     entered_from: Option<SpaceId>,
-) -> Option<Phrase> {
+) -> Option<Message> {
     let came = entered_from.map(|s| {
         let name = &cx.map.space(s).name;
-        (
-            s,
-            Phrase::new(
-                format!("the enemy came from {name}"),
-                format!("враг пришёл из {name}"),
-            ),
-        )
+        (s, msg!("his.retreat.enemy_came_from", space = name))
     });
     closed(cx, power, from, to, came.as_ref().map(|(s, p)| (*s, p)))
 }
@@ -85,12 +81,10 @@ pub(super) fn siege_check(cx: &mut Cx<'_>, space: SpaceId) -> Result<(), Stop> {
     let name = cx.map.space(space).name.clone();
     cx.note(Event::SiegeBroken {
         at: space,
-        reason: Phrase::new(
-            format!(
-                "{} left against {inside} inside",
-                en_count(besiegers, "besieging land unit", "besieging land units")
-            ),
-            format!("осаждающих сухопутных частей осталось {besiegers}, внутри — {inside}"),
+        reason: msg!(
+            "his.retreat.siege_too_weak",
+            besiegers = besiegers,
+            inside = inside
         ),
     });
     let by = inside_powers
@@ -109,10 +103,7 @@ pub(super) fn siege_check(cx: &mut Cx<'_>, space: SpaceId) -> Result<(), Stop> {
                 &force,
                 space,
                 by,
-                &Phrase::new(
-                    format!("the siege of {name} is broken and no space is open to retreat"),
-                    format!("осада {name} снята, и отступать некуда"),
-                ),
+                &msg!("his.retreat.siege_broken_nowhere", space = name),
             );
             continue;
         }
@@ -123,10 +114,7 @@ pub(super) fn siege_check(cx: &mut Cx<'_>, space: SpaceId) -> Result<(), Stop> {
             force: force.clone(),
             from: space,
             to,
-            reason: Phrase::new(
-                format!("the siege of {name} is broken: the besiegers retreat"),
-                format!("осада {name} снята: осаждающие отступают"),
-            ),
+            reason: msg!("his.retreat.besiegers_retreat", space = name),
         });
         lone_leaders(cx, to, power, Alone::Entered);
     }
@@ -192,7 +180,7 @@ pub(super) fn move_force(
 }
 
 /// Eliminates a force's units and captures its leaders.
-pub(super) fn destroy(cx: &mut Cx<'_>, force: &Force, at: SpaceId, by: Power, reason: &Phrase) {
+pub(super) fn destroy(cx: &mut Cx<'_>, force: &Force, at: SpaceId, by: Power, reason: &Message) {
     for (p, u) in &force.units {
         cx.board.remove_units(at, *p, false, *u);
         cx.note(Event::Eliminated {
@@ -213,7 +201,7 @@ pub(super) fn destroy(cx: &mut Cx<'_>, force: &Force, at: SpaceId, by: Power, re
 
 /// The attacker goes back to the space it came from, if it may; else it is eliminated and its
 /// leaders captured by `by`. `lost` marks it as having lost a battle.
-pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, reason: &Phrase) {
+pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, reason: &Message) {
     let at = mv.to;
     let force = side_force(cx, at, mv.power);
     if force.is_empty() {
@@ -237,17 +225,10 @@ pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, re
             cx.note(Event::Eliminated {
                 power: p,
                 units: back,
-                reason: Phrase::by(|lang| {
-                    let name = &cx.map.space(mv.from).name;
-                    match lang {
-                        Lang::En => format!(
-                            "forced back into {name}, past whose fortifications they had moved on"
-                        ),
-                        Lang::Ru => format!(
-                            "отброшены обратно в {name}, мимо укреплений которой прошли дальше"
-                        ),
-                    }
-                }),
+                reason: msg!(
+                    "his.retreat.forced_back",
+                    space = cx.map.space(mv.from).name
+                ),
             });
             force.units.retain(|(q, _)| *q != p);
             force.add(p, cx.board.units(at, p, false));
@@ -265,26 +246,14 @@ pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, re
                 force: force.clone(),
                 from: at,
                 to: mv.from,
-                reason: Phrase::by(|lang| match lang {
-                    Lang::En => format!("{}; the attacker goes back where it came from", reason.en),
-                    Lang::Ru => format!("{}; атакующий уходит туда, откуда пришёл", reason.ru),
-                }),
+                reason: msg!("his.retreat.goes_back", reason = *reason),
             });
             if force.land_units() > 0 {
                 lone_leaders(cx, mv.from, mv.power, Alone::Entered);
             }
         }
         Some(why) => {
-            let reason = Phrase::by(|lang| match lang {
-                Lang::En => format!(
-                    "{}; no retreat to where it came from: {}",
-                    reason.en, why.en
-                ),
-                Lang::Ru => format!(
-                    "{}; отступить туда, откуда пришли, нельзя: {}",
-                    reason.ru, why.ru
-                ),
-            });
+            let reason = msg!("his.retreat.no_way_back", reason = *reason, why = why);
             destroy(cx, &force, at, by, &reason);
         }
     }
@@ -320,13 +289,10 @@ fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> R
             cx.note(Event::Withdrew {
                 force: go,
                 at,
-                reason: Phrase::new(
-                    format!("{side} does not retreat: up to 4 units go inside"),
-                    format!(
-                        "{} не {}: до 4 частей уходят в укрепления",
-                        side.ru(Case::Nom),
-                        side.ru_verb("отступает", "отступают")
-                    ),
+                reason: msg!(
+                    "his.retreat.four_inside",
+                    power = side.named(Case::Nom),
+                    power_n = side.number()
                 ),
             });
         }
@@ -336,13 +302,10 @@ fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> R
             cx.note(Event::Eliminated {
                 power: side,
                 units: rest,
-                reason: Phrase::new(
-                    format!("{side} does not retreat"),
-                    format!(
-                        "{} не {}",
-                        side.ru(Case::Nom),
-                        side.ru_verb("отступает", "отступают")
-                    ),
+                reason: msg!(
+                    "his.retreat.no_retreat",
+                    power = side.named(Case::Nom),
+                    power_n = side.number()
                 ),
             });
         }
@@ -362,18 +325,12 @@ fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> R
                     return Err(leader_not_there(&cx.map.leader(*l).name));
                 }
                 if f.land_units() > 4 {
-                    return Err(Phrase::new(
-                        "at most 4 land units withdraw inside",
-                        "в укрепления отходят не больше 4 сухопутных частей",
-                    ));
+                    return Err(msg!("his.retreat.at_most_four"));
                 }
                 Ok(())
             }
             Answer::Stay => Ok(()),
-            _ => Err(Phrase::new(
-                "answer WITHDRAW <units and leaders>, or STAY (none)",
-                "ответьте WITHDRAW <части и полководцы> или STAY (никто)",
-            )),
+            _ => Err(msg!("his.retreat.withdraw_form")),
         };
         let default_force = {
             let mut f = Force::default();
@@ -409,12 +366,11 @@ fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> R
             cx.note(Event::Withdrew {
                 force: f,
                 at,
-                reason: Phrase::new(
-                    format!("{side} lost the battle in {name}, which it controls"),
-                    format!(
-                        "сражение в {name}, подконтрольной {}, проиграно",
-                        side.ru(Case::Dat)
-                    ),
+                reason: msg!(
+                    "his.retreat.lost_at_home",
+                    power = side.named(Case::Nom),
+                    power_dat = side.named(Case::Dat),
+                    space = name
                 ),
             });
         }
@@ -425,16 +381,7 @@ fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> R
     }
     let options = spaces(cx, side, at, Some(mv.from));
     if options.is_empty() {
-        destroy(
-            cx,
-            &force,
-            at,
-            winner,
-            &Phrase::new(
-                "lost the battle and no space is open to retreat",
-                "сражение проиграно, и отступать некуда",
-            ),
-        );
+        destroy(cx, &force, at, winner, &msg!("his.retreat.lost_nowhere"));
         return Ok(());
     }
     let to = retreat_choice(cx, side, at, options)?;
@@ -444,7 +391,7 @@ fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> R
         force: force.clone(),
         from: at,
         to,
-        reason: Phrase::new("lost the battle", "сражение проиграно"),
+        reason: msg!("his.retreat.lost"),
     });
     if force.land_units() > 0 {
         lone_leaders(cx, to, side, Alone::Entered);
@@ -465,15 +412,9 @@ fn retreat_choice(
         Answer::RetreatTo(s) if allowed.contains(s) => Ok(()),
         Answer::RetreatTo(s) => {
             let name = &cx.map.space(*s).name;
-            Err(Phrase::new(
-                format!("may not retreat to {name}"),
-                format!("отступать в {name} нельзя"),
-            ))
+            Err(msg!("his.retreat.may_not", space = name))
         }
-        _ => Err(Phrase::new(
-            "answer RETREAT TO <space>",
-            "ответьте RETREAT TO <область>",
-        )),
+        _ => Err(msg!("his.parse.answer", form = msg!("his.forms.retreat"))),
     };
     let answer = cx.ask_one(
         Question::Retreat {
@@ -502,16 +443,7 @@ fn siege_retreat(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
     let by = cx.board.controller(at);
     let options = spaces(cx, mv.power, at, None);
     if options.is_empty() {
-        destroy(
-            cx,
-            &force,
-            at,
-            by,
-            &Phrase::new(
-                "not more land units than inside, and no space is open to retreat",
-                "сухопутных частей не больше, чем внутри, и отступать некуда",
-            ),
-        );
+        destroy(cx, &force, at, by, &msg!("his.retreat.not_larger_nowhere"));
         mv.force = Force::default();
         return Ok(());
     }
@@ -522,10 +454,7 @@ fn siege_retreat(cx: &mut Cx<'_>, mv: &mut Move) -> Result<(), Stop> {
         force,
         from: at,
         to,
-        reason: Phrase::new(
-            "won, but not more land units than inside",
-            "победа, но сухопутных частей не больше, чем внутри",
-        ),
+        reason: msg!("his.retreat.won_not_larger"),
     });
     mv.force = Force::default();
     Ok(())

@@ -1,14 +1,17 @@
 //! Moves, answers and forces as players write them (`MOVE 7 regulars 1 cavalry Suleiman
 //! FROM Pressburg TO Vienna`, `INTERCEPT FROM Graz WITH 8 regulars Charles V`, `LOSE 1 cavalry
-//! 4 regulars`), and the board and the procedure's state in words. Reading never panics: what
-//! cannot be read gives a sentence saying why, in English and Russian.
+//! 4 regulars`), and the board and the procedure's state in words (`Message`s, keys
+//! `his.parse.*`, `his.space.*`, `his.leader.*`, `his.status.*`). Reading never panics: what
+//! cannot be read gives a sentence saying why.
 
 use super::board::{Board, Force, LeaderPlace, UnitKind, Units};
-use super::lang::{Case, Lang, Phrase};
+use super::lang::{Case, commas, powers_named};
 use super::map::{Map, SpaceId, fold_name};
 use super::power::Power;
 use super::procedure::{Answer, Finish, MoveRequest, Question, Status};
 use super::standing::Instruction;
+use crate::message::{Arg, Message};
+use crate::msg;
 
 fn words(text: &str) -> Vec<String> {
     text.split(|c: char| c.is_whitespace() || c == ',' || c == ';')
@@ -32,19 +35,15 @@ fn kind_word(word: &str) -> Option<UnitKind> {
 }
 
 /// Reads a space name.
-pub fn parse_space(map: &Map, text: &str) -> Result<SpaceId, Phrase> {
+pub fn parse_space(map: &Map, text: &str) -> Result<SpaceId, Message> {
     let t = text.trim();
-    map.find_space(t).ok_or_else(|| {
-        Phrase::new(
-            format!("no space is called `{t}`"),
-            format!("области `{t}` нет"),
-        )
-    })
+    map.find_space(t)
+        .ok_or_else(|| msg!("his.parse.no_space", space = t))
 }
 
 /// Reads units and leaders: `7 regulars 1 cavalry Suleiman Ibrahim`, `2 hungary-bohemia
 /// regulars`. Units without a power name belong to `main`.
-pub fn parse_force(map: &Map, text: &str, main: Power) -> Result<Force, Phrase> {
+pub fn parse_force(map: &Map, text: &str, main: Power) -> Result<Force, Message> {
     let w = words(text);
     let mut force = Force::default();
     let mut i = 0;
@@ -64,10 +63,7 @@ pub fn parse_force(map: &Map, text: &str, main: Power) -> Result<Force, Phrase> 
                 j += 1;
             }
             let Some(kind) = w.get(j).and_then(|k| kind_word(k)) else {
-                return Err(Phrase::new(
-                    format!("`{n}` must be followed by regulars, mercenaries or cavalry"),
-                    format!("после `{n}` должно стоять regulars, mercenaries или cavalry"),
-                ));
+                return Err(msg!("his.parse.kind_expected", n = n));
             };
             let mut u = Units::NONE;
             *u.get_mut(kind) = n;
@@ -92,10 +88,7 @@ pub fn parse_force(map: &Map, text: &str, main: Power) -> Result<Force, Phrase> 
                 i += len;
             }
             None => {
-                return Err(Phrase::new(
-                    format!("`{}` is neither a number of units nor a leader", w[i]),
-                    format!("`{}` — не число частей и не полководец", w[i]),
-                ));
+                return Err(msg!("his.parse.not_a_force", word = w[i]));
             }
         }
     }
@@ -118,18 +111,13 @@ fn split_at<'a>(text: &'a str, keyword: &str) -> Option<(&'a str, &'a str)> {
 }
 
 /// Reads `MOVE <units and leaders> FROM <space> TO <space>` for `power`.
-pub fn parse_move(map: &Map, power: Power, text: &str) -> Result<MoveRequest, Phrase> {
+pub fn parse_move(map: &Map, power: Power, text: &str) -> Result<MoveRequest, Message> {
     let t = text.trim();
     let rest = match split_at(t, "move") {
         Some((before, after)) if before.trim().is_empty() => after,
         _ => t,
     };
-    let form = || {
-        Phrase::new(
-            "write MOVE <units and leaders> FROM <space> TO <space>",
-            "пишите MOVE <части и полководцы> FROM <область> TO <область>",
-        )
-    };
+    let form = || msg!("his.parse.move_form");
     let Some((force_text, places)) = split_at(rest, "from") else {
         return Err(form());
     };
@@ -150,7 +138,7 @@ pub fn parse_answer(
     power: Power,
     question: &Question,
     text: &str,
-) -> Result<Answer, Phrase> {
+) -> Result<Answer, Message> {
     let t = text.trim();
     let folded = fold_name(t);
     let first = words(t)
@@ -173,17 +161,9 @@ pub fn parse_answer(
                 let name = split_at(name, "on").map(|(_, n)| n).unwrap_or(name);
                 map.find_leader(name.trim())
                     .map(Answer::Gout)
-                    .ok_or_else(|| {
-                        Phrase::new(
-                            format!("no leader is called `{}`", name.trim()),
-                            format!("полководца `{}` нет", name.trim()),
-                        )
-                    })
+                    .ok_or_else(|| msg!("his.parse.no_leader", leader = name.trim()))
             } else {
-                Err(answer(
-                    "NO CARD, FOUL WEATHER or GOUT <leader>",
-                    "NO CARD, FOUL WEATHER или GOUT <полководец>",
-                ))
+                Err(answer(msg!("his.forms.response")))
             }
         }
         Question::Intercept { .. } => {
@@ -191,12 +171,7 @@ pub fn parse_answer(
                 return Ok(Answer::Decline);
             }
             let body = split_at(t, "intercept").map(|(_, a)| a).unwrap_or(t);
-            let form = || {
-                answer(
-                    "INTERCEPT FROM <space> WITH <units and leaders>, or DECLINE",
-                    "INTERCEPT FROM <область> WITH <части и полководцы> или DECLINE",
-                )
-            };
+            let form = || answer(msg!("his.forms.intercept"));
             let Some((_, rest)) = split_at(body, "from") else {
                 return Err(form());
             };
@@ -214,10 +189,7 @@ pub fn parse_answer(
             }
             let body = split_at(t, "avoid").map(|(_, a)| a).unwrap_or(t);
             let Some((_, rest)) = split_at(body, "to") else {
-                return Err(answer(
-                    "AVOID TO <space> [WITH <units and leaders>], or STAY",
-                    "AVOID TO <область> [WITH <части и полководцы>] или STAY",
-                ));
+                return Err(answer(msg!("his.forms.avoid")));
             };
             let (space, force) = match split_at(rest, "with") {
                 Some((s, f)) => (s, parse_force(map, f, power)?),
@@ -231,7 +203,7 @@ pub fn parse_answer(
         Question::Withdraw { .. } => match folded.as_str() {
             "withdraw" | "yes" => Ok(Answer::Withdraw),
             "stay" | "no" | "fight" => Ok(Answer::Stay),
-            _ => Err(answer("WITHDRAW or STAY", "WITHDRAW или STAY")),
+            _ => Err(answer(msg!("his.forms.withdraw"))),
         },
         Question::Janissaries { .. } => {
             if no {
@@ -239,7 +211,7 @@ pub fn parse_answer(
             } else if matches!(folded.as_str(), "janissaries" | "play janissaries" | "yes") {
                 Ok(Answer::PlayJanissaries)
             } else {
-                Err(answer("JANISSARIES or NO CARD", "JANISSARIES или NO CARD"))
+                Err(answer(msg!("his.forms.janissaries")))
             }
         }
         Question::Casualties { .. } => {
@@ -261,159 +233,122 @@ pub fn parse_answer(
         Question::MoveOn { .. } => match folded.as_str() {
             "move on" | "continue" => Ok(Answer::MoveOn),
             "retreat" => Ok(Answer::Retreat),
-            _ => Err(answer("MOVE ON or RETREAT", "MOVE ON или RETREAT")),
+            _ => Err(answer(msg!("his.forms.move_on"))),
         },
     }
 }
 
 /// `answer <form>`: how a window is answered.
-fn answer(en: &str, ru: &str) -> Phrase {
-    Phrase::new(format!("answer {en}"), format!("ответьте {ru}"))
+fn answer(form: Message) -> Message {
+    msg!("his.parse.answer", form = form)
 }
 
-/// A space in words: `Vienna (Hapsburg): Hapsburg 7 regulars, Charles V, Ferdinand`, with what
-/// is inside, the siege and unrest.
-pub fn describe_space(map: &Map, board: &Board, space: SpaceId) -> String {
-    describe_space_in(map, board, space, Lang::En)
-}
-
-/// A space in `lang`: `Vienna (Габсбурги): Габсбурги — 2 регулярные части, Ferdinand`.
-pub fn describe_space_in(map: &Map, board: &Board, space: SpaceId, lang: Lang) -> String {
-    let s = map.space(space);
-    let mut out = format!("{} ({})", s.name, board.controller(space).name_in(lang));
+/// A space in words (keys `his.space.*`): `Vienna (Hapsburg): Hapsburg 7 regulars, Charles
+/// V, Ferdinand`, with what is inside, the siege and unrest; in Russian `Vienna (Габсбурги):
+/// Габсбурги — 2 регулярные части, Ferdinand`.
+pub fn describe_space(map: &Map, board: &Board, space: SpaceId) -> Message {
     let part = |inside: bool| {
         let mut items = Vec::new();
         for p in board.powers_in(space, inside) {
-            let units = board.units(space, p, inside).describe_in(lang);
-            items.push(match lang {
-                Lang::En => format!("{} {units}", p.name()),
-                Lang::Ru => format!("{} — {units}", p.ru(Case::Nom)),
-            });
+            let units = board.units(space, p, inside);
+            items.push(Arg::Message(msg!(
+                "his.space.units",
+                power = p.named(Case::Nom),
+                units = units.describe()
+            )));
         }
         for l in board.leaders_in(space, inside) {
-            items.push(map.leader(l).name.clone());
+            items.push(Arg::Text(map.leader(l).name.clone()));
         }
-        items.join(", ")
+        items
     };
-    let outside = part(false);
-    let inside = part(true);
-    out.push(':');
-    if outside.is_empty() && inside.is_empty() {
-        out.push_str(match lang {
-            Lang::En => " empty",
-            Lang::Ru => " пусто",
-        });
-    }
-    if !outside.is_empty() {
-        out.push(' ');
-        out.push_str(&outside);
-    }
-    if !inside.is_empty() {
-        out.push_str(if outside.is_empty() { " " } else { "; " });
-        out.push_str(match lang {
-            Lang::En => "inside ",
-            Lang::Ru => "в укреплениях: ",
-        });
-        out.push_str(&inside);
-    }
-    if let Some(siege) = board.siege(space) {
-        let by = super::lang::power_list(&siege.besiegers, lang, Case::Nom);
-        out.push_str(&match lang {
-            Lang::En => format!("; besieged by {by}"),
-            Lang::Ru => format!("; осада: {by}"),
-        });
-    }
-    if board.in_unrest(space) {
-        out.push_str(match lang {
-            Lang::En => "; unrest",
-            Lang::Ru => "; беспорядки",
-        });
-    }
-    out
+    let (outside, inside) = (part(false), part(true));
+    let contents = match (outside.is_empty(), inside.is_empty()) {
+        (true, true) => msg!("his.space.empty"),
+        (false, true) => msg!("his.space.outside", outside = commas(outside)),
+        (true, false) => msg!("his.space.inside", inside = commas(inside)),
+        (false, false) => msg!(
+            "his.space.both",
+            outside = commas(outside),
+            inside = commas(inside)
+        ),
+    };
+    let siege = match board.siege(space) {
+        Some(siege) => Arg::Message(msg!(
+            "his.space.besieged",
+            powers = powers_named(&siege.besiegers, Case::Nom)
+        )),
+        None => Arg::Text(String::new()),
+    };
+    let unrest = match board.in_unrest(space) {
+        true => Arg::Message(msg!("his.space.unrest")),
+        false => Arg::Text(String::new()),
+    };
+    msg!(
+        "his.space.line",
+        space = map.space(space).name,
+        controller = board.controller(space).named(Case::Nom),
+        contents = contents,
+        siege = siege,
+        unrest = unrest
+    )
 }
 
-/// Where a leader is, in words.
-pub fn describe_leader(map: &Map, board: &Board, leader: super::map::LeaderId) -> String {
-    describe_leader_in(map, board, leader, Lang::En)
-}
-
-/// Where a leader is, in `lang`.
-pub fn describe_leader_in(
-    map: &Map,
-    board: &Board,
-    leader: super::map::LeaderId,
-    lang: Lang,
-) -> String {
+/// Where a leader is, in words (keys `his.leader.*`).
+pub fn describe_leader(map: &Map, board: &Board, leader: super::map::LeaderId) -> Message {
     let l = board.leader(leader);
     let name = &map.leader(leader).name;
-    let power = l.power.name_in(lang);
-    match (lang, l.place) {
-        (Lang::En, LeaderPlace::Space { space, inside }) => format!(
-            "{name} ({power}) in {}{}",
-            map.space(space).name,
-            if inside { ", inside" } else { "" }
-        ),
-        (Lang::Ru, LeaderPlace::Space { space, inside }) => format!(
-            "{name} ({power}) в {}{}",
-            map.space(space).name,
-            if inside {
-                ", в укреплениях"
-            } else {
-                ""
+    let power = l.power.named(Case::Nom);
+    match l.place {
+        LeaderPlace::Space { space, inside } => msg!(
+            "his.leader.in_space",
+            leader = name,
+            power = power,
+            space = map.space(space).name,
+            inside = match inside {
+                true => Arg::Message(msg!("his.leader.inside")),
+                false => Arg::Text(String::new()),
             }
         ),
-        (Lang::En, LeaderPlace::Captured { by }) => format!("{name} ({power}) captured by {by}"),
-        (Lang::Ru, LeaderPlace::Captured { by }) => {
-            format!("{name} ({power}) в плену у {}", by.ru(Case::Gen))
-        }
-        (Lang::En, LeaderPlace::Away) => format!("{name} ({power}) not on the map"),
-        (Lang::Ru, LeaderPlace::Away) => format!("{name} ({power}) не на карте"),
+        LeaderPlace::Captured { by } => msg!(
+            "his.leader.captured",
+            leader = name,
+            power = power,
+            by = by.named(Case::Nom),
+            by_gen = by.named(Case::Gen)
+        ),
+        LeaderPlace::Away => msg!("his.leader.away", leader = name, power = power),
     }
 }
 
-/// The procedure's state in one line: the open window and who must answer, the dice awaited,
-/// or how it ended.
-pub fn describe_status(map: &Map, status: &Status) -> String {
-    describe_status_in(map, status, Lang::En)
-}
-
-/// The procedure's state in `lang` (a roll's purpose stays as stated, in English).
-pub fn describe_status_in(map: &Map, status: &Status, lang: Lang) -> String {
-    match (lang, status) {
-        (_, Status::Waiting(w)) => {
-            let who: Vec<&str> = w.waiting_for().iter().map(|p| p.name_in(lang)).collect();
-            let question = w.question.describe_in(map, lang);
-            match lang {
-                Lang::En => format!("window {} awaits {}: {question}", w.number, who.join(", ")),
-                Lang::Ru => format!(
-                    "окно {} ждёт ответа: {}; {question}",
-                    w.number,
-                    who.join(", ")
-                ),
-            }
-        }
-        (Lang::En, Status::Rolling(r)) => {
-            format!("roll {} awaits {}: {}", r.number, r.dice, r.purpose())
-        }
-        (Lang::Ru, Status::Rolling(r)) => format!(
-            "бросок {} ждёт костей ({}): {}",
-            r.number,
-            r.dice,
-            r.purpose()
+/// The procedure's state in one line (keys `his.status.*`): the open window and who must
+/// answer, the dice awaited (a roll's purpose stays as stated, in English), or how it ended.
+pub fn describe_status(map: &Map, status: &Status) -> Message {
+    match status {
+        Status::Waiting(w) => msg!(
+            "his.status.waiting",
+            window = w.number,
+            powers = commas(w.waiting_for().iter().map(|p| p.named(Case::Nom)).collect()),
+            question = w.question.describe(map)
         ),
-        (Lang::En, Status::Finished(f)) => format!("finished: {f:?}").to_lowercase(),
-        (Lang::Ru, Status::Finished(Finish::Done)) => "окончено: выполнено".into(),
-        (Lang::Ru, Status::Finished(Finish::Refused)) => "окончено: отвергнуто".into(),
+        Status::Rolling(r) => msg!(
+            "his.status.rolling",
+            number = r.number,
+            dice = r.dice,
+            purpose = r.purpose()
+        ),
+        Status::Finished(Finish::Done) => msg!("his.status.done"),
+        Status::Finished(Finish::Refused) => msg!("his.status.refused"),
     }
 }
 
 /// Reads a standing instruction: `NO CARDS`, `INTERCEPT FROM Graz [INTO Vienna]`, `NEVER
 /// INTERCEPT`, `AVOID TO Linz [AT Vienna]`, `NEVER AVOID`, `WITHDRAW [AT Vienna]`, `NEVER
 /// WITHDRAW`, `RETREAT TO Linz [FROM Vienna]`.
-pub fn parse_instruction(map: &Map, text: &str) -> Result<Instruction, Phrase> {
+pub fn parse_instruction(map: &Map, text: &str) -> Result<Instruction, Message> {
     let t = text.trim();
     let folded = fold_name(t);
-    let at = |body: &str, keyword: &str| -> Result<(String, Option<SpaceId>), Phrase> {
+    let at = |body: &str, keyword: &str| -> Result<(String, Option<SpaceId>), Message> {
         match split_at(body, keyword) {
             Some((main, place)) => Ok((main.to_string(), Some(parse_space(map, place)?))),
             None => Ok((body.to_string(), None)),
@@ -455,10 +390,7 @@ pub fn parse_instruction(map: &Map, text: &str) -> Result<Instruction, Phrase> {
             }
         }
         _ => {
-            return Err(Phrase::new(
-                format!("`{t}` is no standing instruction"),
-                format!("`{t}` — не постоянное указание"),
-            ));
+            return Err(msg!("his.parse.no_instruction", text = t));
         }
     })
 }

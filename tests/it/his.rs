@@ -25,10 +25,10 @@ use strategos::his::map::{Crossing, Map, SpaceKind};
 use strategos::his::procedure::{Procedure, Status};
 use strategos::his::standing::Standing;
 use strategos::his::text::{
-    describe_leader, describe_space, describe_space_in, describe_status, parse_answer,
-    parse_instruction, parse_move,
+    describe_leader, describe_space, describe_status, parse_answer, parse_instruction, parse_move,
 };
 use strategos::his::{Lang, Power, Question};
+use strategos::report::{Message, Messages};
 use strategos::variant::his::{embedded_map, load_map};
 
 fn map() -> Map {
@@ -173,6 +173,8 @@ impl Case<'_> {
 
     fn run_line(&mut self, line: &str) -> Result<(), String> {
         let map = self.map;
+        let english = Messages::built_in().words(Lang::En);
+        let russian = Messages::built_in().words(Lang::Ru);
         let (head, rest) = match line.split_once(':') {
             Some((h, r))
                 if !h.contains(' ')
@@ -197,12 +199,15 @@ impl Case<'_> {
                     p.board_before().clone()
                 };
             }
-            let a = parse_adjustment(map, adj)?;
-            apply(map, &mut self.board, &a)?;
+            let a = parse_adjustment(map, adj).map_err(|m| english.message(&m))?;
+            apply(map, &mut self.board, &a).map_err(|m| english.message(&m))?;
             return Ok(());
         }
         if head == "deadline" {
-            return Ok(self.procedure()?.deadline_passed(map)?);
+            return self
+                .procedure()?
+                .deadline_passed(map)
+                .map_err(|m| english.message(&m));
         }
         if let Some(values) = head.strip_prefix("bad dice") {
             let v = dice(values)?;
@@ -213,11 +218,14 @@ impl Case<'_> {
         }
         if let Some(values) = head.strip_prefix("dice") {
             let v = dice(values)?;
-            return Ok(self.procedure()?.give_dice(map, &v)?);
+            return self
+                .procedure()?
+                .give_dice(map, &v)
+                .map_err(|m| english.message(&m));
         }
         if let Some(who) = head.strip_prefix("standing ") {
             let power = power(who)?;
-            let i = parse_instruction(map, rest)?;
+            let i = parse_instruction(map, rest).map_err(|m| english.message(&m))?;
             self.standing.file(power, i);
             return Ok(());
         }
@@ -232,7 +240,7 @@ impl Case<'_> {
                     p.board_before().clone()
                 };
             }
-            let request = parse_move(map, power, rest)?;
+            let request = parse_move(map, power, rest).map_err(|m| english.message(&m))?;
             self.procedure = Some(Procedure::start(
                 map,
                 &self.board,
@@ -244,18 +252,22 @@ impl Case<'_> {
         if let Some(who) = head.strip_prefix("answer ") {
             let power = power(who)?;
             let question = self.question()?;
-            let answer = parse_answer(map, power, &question, rest)?;
-            return Ok(self.procedure()?.answer(map, power, answer)?);
+            let answer =
+                parse_answer(map, power, &question, rest).map_err(|m| english.message(&m))?;
+            return self
+                .procedure()?
+                .answer(map, power, answer)
+                .map_err(|m| english.message(&m));
         }
         if let Some(who) = head.strip_prefix("refuse ") {
             let power = power(who)?;
             let (text, reason) = rest.split_once("=>").ok_or("refuse needs `=> <reason>`")?;
             let question = self.question()?;
             let refused = match parse_answer(map, power, &question, text.trim()) {
-                Err(e) => e.en,
+                Err(e) => english.message(&e),
                 Ok(answer) => match self.procedure()?.answer(map, power, answer) {
                     Ok(()) => return Err(format!("`{}` was accepted", text.trim())),
-                    Err(e) => e.en,
+                    Err(e) => english.message(&e),
                 },
             };
             if !refused.contains(reason.trim()) {
@@ -266,7 +278,7 @@ impl Case<'_> {
         let p = self.procedure.as_ref();
         match head {
             "status" => {
-                let got = describe_status(map, p.ok_or("no move yet")?.status());
+                let got = english.message(&describe_status(map, p.ok_or("no move yet")?.status()));
                 if got != rest {
                     return Err(format!("status is `{got}`"));
                 }
@@ -285,7 +297,7 @@ impl Case<'_> {
                     .ok_or("no move yet")?
                     .events()
                     .iter()
-                    .map(|e| e.describe(map))
+                    .map(|e| english.message(&e.describe(map)))
                     .collect();
                 let found = events.iter().any(|e| e.contains(rest));
                 if found != (head == "event") {
@@ -301,7 +313,7 @@ impl Case<'_> {
                     .ok_or("no move yet")?
                     .events()
                     .iter()
-                    .map(|e| e.describe_in(map, Lang::Ru))
+                    .map(|e| russian.message(&e.describe(map)))
                     .collect();
                 if !events.iter().any(|e| e.contains(rest)) {
                     return Err(format!(
@@ -313,7 +325,7 @@ impl Case<'_> {
             "space ru" => {
                 let name = rest.split(" (").next().unwrap_or("");
                 let space = map.find_space(name).ok_or(format!("no space `{name}`"))?;
-                let got = describe_space_in(map, self.current_board(), space, Lang::Ru);
+                let got = russian.message(&describe_space(map, self.current_board(), space));
                 if got != rest {
                     return Err(format!("space in Russian is `{got}`"));
                 }
@@ -321,7 +333,7 @@ impl Case<'_> {
             "space" => {
                 let name = rest.split(" (").next().unwrap_or("");
                 let space = map.find_space(name).ok_or(format!("no space `{name}`"))?;
-                let got = describe_space(map, self.current_board(), space);
+                let got = english.message(&describe_space(map, self.current_board(), space));
                 if got != rest {
                     return Err(format!("space is `{got}`"));
                 }
@@ -329,7 +341,7 @@ impl Case<'_> {
             "leader" => {
                 let name = rest.split(" (").next().unwrap_or("");
                 let l = map.find_leader(name).ok_or(format!("no leader `{name}`"))?;
-                let got = describe_leader(map, self.current_board(), l);
+                let got = english.message(&describe_leader(map, self.current_board(), l));
                 if got != rest {
                     return Err(format!("leader is `{got}`"));
                 }
@@ -339,7 +351,7 @@ impl Case<'_> {
                     .ok_or("no move yet")?
                     .events()
                     .iter()
-                    .map(|e| e.describe(map))
+                    .map(|e| english.message(&e.describe(map)))
                     .collect();
                 return Err(format!("the record:\n    {}", events.join("\n    ")));
             }
@@ -365,11 +377,16 @@ impl Case<'_> {
             Some(Status::Waiting(w)) => Ok(w.question.clone()),
             Some(other) => Err(format!(
                 "no window is open: {}",
-                describe_status(self.map, other)
+                in_english(&describe_status(self.map, other))
             )),
             None => Err("no move yet".into()),
         }
     }
+}
+
+/// A sentence of the referee in English.
+fn in_english(message: &Message) -> String {
+    Messages::built_in().words(Lang::En).message(message)
 }
 
 fn power(word: &str) -> Result<Power, String> {
@@ -417,7 +434,7 @@ fn run_script(map: &Map, file: &str, text: &str) -> (usize, Vec<String>) {
             let status = c
                 .procedure
                 .as_ref()
-                .map(|p| describe_status(map, p.status()))
+                .map(|p| in_english(&describe_status(map, p.status())))
                 .unwrap_or_default();
             failures.push(format!(
                 "{file}:{}: {}: `{line}`: {e}\n    (status: {status})",
@@ -646,12 +663,13 @@ fn a_procedure_is_rebuilt_from_its_inputs() {
         values[0] = 7;
     }
     let err = Procedure::replay(&map, &board, request.clone(), Standing::new(), &bad).unwrap_err();
-    assert_eq!(err.input, 4, "{err}");
-    assert!(err.to_string().starts_with("input 4:"), "{err}");
+    assert_eq!(err.input, 4, "{err:?}");
+    let said = in_english(&err.describe());
+    assert_eq!(said, "input 4: a die shows 1 to 6");
     // Dice where a window is open are refused too.
     let stray = [p.inputs()[2].clone()];
     let err = Procedure::replay(&map, &board, request, Standing::new(), &stray).unwrap_err();
-    assert_eq!(err.input, 1, "{err}");
+    assert_eq!(err.input, 1, "{err:?}");
 }
 
 /// Random boards and moves, answered at random (or by letting deadlines pass) with random

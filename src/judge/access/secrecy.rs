@@ -144,7 +144,7 @@ impl Session<'_> {
         }
         let power = if game.kind() == GameKind::HereIStand {
             crate::judge::his::power_by_letter(letter).map(|p| {
-                let name = p.name_in(crate::his::Lang::En).to_string();
+                let name = p.name().to_string();
                 (p.id().to_string(), name)
             })
         } else {

@@ -10,7 +10,7 @@ use chrono::{DateTime, Utc};
 use crate::config::Config;
 use crate::diplomacy::turn::PhaseKind;
 use crate::game::phases::next_deadline;
-use crate::his::{Lang, Power};
+use crate::his::Power;
 use crate::judge::Judge;
 use crate::judge::his;
 use crate::judge::his::Desk;
@@ -155,7 +155,7 @@ impl Session<'_> {
         let seat = crate::judge::access::seat::Seat::power(
             &row,
             power.id(),
-            power.name_in(Lang::En),
+            power.name(),
             Some((member.player_id, member.email.clone())),
         );
         let checked = self.check_password(tx, &seat, password, &member.password_hash)?;

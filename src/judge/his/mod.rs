@@ -21,11 +21,12 @@ use crate::dice::{Dice, Seed};
 use crate::game::settings::GameSettings;
 use crate::his::adjust::{apply, parse_adjustment};
 use crate::his::event::Event;
+use crate::his::lang::{Case, commas, each, lines as lines_of};
 use crate::his::procedure::Finish;
 use crate::his::text::{
-    describe_space_in, describe_status_in, parse_answer, parse_instruction, parse_move,
+    describe_space, describe_status, parse_answer, parse_instruction, parse_move,
 };
-use crate::his::{Lang, Phrase, Power, Procedure, Question, Status};
+use crate::his::{Power, Procedure, Question, Status};
 use crate::letter::OutgoingLetter;
 use crate::report::Templates;
 use crate::report::messages::{Arg, Message, Words};
@@ -107,32 +108,14 @@ fn answer_forms(question: &Question) -> (Message, Message) {
     }
 }
 
-/// A sentence of the rules core, to put in a message for readers of any language.
-impl From<&Phrase> for Arg {
-    fn from(phrase: &Phrase) -> Arg {
-        Arg::Each(
-            Lang::ALL
-                .into_iter()
-                .map(|lang| (lang, phrase.get(lang).to_string()))
-                .collect(),
-        )
-    }
-}
-
 /// A power's name in every language.
-pub(crate) fn name(power: Power) -> Phrase {
-    Phrase::by(|lang| power.name_in(lang).to_string())
+pub(crate) fn name(power: Power) -> Arg {
+    power.named(Case::Nom)
 }
 
 /// Powers named in a list: `France, Papacy, Protestant`.
-fn names(powers: &[Power]) -> Phrase {
-    Phrase::by(|lang| {
-        powers
-            .iter()
-            .map(|p| p.name_in(lang))
-            .collect::<Vec<_>>()
-            .join(", ")
-    })
+fn names(powers: &[Power]) -> Arg {
+    commas(powers.iter().map(|p| name(*p)).collect())
 }
 
 /// The text ending as a sentence: a full stop unless it asks or already ends.
@@ -144,28 +127,17 @@ fn sentence(text: String) -> String {
     }
 }
 
-/// The core's language for a reader's words.
-fn lang_of(words: Words) -> Lang {
-    words.language()
-}
-
 /// The report's lines in `words`.
 fn render(lines: &[Line], referee: &Referee, words: Words) -> String {
-    let lang = lang_of(words);
     let mut out = String::new();
     for line in lines {
         match line {
             Line::Say(message) => out.push_str(&words.message(message)),
             Line::Verbatim(text) => out.push_str(text),
-            Line::Event(event) => out.push_str(&event.describe_in(&referee.map, lang)),
+            Line::Event(event) => out.push_str(&words.message(&event.describe(&referee.map))),
             Line::Space(space) => {
                 out.push_str("  ");
-                out.push_str(&describe_space_in(
-                    &referee.map,
-                    &referee.board,
-                    *space,
-                    lang,
-                ));
+                out.push_str(&words.message(&describe_space(&referee.map, &referee.board, *space)));
             }
             Line::Blank => {}
         }
@@ -243,10 +215,10 @@ fn progress(
         .current
         .as_ref()
         .map(|m| {
-            let power = Power::from_word(&m.power).map_or(Phrase::same(&m.power), name);
+            let power = Power::from_word(&m.power).map_or(Arg::Text(m.power.clone()), name);
             (power, m.request.clone())
         })
-        .unwrap_or_default();
+        .unwrap_or((Arg::Text(String::new()), String::new()));
     let mut asked = Vec::new();
     let status_line = match referee.current.as_ref().map(|p| p.status().clone()) {
         Some(Status::Waiting(window)) => {
@@ -258,7 +230,8 @@ fn progress(
             // Everyone the window asks, answered or not: who has answered (or filed a
             // standing instruction) is not told until the window closes.
             let map = &referee.map;
-            let question = Phrase::by(|lang| sentence(window.question.describe_in(map, lang)));
+            let question = window.question.describe(map);
+            let question = each(|lang| sentence(desk.templates().words(lang).message(&question)));
             Some(msg!(
                 "his.now",
                 window = window.number,
@@ -331,7 +304,6 @@ fn progress(
                 continue;
             };
             let words = desk.member_words(tx, game, member)?;
-            let lang = lang_of(words);
             letters.push(
                 OutgoingLetter::fresh(
                     &member.email,
@@ -339,13 +311,13 @@ fn progress(
                         words,
                         "his.asked_subject",
                         game = desk.subject_prefix(game),
-                        power = power.name_in(lang),
+                        power = name(power),
                         window = window.number
                     ),
                     tr!(
                         words,
                         "his.asked",
-                        question = window.question.describe_in(&referee.map, lang),
+                        question = window.question.describe(&referee.map),
                         deadline = crate::judge::deadline_of(game),
                         signon = format!("{}{}", letter_of(power), game.name),
                         forms = forms,
@@ -421,9 +393,9 @@ pub(crate) struct Lines {
     /// Each line written (its number in the letter, its text), with what it did or why not,
     /// in the writer's words.
     pub replies: Vec<(usize, String, Result<String, String>)>,
-    /// The master's changes of the board (or the move cancelled), in every language, to
-    /// announce to the game.
-    pub announcement: Option<Phrase>,
+    /// The master's changes of the board (or the move cancelled), one a line, to announce to
+    /// the game.
+    pub announcement: Option<Arg>,
     /// The reports and window letters the lines caused.
     pub letters: Vec<OutgoingLetter>,
 }
@@ -462,10 +434,9 @@ pub(crate) fn lines(
         first_line,
         words,
     } = written;
-    let lang = lang_of(words);
     let mut heading = Vec::new();
     let mut changed = false;
-    let mut announcements: Vec<Phrase> = Vec::new();
+    let mut announcements: Vec<Arg> = Vec::new();
     let mut replies = Vec::new();
     for (i, written) in text.lines().enumerate() {
         let line = first_line + i;
@@ -480,10 +451,7 @@ pub(crate) fn lines(
                     referee.record.current = None;
                     referee.record.open_window = None;
                     game.deadline_at = None;
-                    let notice = msg!("his.cancelled_notice");
-                    announcements.push(Phrase::by(|lang| {
-                        desk.templates().words(lang).message(&notice)
-                    }));
+                    announcements.push(Arg::Message(msg!("his.cancelled_notice")));
                     Ok(tr!(words, "his.cancelled"))
                 }
                 None => Err(tr!(words, "his.no_move")),
@@ -495,11 +463,11 @@ pub(crate) fn lines(
                     referee.record.log.push(Entry::Adjust {
                         line: written.to_string(),
                     });
-                    let text = said.get(lang).to_string();
-                    announcements.push(said);
+                    let text = words.message(&said);
+                    announcements.push(Arg::Message(said));
                     Ok(text)
                 })
-                .map_err(|why| why.get(lang).to_string()),
+                .map_err(|why| words.message(&why)),
             Some(power) if upper.starts_with("STANDING") => {
                 let rest = written[8..].trim();
                 if rest.eq_ignore_ascii_case("clear") {
@@ -514,7 +482,7 @@ pub(crate) fn lines(
                                 .push((power.id().to_string(), rest.to_string()));
                             tr!(words, "his.standing_filed", instruction = rest)
                         })
-                        .map_err(|why| why.get(lang).to_string())
+                        .map_err(|why| words.message(&why))
                 }
             }
             Some(power) if upper.starts_with("MOVE ") && !upper.starts_with("MOVE ON") => {
@@ -522,7 +490,7 @@ pub(crate) fn lines(
                     Err(tr!(words, "his.one_move_at_a_time"))
                 } else {
                     match parse_move(&referee.map, power, written) {
-                        Err(why) => Err(why.get(lang).to_string()),
+                        Err(why) => Err(words.message(&why)),
                         Ok(request) => {
                             let standing = standing_of(&referee.map, &referee.record.standing);
                             let p =
@@ -532,7 +500,7 @@ pub(crate) fn lines(
                                 let why: Vec<String> = p
                                     .events()
                                     .iter()
-                                    .map(|e| e.describe_in(&referee.map, lang))
+                                    .map(|e| words.message(&e.describe(&referee.map)))
                                     .collect();
                                 Err(why.join("; "))
                             } else {
@@ -560,9 +528,11 @@ pub(crate) fn lines(
                 (Some(p), Some(m)) => match p.status().clone() {
                     Status::Waiting(window) if window.waiting_for().contains(&power) => {
                         parse_answer(&referee.map, power, &window.question, written)
+                            .map_err(|why| words.message(&why))
                             .and_then(|answer| {
-                                let said = answer.describe_in(&referee.map, lang);
-                                p.answer(&referee.map, power, answer)?;
+                                let said = words.message(&answer.describe(&referee.map));
+                                p.answer(&referee.map, power, answer)
+                                    .map_err(|why| words.message(&why))?;
                                 m.inputs.push(format!(
                                     "answer {} {} {written}",
                                     window.number,
@@ -576,7 +546,6 @@ pub(crate) fn lines(
                                     answer = said
                                 ))
                             })
-                            .map_err(|why| why.get(lang).to_string())
                     }
                     _ => Err(tr!(words, "his.nothing_asked")),
                 },
@@ -589,13 +558,7 @@ pub(crate) fn lines(
     if !announcements.is_empty() {
         referee.save(&mut game);
         tx.save_game(&game)?;
-        announcement = Some(Phrase::by(|lang| {
-            announcements
-                .iter()
-                .map(|a| a.get(lang))
-                .collect::<Vec<_>>()
-                .join("\n")
-        }));
+        announcement = Some(lines_of(announcements));
     }
     let letters = if changed {
         progress(desk, tx, &mut game, &mut referee, heading, now)?
@@ -638,27 +601,26 @@ pub(crate) fn list(row: &GameRow, words: Words<'_>, state: &str) -> Result<Strin
             why = msg!("his.unreadable")
         ));
     };
-    let lang = lang_of(words);
     let mut lines = vec![tr!(
         words,
         "his.list",
         game = row.name,
         state = state,
         impulse = referee.board.impulse,
-        power = referee.board.active.name_in(lang),
+        power = name(referee.board.active),
         cp = referee.board.cp
     )];
     lines.extend(referee.board_spaces().into_iter().map(|s| {
         format!(
             "  {}",
-            describe_space_in(&referee.map, &referee.board, s, lang)
+            words.message(&describe_space(&referee.map, &referee.board, s))
         )
     }));
     if let Some(p) = &referee.current {
         lines.push(tr!(
             words,
             "his.list_move",
-            status = describe_status_in(&referee.map, p.status(), lang)
+            status = describe_status(&referee.map, p.status())
         ));
     }
     Ok(lines.join("\n"))
