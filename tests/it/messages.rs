@@ -405,3 +405,57 @@ fn a_catalog_in_the_templates_folder_replaces_built_in_sentences() {
     let error = Templates::load(Some(&dir.0)).err().unwrap();
     assert!(error.contains("ru/messages.toml:1"), "{error}");
 }
+
+/// Every line a template writes as it stands fits a letter's 78 characters in both
+/// languages, so no letter breaks a paragraph into stubs (lines holding `{{ }}` or `{% %}`
+/// are measured by the letters that use them; comments are not written).
+#[test]
+fn every_template_line_fits_a_letter() {
+    fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                files(&path, out);
+            } else if path.extension().is_some_and(|x| x == "txt") {
+                out.push(path);
+            }
+        }
+    }
+    let mut paths = Vec::new();
+    files(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("templates"),
+        &mut paths,
+    );
+    assert!(paths.len() > 40, "only {} templates found", paths.len());
+    let mut long = Vec::new();
+    for path in paths {
+        let text = std::fs::read_to_string(&path).unwrap();
+        // Comments are not written: blank them out, keeping the line numbers.
+        let mut shown = String::new();
+        let mut rest = text.as_str();
+        while let Some(start) = rest.find("{#") {
+            shown.push_str(&rest[..start]);
+            let end = rest[start..]
+                .find("#}")
+                .map_or(rest.len(), |e| start + e + 2);
+            shown.extend(rest[start..end].chars().filter(|c| *c == '\n'));
+            rest = &rest[end..];
+        }
+        shown.push_str(rest);
+        for (i, line) in shown.lines().enumerate() {
+            if line.chars().count() > 78 && !line.contains("{{") && !line.contains("{%") {
+                long.push(format!(
+                    "{}:{}: {} characters",
+                    path.display(),
+                    i + 1,
+                    line.chars().count()
+                ));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "lines over 78 characters:\n{}",
+        long.join("\n")
+    );
+}
