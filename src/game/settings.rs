@@ -144,6 +144,27 @@ pub struct GameSettings {
     /// at most (`judge::held`: once a phase, `limits.held_wait_hours`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub held_wait: Option<(i64, DateTime<Utc>)>,
+    /// How the game ended, and when (none while it runs, and for games that ended before
+    /// the judge kept it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ending: Option<Ending>,
+}
+
+/// How a game ended, and when.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ending {
+    pub how: EndedBy,
+    pub at: DateTime<Utc>,
+}
+
+/// What ended a game; powers by their names.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "lowercase")]
+pub enum EndedBy {
+    Victory { winner: String },
+    Draw { powers: Vec<String> },
+    Concession { to: String },
+    Terminated,
 }
 
 impl Default for GameSettings {
@@ -171,6 +192,7 @@ impl Default for GameSettings {
             late_noticed: None,
             late_noticed_at: None,
             held_wait: None,
+            ending: None,
             offered: None,
             manual_start: false,
             manual_process: false,

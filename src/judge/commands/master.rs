@@ -432,6 +432,10 @@ impl Session<'_> {
     }
 
     fn end_terminated(&mut self, tx: &Tx, mut game: GameRow) -> rusqlite::Result<()> {
+        game.settings.ending = Some(crate::game::settings::Ending {
+            how: crate::game::settings::EndedBy::Terminated,
+            at: self.now,
+        });
         game.state = GameState::Finished;
         game.deadline_at = None;
         game.process_at = None;

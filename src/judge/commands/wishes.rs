@@ -6,7 +6,7 @@ use crate::game::GameState;
 use chrono::{DateTime, Duration, NaiveDate, TimeZone, Utc};
 
 use crate::diplomacy::power::PowerId;
-use crate::game::settings::Wishes;
+use crate::game::settings::{EndedBy, Ending, Wishes};
 use crate::judge::access::confirm::Waiting;
 use crate::judge::access::seat::Checked;
 use crate::judge::access::seat::Seat;
@@ -431,24 +431,33 @@ impl Session<'_> {
                 .zip(&concessions)
                 .all(|(p, c)| p == w || *c == Some(*w))
         });
-        let text = match (draw, winner) {
+        let (text, how) = match (draw, winner) {
             (Some(powers), _) => {
                 let names: Vec<&str> = powers.iter().map(|p| map.power(*p).name.as_str()).collect();
-                msg!(
-                    "wishes.draw_end",
-                    game = game.name,
-                    powers = names.join(", ")
+                (
+                    msg!(
+                        "wishes.draw_end",
+                        game = game.name,
+                        powers = names.join(", ")
+                    ),
+                    EndedBy::Draw {
+                        powers: names.iter().map(|n| n.to_string()).collect(),
+                    },
                 )
             }
-            (None, Some(w)) if survivors.len() > 1 => {
+            (None, Some(w)) if survivors.len() > 1 => (
                 msg!(
                     "wishes.concede_end",
                     game = game.name,
                     power = map.power(w).name
-                )
-            }
+                ),
+                EndedBy::Concession {
+                    to: map.power(w).name.clone(),
+                },
+            ),
             _ => return Ok(()),
         };
+        game.settings.ending = Some(Ending { how, at: self.now });
         game.state = GameState::Finished;
         game.deadline_at = None;
         game.process_at = None;

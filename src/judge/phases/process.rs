@@ -386,9 +386,15 @@ impl Judge {
         game.position = Some(position_to_json(map, &next));
         game.reminded = false;
         game.process_at = None;
-        if winner.is_some() {
+        if let Some(winner) = &winner {
             game.state = GameState::Finished;
             game.deadline_at = None;
+            game.settings.ending = Some(crate::game::settings::Ending {
+                how: crate::game::settings::EndedBy::Victory {
+                    winner: winner.clone(),
+                },
+                at: now,
+            });
         } else {
             let deadline = next_deadline(game, next.turn.kind, now);
             game.deadline_at = Some(crate::judge::commands::wishes::beyond_absences(
