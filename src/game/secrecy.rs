@@ -4,7 +4,7 @@
 //! a game that hides identities runs, `identities_hidden`), messages with a version for the
 //! masters and one for everyone else (`named`, `by_reader`, `as_read_by`), hidden addresses
 //! taken out of archived text (`scrub`), and an anonymous game's press (`anonymity`,
-//! `press_refusal`). Who may see a game at all is asked of a letter: `judge/secrecy.rs`.
+//! `press_refusal`). Who may see a game at all is asked of a letter: `judge/access/secrecy.rs`.
 
 use crate::game::GameState;
 use crate::game::settings::{GameSettings, PressKind};
