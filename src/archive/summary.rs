@@ -377,6 +377,10 @@ pub fn summary_text(
             state = state
         ),
     };
+    if game.state == GameState::Finished {
+        out.push('\n');
+        out.push_str(&words.message(&crate::game::ended(game)));
+    }
     out.push_str("\n\n");
     out.push_str(&crate::tr!(words, "summary.holders"));
     out.push('\n');

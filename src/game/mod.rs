@@ -70,3 +70,24 @@ impl GameKind {
         }
     }
 }
+
+/// How a finished game ended, and when: `Game 'pact' is over: drawn between North, South,
+/// Wed 06 Jan 2027 12:00 UTC.`
+pub fn ended(row: &crate::store::GameRow) -> crate::message::Message {
+    use crate::msg;
+    use settings::{EndedBy, Ending};
+    let Some(Ending { how, at }) = &row.settings.ending else {
+        return msg!("info.ended_unknown", game = row.name);
+    };
+    let how = match how {
+        EndedBy::Victory { winner } => msg!("info.ended_victory", winner = winner),
+        EndedBy::Draw { powers } => msg!("info.ended_draw", powers = powers.join(", ")),
+        EndedBy::Concession { to } => msg!("info.ended_concession", to = to),
+        EndedBy::Terminated => msg!("info.ended_terminated"),
+    };
+    let when = crate::message::When {
+        at: Some(*at),
+        zone: row.time_zone.clone(),
+    };
+    msg!("info.ended", game = row.name, how = how, when = when)
+}

@@ -77,7 +77,7 @@ impl Session<'_> {
         let token = classic::phase_token(position.turn);
         let finished = row.state == crate::game::GameState::Finished;
         let deadline = match row.deadline_at {
-            _ if finished => words.message(&ended(row)),
+            _ if finished => words.message(&crate::game::ended(row)),
             Some(at) => tr!(
                 words,
                 "info.list_deadline",
@@ -653,26 +653,6 @@ impl Session<'_> {
     pub(crate) fn is_master_of(&self, game: &GameRow) -> bool {
         self.master_of.as_ref().is_some_and(|g| g.id == game.id)
     }
-}
-
-/// How a finished game ended, and when: `Game 'pact' is over: drawn between North, South,
-/// Wed 06 Jan 2027 12:00 UTC.`
-pub(crate) fn ended(row: &GameRow) -> Message {
-    use crate::game::settings::{EndedBy, Ending};
-    let Some(Ending { how, at }) = &row.settings.ending else {
-        return msg!("info.ended_unknown", game = row.name);
-    };
-    let how = match how {
-        EndedBy::Victory { winner } => msg!("info.ended_victory", winner = winner),
-        EndedBy::Draw { powers } => msg!("info.ended_draw", powers = powers.join(", ")),
-        EndedBy::Concession { to } => msg!("info.ended_concession", to = to),
-        EndedBy::Terminated => msg!("info.ended_terminated"),
-    };
-    let when = crate::report::When {
-        at: Some(*at),
-        zone: row.time_zone.clone(),
-    };
-    msg!("info.ended", game = row.name, how = how, when = when)
 }
 
 /// What HISTORY asks for beyond the game: FROM, TO, LINES, EXCLSTART and EXCLEND.
