@@ -379,7 +379,11 @@ pub fn summary_text(
     };
     if game.state == GameState::Finished {
         out.push('\n');
-        out.push_str(&words.message(&crate::game::ended(game)));
+        out.push_str(&words.message(&crate::game::ended(
+            &game.name,
+            &game.settings,
+            &game.time_zone,
+        )));
     }
     out.push_str("\n\n");
     out.push_str(&crate::tr!(words, "summary.holders"));

@@ -73,11 +73,11 @@ impl GameKind {
 
 /// How a finished game ended, and when: `Game 'pact' is over: drawn between North, South,
 /// Wed 06 Jan 2027 12:00 UTC.`
-pub fn ended(row: &crate::store::GameRow) -> crate::message::Message {
+pub fn ended(game: &str, settings: &settings::GameSettings, zone: &str) -> crate::message::Message {
     use crate::msg;
     use settings::{EndedBy, Ending};
-    let Some(Ending { how, at }) = &row.settings.ending else {
-        return msg!("info.ended_unknown", game = row.name);
+    let Some(Ending { how, at }) = &settings.ending else {
+        return msg!("info.ended_unknown", game = game);
     };
     let how = match how {
         EndedBy::Victory { winner } => msg!("info.ended_victory", winner = winner),
@@ -87,7 +87,7 @@ pub fn ended(row: &crate::store::GameRow) -> crate::message::Message {
     };
     let when = crate::message::When {
         at: Some(*at),
-        zone: row.time_zone.clone(),
+        zone: zone.to_string(),
     };
-    msg!("info.ended", game = row.name, how = how, when = when)
+    msg!("info.ended", game = game, how = how, when = when)
 }

@@ -77,7 +77,11 @@ impl Session<'_> {
         let token = classic::phase_token(position.turn);
         let finished = row.state == crate::game::GameState::Finished;
         let deadline = match row.deadline_at {
-            _ if finished => words.message(&crate::game::ended(row)),
+            _ if finished => words.message(&crate::game::ended(
+                &row.name,
+                &row.settings,
+                &row.time_zone,
+            )),
             Some(at) => tr!(
                 words,
                 "info.list_deadline",
