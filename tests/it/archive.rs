@@ -218,6 +218,7 @@ fn the_summary_gives_holders_and_centres_by_year() {
         summary_text(&tx, tiny, &duel, Reader::Master, Words::english()).unwrap(),
         format!(
             "Summary of game 'duel' (Tiny): finished, Winter 239 BC adjustments.\n\
+             Game 'duel' is over: won by South, Sat 09 Jan 2027 11:00 UTC.\n\
              \n\
              Who held each power:\n\
              \x20 North: alice@example.test (Spring 240 BC – Winter 239 BC)\n\
@@ -229,6 +230,7 @@ fn the_summary_gives_holders_and_centres_by_year() {
         summary_text(&tx, tiny, &duel, Reader::Other, Words::english()).unwrap(),
         format!(
             "Summary of game 'duel' (Tiny): finished, Winter 239 BC adjustments.\n\
+             Game 'duel' is over: won by South, Sat 09 Jan 2027 11:00 UTC.\n\
              \n\
              Who held each power:\n\
              \x20 North: a player who gave no name (Spring 240 BC – Winter 239 BC)\n\
