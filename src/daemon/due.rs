@@ -98,8 +98,9 @@ impl Daemon {
                     }
                 }
                 let letters = judge.tick_game(&tx, id, now)?;
+                let mut encodings = Encodings::default();
                 for letter in &letters {
-                    Self::queue(judge, &tx, letter, None, now)?;
+                    Self::queue_sharing(judge, &tx, letter, None, now, &mut encodings)?;
                 }
                 tx.commit()?;
                 Ok(letters.len())

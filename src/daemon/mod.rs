@@ -13,7 +13,7 @@ use tracing::{error, info, warn};
 
 use crate::judge::Judge;
 use crate::letter::{Address, OutgoingLetter};
-use crate::mail::compose::compose_apart;
+use crate::mail::compose::{Encodings, compose_sharing};
 use crate::mail::imap::{ImapInbox, ImapSettings};
 use crate::mail::maildir::Maildir;
 use crate::mail::read::{Unreadable, read_letter};
@@ -520,12 +520,14 @@ impl Daemon {
             fault.strike(&letter.body);
         }
         let mut held_back = None;
+        // A letter that completes a game's orders causes its results, one picture for all.
+        let mut encodings = Encodings::default();
         for out in &handled.letters {
             if out.in_reply_to.is_some() && !handled.effective {
                 let why = Self::queue_answer(judge, tx, out, id, now)?;
                 held_back = held_back.or(why);
             } else {
-                Self::queue(judge, tx, out, Some(id), now)?;
+                Self::queue_sharing(judge, tx, out, Some(id), now, &mut encodings)?;
             }
         }
         Ok(Settlement {

@@ -338,6 +338,19 @@ impl Daemon {
         caused_by: Option<i64>,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<()> {
+        Self::queue_sharing(judge, tx, letter, caused_by, now, &mut Encodings::default())
+    }
+
+    /// `queue`, the attachments encoded once for the letters queued with the same
+    /// `encodings` (a game's results letters, which carry one picture).
+    pub(super) fn queue_sharing(
+        judge: &Judge,
+        tx: &Tx,
+        letter: &OutgoingLetter,
+        caused_by: Option<i64>,
+        now: DateTime<Utc>,
+        encodings: &mut Encodings,
+    ) -> rusqlite::Result<()> {
         let judge = &judge.config.judge;
         let domain = judge.address.rsplit('@').next().unwrap_or("localhost");
         let message_id = crate::mail::compose::message_id(now, domain);
@@ -360,11 +373,12 @@ impl Daemon {
                 threaded.references.insert(0, root);
                 threaded
             });
-        let raw = compose_apart(
+        let raw = compose_sharing(
             in_thread.as_ref().unwrap_or(letter),
             &from,
             &message_id,
             now,
+            encodings,
         );
         let recipients: Vec<String> = letter.to.iter().map(|a| a.email.clone()).collect();
         tx.enqueue(&message_id, &recipients, &raw, caused_by, now)

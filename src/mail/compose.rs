@@ -131,6 +131,50 @@ pub fn compose_apart(
     message_id: &str,
     date: DateTime<Utc>,
 ) -> Composed {
+    compose_sharing(letter, from, message_id, date, &mut Encodings::default())
+}
+
+/// Attachments' bodies as encoded for a letter (base64 wrapped in lines), kept for the
+/// letters queued together: a game's results letters each carry the same picture, and
+/// encoding it (and checking it for text first, as lettre does) for each of seven members
+/// cost more than the rest of their letters together.
+#[derive(Default)]
+pub struct Encodings {
+    /// The file's bytes, the encoding lettre chose for them, and their encoded body; the
+    /// last few files only (a batch carries one picture for each language at most).
+    kept: Vec<(Vec<u8>, ContentTransferEncoding, Vec<u8>)>,
+}
+
+/// Files whose encodings are kept at once: a game's pictures, one for each language.
+const ENCODINGS_KEPT: usize = 4;
+
+impl Encodings {
+    /// `bytes` as a letter's body: its transfer encoding and the encoded text, encoded now
+    /// or taken from the files encoded before.
+    fn encoded(&mut self, bytes: &[u8]) -> (ContentTransferEncoding, Vec<u8>) {
+        if let Some((_, encoding, body)) = self.kept.iter().find(|(b, _, _)| b == bytes) {
+            return (*encoding, body.clone());
+        }
+        let body = Body::new(bytes.to_vec());
+        let encoding = body.encoding();
+        let body = body.into_vec();
+        if self.kept.len() >= ENCODINGS_KEPT {
+            self.kept.remove(0);
+        }
+        self.kept.push((bytes.to_vec(), encoding, body.clone()));
+        (encoding, body)
+    }
+}
+
+/// `compose_apart`, with the attachments' encodings shared with the other letters composed
+/// with the same `encodings`.
+pub fn compose_sharing(
+    letter: &OutgoingLetter,
+    from: &Address,
+    message_id: &str,
+    date: DateTime<Utc>,
+    encodings: &mut Encodings,
+) -> Composed {
     let from_mailbox = sender_mailbox(from);
     let recipients: Vec<Mailbox> = letter.to.iter().filter_map(mailbox).collect();
     let envelope_to: Vec<lettre::Address> = if recipients.is_empty() {
@@ -193,10 +237,9 @@ pub fn compose_apart(
                 .unwrap_or_else(|_| ContentType::parse("application/octet-stream").expect("valid"));
             // The body as lettre encodes it, kept apart; the letter holds a placeholder,
             // written as it stands, which the body later replaces byte for byte.
-            let body = Body::new(attachment.bytes.clone());
-            let encoding = body.encoding();
+            let (encoding, body) = encodings.encoded(&attachment.bytes);
             let placeholder = format!("STRATEGOS-ATTACHMENT-{i}-{message_id}").into_bytes();
-            kept.push((placeholder.clone(), body.into_vec()));
+            kept.push((placeholder.clone(), body));
             parts = parts.singlepart(
                 lettre::message::Attachment::new(one_line(&attachment.name)).body(
                     Body::dangerous_pre_encoded(placeholder, encoding),
@@ -534,6 +577,43 @@ mod tests {
     use super::*;
     use crate::letter::Attachment;
     use mail_parser::MimeHeaders;
+
+    /// Letters composed sharing their encodings carry the bodies of the letters composed
+    /// alone, byte for byte (the boundaries between parts are drawn at random): the same
+    /// picture is encoded once, and a different file of the same size (a picture in the
+    /// other language) is never taken for it.
+    #[test]
+    fn shared_encodings_change_no_letter() {
+        let picture: Vec<u8> = (0..30_000u32).map(|i| (i * 7919 % 251) as u8).collect();
+        let mut other = picture.clone();
+        other[29_999] ^= 1;
+        let from = Address::new("judge@example.test");
+        let now = DateTime::parse_from_rfc3339("2027-01-05T12:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        let mut encodings = Encodings::default();
+        for (n, bytes) in [&picture, &picture, &other, &picture]
+            .into_iter()
+            .enumerate()
+        {
+            let mut letter =
+                OutgoingLetter::fresh(&format!("p{n}@example.test"), "Results", "Moves.\n");
+            letter.attachments.push(Attachment {
+                name: "map.png".to_string(),
+                media_type: "image/png".to_string(),
+                bytes: bytes.clone(),
+            });
+            let id = format!("{n}.strategos@example.test");
+            let shared = compose_sharing(&letter, &from, &id, now, &mut encodings);
+            let alone = compose_apart(&letter, &from, &id, now);
+            assert!(shared.parts == alone.parts, "letter {n}: the same body");
+            let whole = shared.whole();
+            let message = mail_parser::MessageParser::default().parse(&whole).unwrap();
+            let file = message.attachments().next().unwrap().contents().to_vec();
+            assert_eq!(&file, bytes, "letter {n} carries its own file");
+        }
+        assert_eq!(encodings.kept.len(), 2, "two files, each encoded once");
+    }
 
     /// A letter composed with its attachments kept apart is, made whole, the letter: the
     /// text reads back as written and each file comes back byte for byte. Text of the
