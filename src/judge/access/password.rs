@@ -11,6 +11,8 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
+use crate::judge::session::Session;
+use crate::msg;
 use argon2::{Algorithm, Argon2, Block, Params, PasswordHash, Version};
 use blake2::{Blake2b512, Digest};
 
@@ -185,6 +187,24 @@ fn argon2_matches(password: &str, hash: &str) -> bool {
     }
     // Compared without stopping at the first difference.
     out.iter().zip(expected).fold(0u8, |d, (x, y)| d | (x ^ y)) == 0
+}
+
+/// Most new passwords one letter may set (accounts, games, seats): each is an argon2 hash.
+const MOST_PASSWORDS_SET: u32 = 5;
+
+/// The stored form of a password the letter sets (a new account, game or seat), or
+/// `None`, said on `line`, past `MOST_PASSWORDS_SET` in one letter: each costs argon2's
+/// time, so one letter cannot make the judge hash for long.
+pub(crate) fn new_password(cx: &mut Session<'_>, line: usize, password: &str) -> Option<String> {
+    if cx.passwords_set >= MOST_PASSWORDS_SET {
+        cx.fail(
+            line,
+            msg!("limits.passwords_set", most = MOST_PASSWORDS_SET),
+        );
+        return None;
+    }
+    cx.passwords_set += 1;
+    Some(hash_password(password))
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@
 use chrono::{DateTime, Utc};
 
 use crate::judge::Judge;
+use crate::judge::access::lockout;
 use crate::judge::access::seat::Checked;
 use crate::judge::session::Confirmed;
 use crate::judge::session::Session;
@@ -74,11 +75,11 @@ impl Judge {
             if power.is_none() && !self.watches_or_masters(tx, &session.sender, game)? {
                 continue;
             }
-            let Some((seat, hash)) = session.seat_signed_on(tx, power, game)? else {
+            let Some((seat, hash)) = lockout::seat_signed_on(&session, tx, power, game)? else {
                 continue;
             };
             // One check a letter, counted as any other.
-            let read = match session.check_password(tx, &seat, password, &hash)? {
+            let read = match lockout::check_password(&mut session, tx, &seat, password, &hash)? {
                 Checked::Right | Checked::Locked(_) => true,
                 Checked::Wrong | Checked::Exhausted => false,
             };

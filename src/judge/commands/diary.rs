@@ -23,92 +23,90 @@ fn headline(body: &str) -> String {
     shown
 }
 
-impl Session<'_> {
-    /// DIARY RECORD, LIST, READ n, DELETE n.
-    pub(crate) fn diary(
-        &mut self,
-        tx: &Tx,
-        line: usize,
-        action: &DiaryAction,
-    ) -> rusqlite::Result<()> {
-        let Some((row, power)) = self.signed_on.clone() else {
-            self.fail(line, msg!("diary.needs_power"));
-            return Ok(());
-        };
-        let Some(member) = tx
-            .members(row.id)?
-            .into_iter()
-            .find(|m| m.power.as_deref() == Some(power.as_str()))
-        else {
-            self.fail(line, msg!("wishes.no_seat", game = row.name));
-            return Ok(());
-        };
-        let player = member.player_id;
-        let when = |text: &str| When {
-            at: parse_time(text),
-            zone: row.time_zone.clone(),
-        };
-        match action {
-            DiaryAction::Record { text } if text.trim().is_empty() => {
-                self.fail(line, msg!("diary.empty"));
+/// DIARY RECORD, LIST, READ n, DELETE n.
+pub(crate) fn diary(
+    cx: &mut Session<'_>,
+    tx: &Tx,
+    line: usize,
+    action: &DiaryAction,
+) -> rusqlite::Result<()> {
+    let Some((row, power)) = cx.signed_on.clone() else {
+        cx.fail(line, msg!("diary.needs_power"));
+        return Ok(());
+    };
+    let Some(member) = tx
+        .members(row.id)?
+        .into_iter()
+        .find(|m| m.power.as_deref() == Some(power.as_str()))
+    else {
+        cx.fail(line, msg!("wishes.no_seat", game = row.name));
+        return Ok(());
+    };
+    let player = member.player_id;
+    let when = |text: &str| When {
+        at: parse_time(text),
+        zone: row.time_zone.clone(),
+    };
+    match action {
+        DiaryAction::Record { text } if text.trim().is_empty() => {
+            cx.fail(line, msg!("diary.empty"));
+        }
+        DiaryAction::Record { text } => {
+            if row.state == GameState::Finished {
+                cx.fail(line, msg!("diary.game_over", game = row.name));
+                return Ok(());
             }
-            DiaryAction::Record { text } => {
-                if row.state == GameState::Finished {
-                    self.fail(line, msg!("diary.game_over", game = row.name));
-                    return Ok(());
-                }
-                let number = tx.add_diary_entry(row.id, player, Some(&power), text, self.now)?;
-                self.say(msg!("diary.recorded", number = number, game = row.name));
+            let number = tx.add_diary_entry(row.id, player, Some(&power), text, cx.now)?;
+            cx.say(msg!("diary.recorded", number = number, game = row.name));
+        }
+        DiaryAction::List => {
+            let entries = tx.diary(row.id, Some(player))?;
+            if entries.is_empty() {
+                cx.say(msg!("diary.none", game = row.name));
+                return Ok(());
             }
-            DiaryAction::List => {
-                let entries = tx.diary(row.id, Some(player))?;
-                if entries.is_empty() {
-                    self.say(msg!("diary.none", game = row.name));
-                    return Ok(());
-                }
-                let words = self.words();
-                let mut lines = vec![tr!(words, "diary.list", game = row.name)];
-                for entry in entries {
-                    lines.push(format!(
-                        "  {:>3}  {}  {}",
-                        entry.number,
-                        words.when(&when(&entry.created_at)),
-                        headline(&entry.body)
-                    ));
-                }
-                self.say_text(lines.join("\n"));
+            let words = cx.words();
+            let mut lines = vec![tr!(words, "diary.list", game = row.name)];
+            for entry in entries {
+                lines.push(format!(
+                    "  {:>3}  {}  {}",
+                    entry.number,
+                    words.when(&when(&entry.created_at)),
+                    headline(&entry.body)
+                ));
             }
-            DiaryAction::Read(number) => {
-                let entry = tx
-                    .diary(row.id, Some(player))?
-                    .into_iter()
-                    .find(|e| e.number == *number);
-                match entry {
-                    Some(entry) => {
-                        let words = self.words();
-                        let heading = tr!(
-                            words,
-                            "diary.entry",
-                            number = entry.number,
-                            at = when(&entry.created_at)
-                        );
-                        self.say_text(format!("{heading}\n{}", entry.body));
-                    }
-                    None => self.fail(line, msg!("diary.no_entry", number = number)),
+            cx.say_text(lines.join("\n"));
+        }
+        DiaryAction::Read(number) => {
+            let entry = tx
+                .diary(row.id, Some(player))?
+                .into_iter()
+                .find(|e| e.number == *number);
+            match entry {
+                Some(entry) => {
+                    let words = cx.words();
+                    let heading = tr!(
+                        words,
+                        "diary.entry",
+                        number = entry.number,
+                        at = when(&entry.created_at)
+                    );
+                    cx.say_text(format!("{heading}\n{}", entry.body));
                 }
+                None => cx.fail(line, msg!("diary.no_entry", number = number)),
             }
-            DiaryAction::Delete(numbers) => {
-                for number in numbers {
-                    if tx.delete_diary_entry(row.id, player, *number)? {
-                        self.say(msg!("diary.deleted", number = number));
-                    } else {
-                        self.fail(line, msg!("diary.no_entry", number = number));
-                    }
+        }
+        DiaryAction::Delete(numbers) => {
+            for number in numbers {
+                if tx.delete_diary_entry(row.id, player, *number)? {
+                    cx.say(msg!("diary.deleted", number = number));
+                } else {
+                    cx.fail(line, msg!("diary.no_entry", number = number));
                 }
             }
         }
-        Ok(())
     }
+    Ok(())
 }
 
 impl Judge {

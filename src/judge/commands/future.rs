@@ -80,206 +80,209 @@ fn turn_of(name: &PhaseName) -> Result<Turn, Message> {
     })
 }
 
-impl Session<'_> {
-    /// PHASE: the order lines after it, up to the next PHASE, are for that phase.
-    pub(crate) fn phase(&mut self, tx: &Tx, line: usize, name: &PhaseName) -> rusqlite::Result<()> {
-        // Until it is known which phase: the lines after a refused PHASE go nowhere.
-        self.phase_for = Some(Later { turn: None });
-        let Some((row, _)) = self.signed_on.clone() else {
-            self.fail(line, msg!("future.needs_power"));
+/// PHASE: the order lines after it, up to the next PHASE, are for that phase.
+pub(crate) fn phase(
+    cx: &mut Session<'_>,
+    tx: &Tx,
+    line: usize,
+    name: &PhaseName,
+) -> rusqlite::Result<()> {
+    // Until it is known which phase: the lines after a refused PHASE go nowhere.
+    cx.phase_for = Some(Later { turn: None });
+    let Some((row, _)) = cx.signed_on.clone() else {
+        cx.fail(line, msg!("future.needs_power"));
+        return Ok(());
+    };
+    let row = tx.game(row.id)?;
+    let Some((variant, position)) = cx
+        .judge
+        .game_position(&row)
+        .filter(|_| row.state == GameState::Active)
+    else {
+        cx.fail(line, msg!("common.not_running", game = row.name));
+        return Ok(());
+    };
+    let turn = match turn_of(name) {
+        Ok(turn) => turn,
+        Err(why) => {
+            cx.fail(line, why);
             return Ok(());
-        };
-        let row = tx.game(row.id)?;
-        let Some((variant, position)) = self
-            .judge
-            .game_position(&row)
-            .filter(|_| row.state == GameState::Active)
-        else {
-            self.fail(line, msg!("common.not_running", game = row.name));
-            return Ok(());
-        };
-        let turn = match turn_of(name) {
-            Ok(turn) => turn,
-            Err(why) => {
-                self.fail(line, why);
-                return Ok(());
-            }
-        };
-        let calendar = &variant.calendar;
-        let (asked, now) = (rank(calendar, turn), rank(calendar, position.turn));
-        let shown = phase_of_turn_message(variant, turn);
-        if asked < now {
-            self.fail(line, msg!("future.past", phase = shown, game = row.name));
-        } else if asked == now {
-            self.phase_for = None;
-            self.say(msg!("future.current", phase = shown));
-        } else if asked - now > YEARS_AHEAD * PHASES_A_YEAR {
-            self.fail(
-                line,
-                msg!("future.too_far", phase = shown, years = YEARS_AHEAD),
-            );
-        } else {
-            self.phase_for = Some(Later { turn: Some(turn) });
         }
-        Ok(())
+    };
+    let calendar = &variant.calendar;
+    let (asked, now) = (rank(calendar, turn), rank(calendar, position.turn));
+    let shown = phase_of_turn_message(variant, turn);
+    if asked < now {
+        cx.fail(line, msg!("future.past", phase = shown, game = row.name));
+    } else if asked == now {
+        cx.phase_for = None;
+        cx.say(msg!("future.current", phase = shown));
+    } else if asked - now > YEARS_AHEAD * PHASES_A_YEAR {
+        cx.fail(
+            line,
+            msg!("future.too_far", phase = shown, years = YEARS_AHEAD),
+        );
+    } else {
+        cx.phase_for = Some(Later { turn: Some(turn) });
     }
+    Ok(())
+}
 
-    /// Order lines after a PHASE line: their words checked, kept as written for that phase.
-    pub(crate) fn later_orders(
-        &mut self,
-        tx: &Tx,
-        later: &Later,
-        text: &str,
-        first_line: usize,
-    ) -> rusqlite::Result<()> {
-        let Some((row, power_id)) = self.signed_on.clone() else {
-            return Ok(());
-        };
+/// Order lines after a PHASE line: their words checked, kept as written for that phase.
+pub(crate) fn later_orders(
+    cx: &mut Session<'_>,
+    tx: &Tx,
+    later: &Later,
+    text: &str,
+    first_line: usize,
+) -> rusqlite::Result<()> {
+    let Some((row, power_id)) = cx.signed_on.clone() else {
+        return Ok(());
+    };
+    let Some(turn) = later.turn else {
+        cx.fail(first_line, msg!("future.not_read"));
+        return Ok(());
+    };
+    let turn_kind = turn.kind;
+    let Some(variant) = cx.judge.variant(&row.variant) else {
+        return Ok(());
+    };
+    let map = &variant.map;
+    let (selected, problems) = conditional::select(variant, None, text);
+    let (_, diagnostics) = crate::text::order::parse_orders(variant, turn_kind, &selected);
+    let mut bad: Vec<usize> = Vec::new();
+    for d in problems
+        .iter()
+        .chain(&diagnostics)
+        .filter(|d| d.severity == Severity::Error)
+    {
+        cx.fail(first_line + d.line - 1, d.said.clone());
+        bad.push(d.line);
+    }
+    // The lines kept: conditions and orders whose words read; the bad ones left out.
+    let kept: Vec<&str> = text
+        .lines()
+        .enumerate()
+        .filter(|(i, l)| !l.trim().is_empty() && !bad.contains(&(i + 1)))
+        .map(|(_, l)| l.trim())
+        .collect();
+    let phase = token(turn);
+    if !kept.is_empty() {
+        tx.add_future_orders(
+            row.id,
+            &power_id,
+            &phase,
+            rank(&variant.calendar, turn),
+            &kept.join("\n"),
+            cx.now,
+        )?;
+    }
+    let words = cx.words();
+    let mut lines = vec![tr!(
+        words,
+        "future.kept",
+        power = map
+            .power_by_id(&power_id)
+            .map_or(power_id.clone(), |p| map.power(p).name.clone()),
+        phase = phase_of_turn_message(variant, turn),
+        game = row.name
+    )];
+    let all: Vec<String> = tx
+        .future_orders(row.id, &power_id)?
+        .into_iter()
+        .filter(|(p, _, _)| *p == phase)
+        .map(|(_, _, l)| l)
+        .collect();
+    let all = all.join("\n");
+    // Orders as the judge writes them; the lines of IF blocks as written.
+    let rendered: Vec<String> = all
+        .lines()
+        .map(|l| {
+            let order = (!conditional::has_conditions(l))
+                .then(|| crate::text::order::parse_order(variant, turn_kind, l).0)
+                .flatten();
+            match order {
+                Some(order) => format!("  {}", crate::text::order::render(map, &order)),
+                None => format!("  {l}"),
+            }
+        })
+        .collect();
+    if rendered.is_empty() {
+        lines.push(tr!(words, "play.no_orders"));
+    }
+    lines.extend(rendered);
+    cx.say_text(lines.join("\n"));
+    Ok(())
+}
+
+/// CLEAR: the power's orders withdrawn; after PHASE, only those kept for that phase.
+pub(crate) fn clear(cx: &mut Session<'_>, tx: &Tx, line: usize) -> rusqlite::Result<()> {
+    let Some((row, power_id)) = cx.signed_on.clone() else {
+        cx.fail(line, msg!("future.clear_needs_power"));
+        return Ok(());
+    };
+    let row = tx.game(row.id)?;
+    let Some((variant, position)) = cx.judge.game_position(&row) else {
+        cx.fail(line, msg!("common.not_running", game = row.name));
+        return Ok(());
+    };
+    if let Some(later) = cx.phase_for.clone() {
         let Some(turn) = later.turn else {
-            self.fail(first_line, msg!("future.not_read"));
+            cx.fail(line, msg!("future.not_read"));
             return Ok(());
         };
-        let turn_kind = turn.kind;
-        let Some(variant) = self.judge.variant(&row.variant) else {
-            return Ok(());
-        };
-        let map = &variant.map;
-        let (selected, problems) = conditional::select(variant, None, text);
-        let (_, diagnostics) = crate::text::order::parse_orders(variant, turn_kind, &selected);
-        let mut bad: Vec<usize> = Vec::new();
-        for d in problems
-            .iter()
-            .chain(&diagnostics)
-            .filter(|d| d.severity == Severity::Error)
-        {
-            self.fail(first_line + d.line - 1, d.said.clone());
-            bad.push(d.line);
-        }
-        // The lines kept: conditions and orders whose words read; the bad ones left out.
-        let kept: Vec<&str> = text
-            .lines()
-            .enumerate()
-            .filter(|(i, l)| !l.trim().is_empty() && !bad.contains(&(i + 1)))
-            .map(|(_, l)| l.trim())
-            .collect();
-        let phase = token(turn);
-        if !kept.is_empty() {
-            tx.add_future_orders(
-                row.id,
-                &power_id,
-                &phase,
-                rank(&variant.calendar, turn),
-                &kept.join("\n"),
-                self.now,
-            )?;
-        }
-        let words = self.words();
-        let mut lines = vec![tr!(
-            words,
-            "future.kept",
-            power = map
-                .power_by_id(&power_id)
-                .map_or(power_id.clone(), |p| map.power(p).name.clone()),
-            phase = phase_of_turn_message(variant, turn),
-            game = row.name
-        )];
-        let all: Vec<String> = tx
-            .future_orders(row.id, &power_id)?
-            .into_iter()
-            .filter(|(p, _, _)| *p == phase)
-            .map(|(_, _, l)| l)
-            .collect();
-        let all = all.join("\n");
-        // Orders as the judge writes them; the lines of IF blocks as written.
-        let rendered: Vec<String> = all
-            .lines()
-            .map(|l| {
-                let order = (!conditional::has_conditions(l))
-                    .then(|| crate::text::order::parse_order(variant, turn_kind, l).0)
-                    .flatten();
-                match order {
-                    Some(order) => format!("  {}", crate::text::order::render(map, &order)),
-                    None => format!("  {l}"),
-                }
-            })
-            .collect();
-        if rendered.is_empty() {
-            lines.push(tr!(words, "play.no_orders"));
-        }
-        lines.extend(rendered);
-        self.say_text(lines.join("\n"));
-        Ok(())
-    }
-
-    /// CLEAR: the power's orders withdrawn; after PHASE, only those kept for that phase.
-    pub(crate) fn clear(&mut self, tx: &Tx, line: usize) -> rusqlite::Result<()> {
-        let Some((row, power_id)) = self.signed_on.clone() else {
-            self.fail(line, msg!("future.clear_needs_power"));
-            return Ok(());
-        };
-        let row = tx.game(row.id)?;
-        let Some((variant, position)) = self.judge.game_position(&row) else {
-            self.fail(line, msg!("common.not_running", game = row.name));
-            return Ok(());
-        };
-        if let Some(later) = self.phase_for.clone() {
-            let Some(turn) = later.turn else {
-                self.fail(line, msg!("future.not_read"));
-                return Ok(());
-            };
-            let phase = phase_of_turn_message(variant, turn);
-            let n = tx.clear_future_orders(row.id, &power_id, Some(&token(turn)))?;
-            self.say(if n > 0 {
-                msg!("future.cleared_phase", phase = phase)
-            } else {
-                msg!("future.nothing_kept", phase = phase)
-            });
-            return Ok(());
-        }
-        let now = tx.clear_orders(row.id, row.phase_serial, &power_id)?;
-        let later = tx.clear_future_orders(row.id, &power_id, None)?;
-        let phase = phase_of_turn_message(variant, position.turn);
-        self.say(match (now, later > 0) {
-            (true, true) => msg!("future.cleared_all", phase = phase),
-            (true, false) => msg!("future.cleared_now", phase = phase),
-            (false, true) => msg!("future.cleared_later"),
-            (false, false) => msg!("future.nothing_to_clear"),
+        let phase = phase_of_turn_message(variant, turn);
+        let n = tx.clear_future_orders(row.id, &power_id, Some(&token(turn)))?;
+        cx.say(if n > 0 {
+            msg!("future.cleared_phase", phase = phase)
+        } else {
+            msg!("future.nothing_kept", phase = phase)
         });
-        // No orders any more: the game waits for them again.
-        if now && row.process_at.is_some() {
-            self.touch(row.id, true);
-        }
-        Ok(())
+        return Ok(());
     }
+    let now = tx.clear_orders(row.id, row.phase_serial, &power_id)?;
+    let later = tx.clear_future_orders(row.id, &power_id, None)?;
+    let phase = phase_of_turn_message(variant, position.turn);
+    cx.say(match (now, later > 0) {
+        (true, true) => msg!("future.cleared_all", phase = phase),
+        (true, false) => msg!("future.cleared_now", phase = phase),
+        (false, true) => msg!("future.cleared_later"),
+        (false, false) => msg!("future.nothing_to_clear"),
+    });
+    // No orders any more: the game waits for them again.
+    if now && row.process_at.is_some() {
+        cx.touch(row.id, true);
+    }
+    Ok(())
+}
 
-    /// A line of the answer naming the phases `power` has orders kept for, if any.
-    pub(crate) fn kept_later_line(
-        &self,
-        tx: &Tx,
-        row: &GameRow,
-        variant: &Variant,
-        power: &str,
-    ) -> rusqlite::Result<Option<String>> {
-        let mut phases: Vec<(i64, String)> = Vec::new();
-        for (_, rank, _) in tx.future_orders(row.id, power)? {
-            if phases.iter().all(|(r, _)| *r != rank) {
-                let turn = turn_of_rank(&variant.calendar, rank);
-                phases.push((
-                    rank,
-                    self.words().message(&phase_of_turn_message(variant, turn)),
-                ));
-            }
+/// A line of the answer naming the phases `power` has orders kept for, if any.
+pub(crate) fn kept_later_line(
+    cx: &Session<'_>,
+    tx: &Tx,
+    row: &GameRow,
+    variant: &Variant,
+    power: &str,
+) -> rusqlite::Result<Option<String>> {
+    let mut phases: Vec<(i64, String)> = Vec::new();
+    for (_, rank, _) in tx.future_orders(row.id, power)? {
+        if phases.iter().all(|(r, _)| *r != rank) {
+            let turn = turn_of_rank(&variant.calendar, rank);
+            phases.push((
+                rank,
+                cx.words().message(&phase_of_turn_message(variant, turn)),
+            ));
         }
-        if phases.is_empty() {
-            return Ok(None);
-        }
-        let names: Vec<String> = phases.into_iter().map(|(_, n)| n).collect();
-        Ok(Some(tr!(
-            self.words(),
-            "future.kept_for",
-            phases = names.join(", ")
-        )))
     }
+    if phases.is_empty() {
+        return Ok(None);
+    }
+    let names: Vec<String> = phases.into_iter().map(|(_, n)| n).collect();
+    Ok(Some(tr!(
+        cx.words(),
+        "future.kept_for",
+        phases = names.join(", ")
+    )))
 }
 
 /// The turn of a rank (the inverse of `rank`).

@@ -9,7 +9,10 @@ use crate::diplomacy::turn::PhaseKind;
 use crate::diplomacy::unit::Unit;
 use crate::game::orders::{is_complete, order_lines, stored_orders, submit};
 use crate::game::{GameKind, GameState};
+use crate::judge::access::held;
 use crate::judge::commands::credit::change_credit;
+use crate::judge::commands::future;
+use crate::judge::commands::info;
 use crate::judge::deadline_text_in;
 use crate::judge::session::Session;
 use crate::letter::OutgoingLetter;
@@ -20,279 +23,274 @@ use crate::text::command::CreditAction;
 use crate::variant::Variant;
 use crate::{msg, tr};
 
-impl Session<'_> {
-    pub(crate) fn orders(&mut self, tx: &Tx, text: &str, line: usize) -> rusqlite::Result<()> {
-        // Here I Stand: a power's moves and answers, or the master's adjustments.
-        if let Some((row, power)) = self.signed_on.clone()
-            && row.kind() == GameKind::HereIStand
-        {
-            let power = crate::his::Power::from_word(&power);
-            return self.his_lines(tx, row, power, text, line);
-        }
-        if self.signed_on.is_none()
-            && let Some(row) = self.master_of.clone()
-            && row.kind() == GameKind::HereIStand
-        {
-            return self.his_lines(tx, row, None, text, line);
-        }
-        if let Some(later) = self.phase_for.clone()
-            && self.signed_on.is_some()
-        {
-            self.orders_read = true;
-            return self.later_orders(tx, &later, text, line);
-        }
-        let Some((row, power_id)) = self.signed_on.clone() else {
-            // Each line that is no command gets its own error, with the command it may have
-            // been meant for.
-            for (i, written) in text.lines().enumerate() {
-                let written = written.trim();
-                if written.is_empty() {
-                    continue;
-                }
-                let shown: String = written.chars().take(60).collect();
-                let first = written.split_whitespace().next().unwrap_or("");
-                let message = match crate::text::command::nearest_command(first) {
-                    Some(command) => msg!("play.did_you_mean", text = shown, command = command),
-                    None => msg!("play.not_a_command", text = shown),
-                };
-                self.fail(line + i, message);
+pub(crate) fn orders(
+    cx: &mut Session<'_>,
+    tx: &Tx,
+    text: &str,
+    line: usize,
+) -> rusqlite::Result<()> {
+    // Here I Stand: a power's moves and answers, or the master's adjustments.
+    if let Some((row, power)) = cx.signed_on.clone()
+        && row.kind() == GameKind::HereIStand
+    {
+        let power = crate::his::Power::from_word(&power);
+        return crate::judge::commands::his::his_lines(cx, tx, row, power, text, line);
+    }
+    if cx.signed_on.is_none()
+        && let Some(row) = cx.master_of.clone()
+        && row.kind() == GameKind::HereIStand
+    {
+        return crate::judge::commands::his::his_lines(cx, tx, row, None, text, line);
+    }
+    if let Some(later) = cx.phase_for.clone()
+        && cx.signed_on.is_some()
+    {
+        cx.orders_read = true;
+        return future::later_orders(cx, tx, &later, text, line);
+    }
+    let Some((row, power_id)) = cx.signed_on.clone() else {
+        // Each line that is no command gets its own error, with the command it may have
+        // been meant for.
+        for (i, written) in text.lines().enumerate() {
+            let written = written.trim();
+            if written.is_empty() {
+                continue;
             }
-            return Ok(());
-        };
-        let Some((variant, position)) = self
-            .judge
-            .game_position(&row)
-            .filter(|_| row.state == GameState::Active)
-        else {
-            self.fail(line, msg!("play.no_orders_taken", game = row.name));
-            return Ok(());
-        };
-        self.orders_read = true;
-        let map = &variant.map;
-        // A held letter's orders are for the phase it was written in.
-        let phase = crate::game::phases::phase_name_in(self.words(), variant, &position);
-        if self.outlived_phase(tx, &row, &phase, line)? {
-            return Ok(());
+            let shown: String = written.chars().take(60).collect();
+            let first = written.split_whitespace().next().unwrap_or("");
+            let message = match crate::text::command::nearest_command(first) {
+                Some(command) => msg!("play.did_you_mean", text = shown, command = command),
+                None => msg!("play.not_a_command", text = shown),
+            };
+            cx.fail(line + i, message);
         }
-        let power = map
-            .power_by_id(&power_id)
-            .expect("members hold the variant's powers");
-        // IF blocks are for orders kept for a later phase only (NJ:syntax): each such line
-        // is refused, the other lines read.
-        let text = if crate::text::conditional::has_conditions(text) {
-            text.lines()
-                .enumerate()
-                .map(|(i, l)| {
-                    if crate::text::conditional::has_conditions(l) {
-                        self.fail(line + i, msg!("future.if_now"));
-                        ""
-                    } else {
-                        l
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("\n")
+        return Ok(());
+    };
+    let Some((variant, position)) = cx
+        .judge
+        .game_position(&row)
+        .filter(|_| row.state == GameState::Active)
+    else {
+        cx.fail(line, msg!("play.no_orders_taken", game = row.name));
+        return Ok(());
+    };
+    cx.orders_read = true;
+    let map = &variant.map;
+    // A held letter's orders are for the phase it was written in.
+    let phase = crate::game::phases::phase_name_in(cx.words(), variant, &position);
+    if held::outlived_phase(cx, tx, &row, &phase, line)? {
+        return Ok(());
+    }
+    let power = map
+        .power_by_id(&power_id)
+        .expect("members hold the variant's powers");
+    // IF blocks are for orders kept for a later phase only (NJ:syntax): each such line
+    // is refused, the other lines read.
+    let text = if crate::text::conditional::has_conditions(text) {
+        text.lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if crate::text::conditional::has_conditions(l) {
+                    cx.fail(line + i, msg!("future.if_now"));
+                    ""
+                } else {
+                    l
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else {
+        text.to_string()
+    };
+    let text = text.as_str();
+    let in_force = tx
+        .orders(row.id, row.phase_serial, &power_id)?
+        .map(|(lines, _)| stored_orders(variant, position.turn.kind, &lines))
+        .unwrap_or_default();
+    let words = cx.words();
+    let submission = submit(
+        words,
+        variant,
+        &variant.rules,
+        &position,
+        power,
+        in_force,
+        text,
+        line,
+    );
+    let has_errors = !submission.errors.is_empty();
+    for e in submission.errors {
+        cx.error(msg!("letter.text", text = e));
+    }
+    for w in submission.warnings {
+        cx.say(msg!("letter.note", warning = w));
+    }
+    tx.set_orders(
+        row.id,
+        row.phase_serial,
+        &power_id,
+        &order_lines(map, &submission.orders),
+        has_errors,
+        cx.now,
+    )?;
+    // The orders in force as njudge lists them back: its heading, then a line per unit
+    // (`Austria: Army Vienna -> Galicia.`, `..., No Order Processed.`); our notes after.
+    let mut lines = order_list(
+        words,
+        variant,
+        &position,
+        power,
+        &submission.orders,
+        &row.name,
+        row.phase_serial + 1,
+    );
+    lines.push(String::new());
+    if !is_complete(map, &position, power, &submission.orders) {
+        lines.push(tr!(words, "play.incomplete"));
+    }
+    lines.push(tr!(
+        words,
+        "info.deadline",
+        deadline = deadline_text_in(words, &row)
+    ));
+    if let Some(deadline) = row.deadline_at.filter(|d| *d > cx.now) {
+        let left = crate::report::classic::time_left(words, deadline - cx.now);
+        lines.push(tr!(words, "classic.time_to_deadline", time = left));
+    }
+    let owing = info::owing_names(cx, tx, &row)?;
+    if !owing.is_empty() {
+        lines.push(tr!(words, "info.owing", powers = owing.join(", ")));
+    }
+    if let Some(kept) = future::kept_later_line(cx, tx, &row, variant, &power_id)? {
+        lines.push(kept);
+    }
+    cx.say_text(lines.join("\n"));
+    // Whether the phase is processed is decided once the whole letter is read.
+    cx.touch(row.id, true);
+    Ok(())
+}
+
+/// Once the whole letter is read: each game it touched is processed if every order is in
+/// and no one waits (a WAIT anywhere in the letter holds it; press of the letter is
+/// already queued, so it goes out before the results), after the phase's short delay
+/// (new orders start the delay again); a game no longer ready stops waiting to be
+/// processed early.
+pub(crate) fn process_touched(cx: &mut Session<'_>, tx: &Tx) -> rusqlite::Result<()> {
+    for (id, orders) in std::mem::take(&mut cx.touched) {
+        let mut row = tx.game(id)?;
+        if row.state != GameState::Active
+            || row.kind() == GameKind::HereIStand
+            || cx.judge.game_position(&row).is_none()
+        {
+            continue;
+        }
+        let all_in = cx.judge.missing_powers(tx, &row)?.is_empty();
+        let waits = cx.judge.someone_waits(tx, &row, cx.now)?;
+        let early = if all_in && !waits {
+            cx.judge.early_time(&row, cx.now)
         } else {
-            text.to_string()
+            None
         };
-        let text = text.as_str();
-        let in_force = tx
-            .orders(row.id, row.phase_serial, &power_id)?
-            .map(|(lines, _)| stored_orders(variant, position.turn.kind, &lines))
-            .unwrap_or_default();
-        let words = self.words();
-        let submission = submit(
-            words,
-            variant,
-            &variant.rules,
-            &position,
-            power,
-            in_force,
-            text,
-            line,
-        );
-        let has_errors = !submission.errors.is_empty();
-        for e in submission.errors {
-            self.error(msg!("letter.text", text = e));
-        }
-        for w in submission.warnings {
-            self.say(msg!("letter.note", warning = w));
-        }
-        tx.set_orders(
-            row.id,
-            row.phase_serial,
-            &power_id,
-            &order_lines(map, &submission.orders),
-            has_errors,
-            self.now,
-        )?;
-        // The orders in force as njudge lists them back: its heading, then a line per unit
-        // (`Austria: Army Vienna -> Galicia.`, `..., No Order Processed.`); our notes after.
-        let mut lines = order_list(
-            words,
-            variant,
-            &position,
-            power,
-            &submission.orders,
-            &row.name,
-            row.phase_serial + 1,
-        );
-        lines.push(String::new());
-        if !is_complete(map, &position, power, &submission.orders) {
-            lines.push(tr!(words, "play.incomplete"));
-        }
-        lines.push(tr!(
-            words,
-            "info.deadline",
-            deadline = deadline_text_in(words, &row)
-        ));
-        if let Some(deadline) = row.deadline_at.filter(|d| *d > self.now) {
-            let left = crate::report::classic::time_left(words, deadline - self.now);
-            lines.push(tr!(words, "classic.time_to_deadline", time = left));
-        }
-        let owing = self.owing_names(tx, &row)?;
-        if !owing.is_empty() {
-            lines.push(tr!(words, "info.owing", powers = owing.join(", ")));
-        }
-        if let Some(kept) = self.kept_later_line(tx, &row, variant, &power_id)? {
-            lines.push(kept);
-        }
-        self.say_text(lines.join("\n"));
-        // Whether the phase is processed is decided once the whole letter is read.
-        self.touch(row.id, true);
-        Ok(())
-    }
-
-    /// Notes that this letter changed what decides whether `game` is processed early.
-    pub(crate) fn touch(&mut self, game: i64, orders: bool) {
-        match self.touched.iter_mut().find(|(g, _)| *g == game) {
-            Some(entry) => entry.1 |= orders,
-            None => self.touched.push((game, orders)),
-        }
-    }
-
-    /// Once the whole letter is read: each game it touched is processed if every order is in
-    /// and no one waits (a WAIT anywhere in the letter holds it; press of the letter is
-    /// already queued, so it goes out before the results), after the phase's short delay
-    /// (new orders start the delay again); a game no longer ready stops waiting to be
-    /// processed early.
-    pub(crate) fn process_touched(&mut self, tx: &Tx) -> rusqlite::Result<()> {
-        for (id, orders) in std::mem::take(&mut self.touched) {
-            let mut row = tx.game(id)?;
-            if row.state != GameState::Active
-                || row.kind() == GameKind::HereIStand
-                || self.judge.game_position(&row).is_none()
-            {
-                continue;
-            }
-            let all_in = self.judge.missing_powers(tx, &row)?.is_empty();
-            let waits = self.judge.someone_waits(tx, &row, self.now)?;
-            let early = if all_in && !waits {
-                self.judge.early_time(&row, self.now)
-            } else {
-                None
-            };
-            let Some(at) = early else {
-                if row.process_at.take().is_some() {
-                    tx.save_game(&row)?;
-                    self.refresh(row.clone());
-                }
-                if all_in && orders {
-                    self.say(if waits {
-                        msg!("play.all_in_waiting")
-                    } else {
-                        msg!("play.all_in_manual")
-                    });
-                }
-                continue;
-            };
-            if at <= self.now {
-                self.say(msg!("play.all_in"));
-                row.process_at = None;
-                self.caused
-                    .extend(self.judge.process_phase(tx, &mut row, self.now)?);
-                self.refresh(row);
-                continue;
-            }
-            if orders || row.process_at.is_none() {
-                row.process_at = Some(at);
+        let Some(at) = early else {
+            if row.process_at.take().is_some() {
                 tx.save_game(&row)?;
+                cx.refresh(row.clone());
             }
-            let when = crate::report::When {
-                at: row.process_at,
-                zone: row.time_zone.clone(),
-            };
-            self.say(msg!("play.all_in_delay", at = when));
-            self.refresh(row);
+            if all_in && orders {
+                cx.say(if waits {
+                    msg!("play.all_in_waiting")
+                } else {
+                    msg!("play.all_in_manual")
+                });
+            }
+            continue;
+        };
+        if at <= cx.now {
+            cx.say(msg!("play.all_in"));
+            row.process_at = None;
+            cx.caused
+                .extend(cx.judge.process_phase(tx, &mut row, cx.now)?);
+            cx.refresh(row);
+            continue;
         }
-        Ok(())
+        if orders || row.process_at.is_none() {
+            row.process_at = Some(at);
+            tx.save_game(&row)?;
+        }
+        let when = crate::report::When {
+            at: row.process_at,
+            zone: row.time_zone.clone(),
+        };
+        cx.say(msg!("play.all_in_delay", at = when));
+        cx.refresh(row);
     }
+    Ok(())
+}
 
-    /// CREDIT: grant, pass on, end or ask for supply credit (Diadochi V rule 8).
-    pub(crate) fn credit(
-        &mut self,
-        tx: &Tx,
-        line: usize,
-        action: CreditAction,
-        amount: u32,
-        other: &str,
-    ) -> rusqlite::Result<()> {
-        let Some((row, power_id)) = self.signed_on.clone() else {
-            self.fail(line, msg!("play.credit_needs_signon"));
-            return Ok(());
-        };
-        let mut row = tx.game(row.id)?;
-        let Some((variant, position)) = self
-            .judge
-            .game_position(&row)
-            .filter(|_| row.state == GameState::Active)
-        else {
-            self.fail(line, msg!("common.not_running", game = row.name));
-            return Ok(());
-        };
-        let map = &variant.map;
-        let power = map
-            .power_by_id(&power_id)
-            .expect("members hold the variant's powers");
-        match change_credit(
-            tx,
-            variant,
-            &mut row,
-            position,
-            power,
-            CreditOrder {
-                action,
-                amount,
-                other,
-            },
-            &self.judge.config.judge.code,
-        )? {
-            Err(why) => self.fail(line, why),
-            Ok(change) => {
-                self.say(change.said);
-                if let Some((to, subject, body)) = change.notice {
-                    for m in tx
-                        .members(row.id)?
-                        .iter()
-                        .filter(|m| m.power.as_deref() == Some(map.power(to).id.as_str()))
-                    {
-                        let language = self.judge.language_of(tx, &row, m)?;
-                        let words = self.judge.templates.words(language);
-                        self.caused.push(
-                            OutgoingLetter::fresh(
-                                &m.email,
-                                words.message(&subject),
-                                words.message(&body) + "\n",
-                            )
-                            .about(&row.name),
-                        );
-                    }
+/// CREDIT: grant, pass on, end or ask for supply credit (Diadochi V rule 8).
+pub(crate) fn credit(
+    cx: &mut Session<'_>,
+    tx: &Tx,
+    line: usize,
+    action: CreditAction,
+    amount: u32,
+    other: &str,
+) -> rusqlite::Result<()> {
+    let Some((row, power_id)) = cx.signed_on.clone() else {
+        cx.fail(line, msg!("play.credit_needs_signon"));
+        return Ok(());
+    };
+    let mut row = tx.game(row.id)?;
+    let Some((variant, position)) = cx
+        .judge
+        .game_position(&row)
+        .filter(|_| row.state == GameState::Active)
+    else {
+        cx.fail(line, msg!("common.not_running", game = row.name));
+        return Ok(());
+    };
+    let map = &variant.map;
+    let power = map
+        .power_by_id(&power_id)
+        .expect("members hold the variant's powers");
+    match change_credit(
+        tx,
+        variant,
+        &mut row,
+        position,
+        power,
+        CreditOrder {
+            action,
+            amount,
+            other,
+        },
+        &cx.judge.config.judge.code,
+    )? {
+        Err(why) => cx.fail(line, why),
+        Ok(change) => {
+            cx.say(change.said);
+            if let Some((to, subject, body)) = change.notice {
+                for m in tx
+                    .members(row.id)?
+                    .iter()
+                    .filter(|m| m.power.as_deref() == Some(map.power(to).id.as_str()))
+                {
+                    let language = cx.judge.language_of(tx, &row, m)?;
+                    let words = cx.judge.templates.words(language);
+                    cx.caused.push(
+                        OutgoingLetter::fresh(
+                            &m.email,
+                            words.message(&subject),
+                            words.message(&body) + "\n",
+                        )
+                        .about(&row.name),
+                    );
                 }
             }
         }
-        self.signed_on = Some((row, power_id));
-        Ok(())
     }
+    cx.signed_on = Some((row, power_id));
+    Ok(())
 }
 
 /// A power's orders as njudge lists them back (`Movement orders for Spring of 1901.

@@ -41,20 +41,18 @@ pub(crate) fn reason(what: Unsupported, phrase: &str) -> Message {
     }
 }
 
-impl Session<'_> {
-    /// A command or setting not offered: why, and what to use; `already` when what it asks
-    /// for is how this judge works anyway (a note, not an error).
-    pub(crate) fn unsupported(
-        &mut self,
-        line: usize,
-        phrase: &str,
-        what: Unsupported,
-        already: bool,
-    ) {
-        if already {
-            self.say(msg!("unsupported.already", phrase = phrase));
-        } else {
-            self.fail(line, reason(what, phrase));
-        }
+/// A command or setting not offered: why, and what to use; `already` when what it asks
+/// for is how this judge works anyway (a note, not an error).
+pub(crate) fn unsupported(
+    cx: &mut Session<'_>,
+    line: usize,
+    phrase: &str,
+    what: Unsupported,
+    already: bool,
+) {
+    if already {
+        cx.say(msg!("unsupported.already", phrase = phrase));
+    } else {
+        cx.fail(line, reason(what, phrase));
     }
 }

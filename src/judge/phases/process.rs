@@ -397,7 +397,7 @@ impl Judge {
             });
         } else {
             let deadline = next_deadline(game, next.turn.kind, now);
-            game.deadline_at = Some(crate::judge::commands::wishes::beyond_absences(
+            game.deadline_at = Some(crate::judge::phases::timing::beyond_absences(
                 tx, game, deadline,
             )?);
         }
@@ -451,7 +451,7 @@ impl Judge {
                 _ => phase_name(variant, &next),
             }
         );
-        crate::judge::commands::wishes::clear_phase_wishes(tx, game_now.id)?;
+        clear_phase_wishes(tx, game_now.id)?;
         self.record_phase(tx, game_now, variant, &next, now)?;
         tx.archive(game_now.id, game_now.phase_serial, &title, &body, now)?;
         let mut letters = Vec::new();
@@ -603,4 +603,19 @@ impl Judge {
         }
         Ok(letters)
     }
+}
+
+/// Clears the wishes that last one phase (wait, draw votes, concessions) of every member.
+pub(crate) fn clear_phase_wishes(tx: &Tx, game_id: i64) -> rusqlite::Result<()> {
+    for member in tx.members(game_id)? {
+        let mut wishes = tx.member_wishes(game_id, member.player_id)?;
+        if wishes.wait || wishes.draw.is_some() || wishes.concede.is_some() || wishes.terminate {
+            wishes.wait = false;
+            wishes.terminate = false;
+            wishes.draw = None;
+            wishes.concede = None;
+            tx.set_member_wishes(game_id, member.player_id, &wishes)?;
+        }
+    }
+    Ok(())
 }

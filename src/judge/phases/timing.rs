@@ -15,6 +15,7 @@ use crate::msg;
 use crate::report::{Message, When};
 use crate::store::{GameRow, Tx};
 use crate::text::date::{DateProblem, WrittenDate};
+use chrono::NaiveDate;
 
 /// A date of njudge's forms read in the game's zone, with the time of day `default` when
 /// none is written; or why it names no moment.
@@ -76,97 +77,95 @@ pub(crate) enum DateSetting<'a> {
     Start(&'a WrittenDate),
 }
 
-impl Session<'_> {
-    /// SET DEADLINE, SET GRACE, SET START for the current phase: the change to announce, or
-    /// `None` after saying why it was not made. `settings` is changed in place.
-    pub(crate) fn date_setting(
-        &mut self,
-        line: usize,
-        game: &mut GameRow,
-        settings: &mut GameSettings,
-        setting: DateSetting,
-    ) -> Option<Message> {
-        let position = self
-            .judge
-            .game_position(game)
-            .filter(|_| game.state == GameState::Active);
-        let (Some((_, position)), Some(deadline)) = (position, game.deadline_at) else {
-            self.fail(line, msg!("master.no_deadline", game = game.name));
+/// SET DEADLINE, SET GRACE, SET START for the current phase: the change to announce, or
+/// `None` after saying why it was not made. `settings` is changed in place.
+pub(crate) fn date_setting(
+    cx: &mut Session<'_>,
+    line: usize,
+    game: &mut GameRow,
+    settings: &mut GameSettings,
+    setting: DateSetting,
+) -> Option<Message> {
+    let position = cx
+        .judge
+        .game_position(game)
+        .filter(|_| game.state == GameState::Active);
+    let (Some((_, position)), Some(deadline)) = (position, game.deadline_at) else {
+        cx.fail(line, msg!("master.no_deadline", game = game.name));
+        return None;
+    };
+    let kind = position.turn.kind;
+    let date = match &setting {
+        DateSetting::Deadline(d) | DateSetting::Grace(d) | DateSetting::Start(d) => *d,
+    };
+    let at = match moment(game, date, default_time(settings, kind), cx.now) {
+        Ok(at) => at,
+        Err(why) => {
+            cx.fail(line, why);
             return None;
+        }
+    };
+    if at <= cx.now {
+        let shown = When {
+            at: Some(at),
+            zone: game.time_zone.clone(),
         };
-        let kind = position.turn.kind;
-        let date = match &setting {
-            DateSetting::Deadline(d) | DateSetting::Grace(d) | DateSetting::Start(d) => *d,
-        };
-        let at = match moment(game, date, default_time(settings, kind), self.now) {
-            Ok(at) => at,
-            Err(why) => {
-                self.fail(line, why);
+        cx.fail(line, msg!("timing.past", date = date.text, at = shown));
+        return None;
+    }
+    let serial = game.phase_serial;
+    let change = match setting {
+        DateSetting::Deadline(_) => {
+            game.deadline_at = Some(at);
+            game.reminded = false;
+            settings.deadline_moved();
+            // A grace set for the old deadline that ends before the new one goes.
+            if settings
+                .grace_until
+                .is_some_and(|(p, until)| p == serial && until < at)
+            {
+                settings.grace_until = None;
+            }
+            msg!("timing.deadline_set", deadline = deadline_of(game))
+        }
+        DateSetting::Grace(_) => {
+            if at < deadline {
+                cx.fail(
+                    line,
+                    msg!("timing.grace_before_deadline", deadline = deadline_of(game)),
+                );
                 return None;
             }
-        };
-        if at <= self.now {
-            let shown = When {
+            settings.grace_until = Some((serial, at));
+            let until = When {
                 at: Some(at),
                 zone: game.time_zone.clone(),
             };
-            self.fail(line, msg!("timing.past", date = date.text, at = shown));
-            return None;
+            msg!("timing.grace_set", until = until)
         }
-        let serial = game.phase_serial;
-        let change = match setting {
-            DateSetting::Deadline(_) => {
+        DateSetting::Start(_) => {
+            settings.start_at = Some((serial, at));
+            let start = When {
+                at: Some(at),
+                zone: game.time_zone.clone(),
+            };
+            if at > deadline {
                 game.deadline_at = Some(at);
                 game.reminded = false;
                 settings.deadline_moved();
-                // A grace set for the old deadline that ends before the new one goes.
-                if settings
-                    .grace_until
-                    .is_some_and(|(p, until)| p == serial && until < at)
-                {
-                    settings.grace_until = None;
-                }
-                msg!("timing.deadline_set", deadline = deadline_of(game))
+                msg!(
+                    "timing.start_moves_deadline",
+                    start = start,
+                    deadline = deadline_of(game)
+                )
+            } else {
+                msg!("timing.start_set", start = start)
             }
-            DateSetting::Grace(_) => {
-                if at < deadline {
-                    self.fail(
-                        line,
-                        msg!("timing.grace_before_deadline", deadline = deadline_of(game)),
-                    );
-                    return None;
-                }
-                settings.grace_until = Some((serial, at));
-                let until = When {
-                    at: Some(at),
-                    zone: game.time_zone.clone(),
-                };
-                msg!("timing.grace_set", until = until)
-            }
-            DateSetting::Start(_) => {
-                settings.start_at = Some((serial, at));
-                let start = When {
-                    at: Some(at),
-                    zone: game.time_zone.clone(),
-                };
-                if at > deadline {
-                    game.deadline_at = Some(at);
-                    game.reminded = false;
-                    settings.deadline_moved();
-                    msg!(
-                        "timing.start_moves_deadline",
-                        start = start,
-                        deadline = deadline_of(game)
-                    )
-                } else {
-                    msg!("timing.start_set", start = start)
-                }
-            }
-        };
-        game.process_at = None;
-        self.touch(game.id, false);
-        Some(change)
-    }
+        }
+    };
+    game.process_at = None;
+    cx.touch(game.id, false);
+    Some(change)
 }
 
 impl Judge {
@@ -258,4 +257,63 @@ impl Judge {
         tx.save_game(game)?;
         Ok(Vec::new())
     }
+}
+
+/// Where `deadline` goes if it falls inside the absence `from`..=`to` (dates in the game's
+/// zone): the same time of day on the day after the absence; `None` if it falls outside.
+pub(crate) fn past_absence(
+    game: &GameRow,
+    from: &str,
+    to: Option<&str>,
+    deadline: DateTime<Utc>,
+) -> Option<DateTime<Utc>> {
+    let parse = |d: &str| NaiveDate::parse_from_str(d, "%Y-%m-%d").ok();
+    let start = parse(from)?;
+    let end = match to {
+        Some(to) => parse(to)?,
+        None => start,
+    };
+    let tz: chrono_tz::Tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
+    let local = |d: NaiveDate| {
+        tz.from_local_datetime(&d.and_hms_opt(0, 0, 0)?)
+            .earliest()
+            .map(|t| t.with_timezone(&Utc))
+    };
+    let (begin, finish) = (local(start)?, local(end + Duration::days(1))?);
+    if deadline < begin || deadline >= finish {
+        return None;
+    }
+    let midnight = local(deadline.with_timezone(&tz).date_naive()).unwrap_or(deadline);
+    Some(finish + (deadline - midnight))
+}
+
+/// A new phase's deadline (or one set afresh by RESUME or ROLLBACK) moved past every member's
+/// declared absence it falls in, as SET ABSENCE promises for every deadline it covers.
+pub(crate) fn beyond_absences(
+    tx: &Tx,
+    game: &GameRow,
+    deadline: DateTime<Utc>,
+) -> rusqlite::Result<DateTime<Utc>> {
+    let absences: Vec<(String, Option<String>)> = tx
+        .members(game.id)?
+        .iter()
+        .filter(|m| m.power.is_some())
+        .map(|m| tx.member_wishes(game.id, m.player_id))
+        .collect::<rusqlite::Result<Vec<_>>>()?
+        .into_iter()
+        .filter_map(|w| w.absence)
+        .collect();
+    let mut deadline = deadline;
+    // Absences can follow one another: move until none holds the deadline (each moves it
+    // forward past one absence, so this ends).
+    for _ in 0..=absences.len() {
+        let moved = absences
+            .iter()
+            .find_map(|(from, to)| past_absence(game, from, to.as_deref(), deadline));
+        match moved {
+            Some(later) => deadline = later,
+            None => break,
+        }
+    }
+    Ok(deadline)
 }

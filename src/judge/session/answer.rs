@@ -7,6 +7,7 @@ use crate::game::GameKind;
 
 use crate::judge::Handled;
 
+use super::notices;
 use crate::letter::{Address, IncomingLetter, OutgoingLetter};
 use crate::report::Words;
 use crate::store::Tx;
@@ -86,7 +87,7 @@ impl Session<'_> {
         let judge = session.judge;
         let limits = &judge.config.limits;
         // Every letter caused to others: the BECOME copies, the announcements, the rest.
-        session.send_notices(tx)?;
+        notices::send(session, tx)?;
         let mut others = session.copies();
         others.append(&mut session.caused);
         // At most so many letters to other people; the answer says what was not sent.

@@ -3,7 +3,11 @@
 
 use super::Session;
 use crate::game::{GameKind, GameState};
-
+use crate::judge::access::secrecy;
+use crate::judge::commands::{
+    confirm, diary, forming, future, help, his, info, master, master_settings, play, press, roster,
+    seats, unsupported, wishes,
+};
 use crate::store::Tx;
 use crate::text::command::{Command, CommandKind, render};
 
@@ -44,26 +48,26 @@ impl Session<'_> {
             && row.kind() == GameKind::HereIStand
         {
             let (row, power) = (row.clone(), crate::his::Power::from_word(power));
-            return self.his_lines(tx, row, power, "withdraw", line);
+            return his::his_lines(self, tx, row, power, "withdraw", line);
         }
         match &command.kind {
-            CommandKind::Orders { text } => return self.orders(tx, text, line),
+            CommandKind::Orders { text } => return play::orders(self, tx, text, line),
             CommandKind::Press {
                 kind,
                 options,
                 text,
-            } => return self.press(tx, line, *kind, options, text),
+            } => return press::press(self, tx, line, *kind, options, text),
             _ => {}
         }
         self.say_text(format!("> {}", render(command)));
         match &command.kind {
-            CommandKind::Help { topic } => self.help(tx, line, topic.as_deref())?,
-            CommandKind::GetMap { game } => self.get_map(tx, line, game.as_deref())?,
+            CommandKind::Help { topic } => help::help(self, tx, line, topic.as_deref())?,
+            CommandKind::GetMap { game } => info::get_map(self, tx, line, game.as_deref())?,
             CommandKind::Register { name, password, .. } => {
-                self.register(tx, line, name.as_deref(), password.as_deref())?
+                seats::register(self, tx, line, name.as_deref(), password.as_deref())?
             }
-            CommandKind::SetPassword { password } => self.set_password(tx, line, password)?,
-            CommandKind::Confirm { token } => self.confirm(tx, line, token)?,
+            CommandKind::SetPassword { password } => seats::set_password(self, tx, line, password)?,
+            CommandKind::Confirm { token } => confirm::confirm(self, tx, line, token)?,
             CommandKind::Create {
                 game,
                 password,
@@ -71,102 +75,107 @@ impl Session<'_> {
                 moderated,
                 private,
                 anonymous,
-            } => self.creating(tx, game, *private, *anonymous, |s| {
-                s.create(tx, line, game, password, variant.as_deref(), *moderated)
+            } => secrecy::creating(self, tx, game, *private, *anonymous, |cx| {
+                seats::create(cx, tx, line, game, password, variant.as_deref(), *moderated)
             })?,
             CommandKind::Signon {
                 power: None,
                 game,
                 password,
-            } => self.join(tx, line, game, password)?,
+            } => seats::join(self, tx, line, game, password)?,
             CommandKind::Signon {
                 power: Some(letter),
                 game,
                 password,
-            } => match self.his_game(tx, game, Some((*letter, password)))? {
-                Some(row) => self.his_signon(tx, line, *letter, row, password)?,
-                None => self.signon(tx, line, *letter, game, password)?,
+            } => match his::his_game(self, tx, game, Some((*letter, password)))? {
+                Some(row) => his::his_signon(self, tx, line, *letter, row, password)?,
+                None => seats::signon(self, tx, line, *letter, game, password)?,
             },
-            CommandKind::Observe { game, password } => self.observe(tx, line, game, password)?,
+            CommandKind::Observe { game, password } => {
+                seats::observe(self, tx, line, game, password)?
+            }
             CommandKind::List {
                 game: Some(name), ..
-            } if self.his_game(tx, name, None)?.is_some() => {
-                let row = self.his_game(tx, name, None)?.expect("checked");
-                self.his_list(&row);
+            } if his::his_game(self, tx, name, None)?.is_some() => {
+                let row = his::his_game(self, tx, name, None)?.expect("checked");
+                his::his_list(self, &row);
             }
             CommandKind::List {
                 game: None,
                 full: true,
-            } => self.list_full(tx)?,
-            CommandKind::List { game, .. } => self.list(tx, line, game.as_deref())?,
+            } => roster::list_full(self, tx)?,
+            CommandKind::List { game, .. } => info::list(self, tx, line, game.as_deref())?,
             CommandKind::History {
                 game,
                 from,
                 to,
                 lines,
                 exclude,
-            } => self.history(
+            } => info::history(
+                self,
                 tx,
                 line,
                 game.as_deref(),
-                crate::judge::commands::info::Span {
+                info::Span {
                     from: from.as_ref(),
                     to: to.as_ref(),
                     lines: *lines,
                     exclude: exclude.as_ref(),
                 },
             )?,
-            CommandKind::Summary { game } => self.summary(tx, line, game.as_deref())?,
-            CommandKind::Whois { who } => self.whois(tx, who)?,
+            CommandKind::Summary { game } => info::summary(self, tx, line, game.as_deref())?,
+            CommandKind::Whois { who } => info::whois(self, tx, who)?,
             CommandKind::WhoGame { game, full } => {
-                self.who_game(tx, line, game.as_deref(), *full)?
+                roster::who_game(self, tx, line, game.as_deref(), *full)?
             }
-            CommandKind::Version => self.version(),
-            CommandKind::IAmAlso { address } => self.i_am_also(line, address),
+            CommandKind::Version => roster::version(self),
+            CommandKind::IAmAlso { address } => roster::i_am_also(self, line, address),
             CommandKind::Unsupported { phrase, what } => {
-                self.unsupported(line, phrase, *what, false)
+                unsupported::unsupported(self, line, phrase, *what, false)
             }
             CommandKind::Set(crate::text::command::Setting::Unsupported {
                 phrase,
                 what,
                 already,
-            }) => self.unsupported(line, phrase, *what, *already),
-            CommandKind::Phase(phase) => self.phase(tx, line, phase)?,
-            CommandKind::Clear => self.clear(tx, line)?,
-            CommandKind::Diary(action) => self.diary(tx, line, action)?,
-            CommandKind::Unstart => self.unstart(tx, line)?,
-            CommandKind::BecomeMaster => self.become_master(tx, line)?,
-            CommandKind::SignonAny { password } => self.join_any(tx, line, password)?,
+            }) => unsupported::unsupported(self, line, phrase, *what, *already),
+            CommandKind::Phase(phase) => future::phase(self, tx, line, phase)?,
+            CommandKind::Clear => future::clear(self, tx, line)?,
+            CommandKind::Diary(action) => diary::diary(self, tx, line, action)?,
+            CommandKind::Unstart => forming::unstart(self, tx, line)?,
+            CommandKind::BecomeMaster => forming::become_master(self, tx, line)?,
+            CommandKind::SignonAny { password } => forming::join_any(self, tx, line, password)?,
             CommandKind::Set(setting) if setting.is_for_players() => {
-                self.player_setting(tx, line, setting)?
+                wishes::player_setting(self, tx, line, setting)?
             }
-            CommandKind::Set(setting) => self.master_setting(tx, line, setting)?,
-            CommandKind::Process { phase } => self.process_now(tx, line, phase.as_deref())?,
-            CommandKind::Predict => self.predict(tx, line)?,
-            CommandKind::Pause => self.pause(tx, line, true)?,
-            CommandKind::Resume => self.pause(tx, line, false)?,
+            CommandKind::Set(setting) => master_settings::master_setting(self, tx, line, setting)?,
+            CommandKind::Process { phase } => {
+                master::process_now(self, tx, line, phase.as_deref())?
+            }
+            CommandKind::Predict => master::predict(self, tx, line)?,
+            CommandKind::Pause => master::pause(self, tx, line, true)?,
+            CommandKind::Resume => master::pause(self, tx, line, false)?,
             CommandKind::Terminate => {
-                self.terminate(tx, line)?;
+                master::terminate(self, tx, line)?;
                 if let Some(row) = self.master_of.clone()
                     && row.kind() == GameKind::HereIStand
                     && tx.game(row.id)?.state == GameState::Finished
                 {
                     let row = tx.game(row.id)?;
-                    self.his_reveal(tx, &row)?;
+                    his::his_reveal(self, tx, &row)?;
                 }
             }
-            CommandKind::Extend { hours } => self.extend(tx, line, *hours)?,
-            CommandKind::Become { power } => self.become_power(tx, line, power)?,
-            CommandKind::Eject { who } => self.eject(tx, line, who)?,
-            CommandKind::Promote { who } => self.promote(tx, line, who)?,
-            CommandKind::ForceBegin => self.force_begin(tx, line)?,
-            CommandKind::Rollback { phase } => self.rollback(tx, line, *phase)?,
+            CommandKind::Extend { hours } => master::extend(self, tx, line, *hours)?,
+            CommandKind::Become { power } => master::become_power(self, tx, line, power)?,
+            CommandKind::Eject { who } => master::eject(self, tx, line, who)?,
+            CommandKind::Promote { who } => master::promote(self, tx, line, who)?,
+            CommandKind::ForceBegin => master::force_begin(self, tx, line)?,
+            CommandKind::Rollback { phase } => master::rollback(self, tx, line, *phase)?,
             CommandKind::Credit {
                 action,
                 amount,
                 power,
-            } => self.credit(tx, line, *action, *amount, power)?,
-            CommandKind::Resign => self.resign(tx, line)?,
+            } => play::credit(self, tx, line, *action, *amount, power)?,
+            CommandKind::Resign => seats::resign(self, tx, line)?,
             CommandKind::Signoff | CommandKind::Orders { .. } | CommandKind::Press { .. } => {}
         }
         Ok(())

@@ -8,12 +8,16 @@ use crate::judge::Handled;
 use crate::judge::Judge;
 use crate::letter::IncomingLetter;
 use crate::msg;
-use crate::report::Message;
 use crate::store::{GameRow, Tx};
 use crate::text::Severity;
 use crate::text::command::{Command, CommandKind, parse_commands};
 
 use super::{Confirmed, Session};
+use crate::judge::access::confirm;
+use crate::judge::access::held;
+use crate::judge::access::lockout;
+use crate::judge::commands::play;
+use crate::judge::commands::seats;
 
 /// Handles `letter`; returns the letters to send and whether anything was done.
 pub(crate) fn handle(
@@ -85,7 +89,7 @@ fn handle_inner(
     {
         session.own_words = crate::text::command::own_text(&letter.body);
     }
-    if session.stopped_by_lock(tx, &commands, letter)? {
+    if held::stopped_by_lock(&mut session, tx, &commands, letter)? {
         // Nothing of the letter was done (whether it was held is not told).
         let mut handled = session.answer(tx, letter, &commands)?;
         handled.effective = false;
@@ -110,9 +114,9 @@ fn handle_inner(
     held.answer_in_letter_language(tx, letter)?;
     // Wrong passwords count whatever becomes of the letter.
     for seat in &failed {
-        held.wrong_password(tx, seat)?;
+        lockout::wrong_password(&mut held, tx, seat)?;
     }
-    let requested = held.hold_for_sender(tx, letter, waiting)?;
+    let requested = confirm::hold_for_sender(&mut held, tx, letter, waiting)?;
     let mut handled = held.answer(tx, letter, &[])?;
     handled.summary = crate::judge::LetterSummary {
         held: true,
@@ -160,61 +164,11 @@ impl Session<'_> {
                 count = self.unread_orders
             ));
         }
-        self.start_filled(tx)?;
+        seats::start_filled(self, tx)?;
         if self.unchecked > 1 {
             self.say(msg!("lockout.unchecked", count = self.unchecked));
         }
-        self.process_touched(tx)
-    }
-
-    /// The game named `name`, or an error for the player when there is none.
-    /// The game a command names, or else the one the letter is signed on to (as a player,
-    /// master or observer); `needs` is said when there is neither. `None` when there is none
-    /// the letter may see (said too).
-    pub(crate) fn game_asked(
-        &mut self,
-        tx: &Tx,
-        line: usize,
-        game: Option<&str>,
-        needs: Message,
-    ) -> rusqlite::Result<Option<GameRow>> {
-        let signed = self
-            .signed_on
-            .as_ref()
-            .map(|(g, _)| g)
-            .or(self.master_of.as_ref())
-            .or(self.watching.as_ref());
-        let name = match (game, signed) {
-            (Some(name), _) => name.to_string(),
-            (None, Some(row)) => row.name.clone(),
-            (None, None) => {
-                self.fail(line, needs);
-                return Ok(None);
-            }
-        };
-        self.find_game(tx, line, &name)
-    }
-
-    pub(crate) fn find_game(
-        &mut self,
-        tx: &Tx,
-        line: usize,
-        name: &str,
-    ) -> rusqlite::Result<Option<GameRow>> {
-        let mut found = tx.game_by_name(name)?;
-        if !self.named_games.iter().any(|n| n == name) {
-            self.named_games.push(name.to_string());
-        }
-        // A private game the letter may not see is answered as one that does not exist.
-        if let Some(game) = &found
-            && !self.may_see(tx, game)?
-        {
-            found = None;
-        }
-        if found.is_none() {
-            self.fail(line, msg!("letter.no_such_game", game = name));
-        }
-        Ok(found)
+        play::process_touched(self, tx)
     }
 }
 

@@ -5,6 +5,7 @@
 pub(crate) mod answer;
 pub(crate) mod dispatch;
 pub(crate) mod handle;
+pub(crate) mod notices;
 
 use chrono::{DateTime, Utc};
 
@@ -265,5 +266,46 @@ impl<'j> Session<'j> {
     /// A paragraph of the answer already written (in the answer's language).
     pub(crate) fn say_text(&mut self, text: String) {
         self.sections.push(Section::Text(text));
+    }
+
+    /// Notes that this letter changed what decides whether `game` is processed early.
+    pub(crate) fn touch(&mut self, game: i64, orders: bool) {
+        match self.touched.iter_mut().find(|(g, _)| *g == game) {
+            Some(entry) => entry.1 |= orders,
+            None => self.touched.push((game, orders)),
+        }
+    }
+
+    /// Whether the letter's sender is signed on as a master of `game`.
+    pub(crate) fn is_master_of(&self, game: &GameRow) -> bool {
+        self.master_of.as_ref().is_some_and(|g| g.id == game.id)
+    }
+
+    /// Keeps the session's copies of a game current after a change.
+    pub(crate) fn refresh(&mut self, game: GameRow) {
+        if let Some((g, _)) = &mut self.signed_on
+            && g.id == game.id
+        {
+            *g = game.clone();
+        }
+        if let Some(g) = &mut self.master_of
+            && g.id == game.id
+        {
+            *g = game;
+        }
+    }
+
+    /// Notes that something the letter asks for needs its sender's address to confirm: the
+    /// whole letter will wait for it.
+    pub(crate) fn hold(&mut self, what: Message) {
+        self.pending.push(what);
+    }
+
+    /// A time as the answer's reader reads it (UTC).
+    pub(crate) fn when(&self, at: DateTime<Utc>) -> crate::report::When {
+        crate::report::When {
+            at: Some(at),
+            zone: "UTC".into(),
+        }
     }
 }
