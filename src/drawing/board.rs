@@ -100,10 +100,26 @@ impl<'s, 'a> Board<'s, 'a> {
     fn open(&self, out: &mut String) {
         self.open_untitled(out);
         let _ = write!(out, "<title>{}</title>", escape(&self.scene.title));
+        Self::markers(out);
+    }
+
+    /// The arrowheads orders use.
+    fn markers(out: &mut String) {
         arrow_markers(
             out,
             &[("head", "#222"), ("failed", FAILED), ("retreat", "#c00")],
         );
+    }
+
+    /// A document of the board's size, with the arrowheads but no title (the same for every
+    /// board of a map), holding what `paint` writes: an order painted alone.
+    pub(super) fn marked_document(&self, paint: impl FnOnce(&mut String)) -> String {
+        let mut out = String::with_capacity(4096);
+        self.open_untitled(&mut out);
+        Self::markers(&mut out);
+        paint(&mut out);
+        out.push_str("</svg>");
+        out
     }
 
     /// The document's opening, its size alone: the same for every board of a map.
@@ -490,6 +506,11 @@ impl<'s, 'a> Board<'s, 'a> {
     /// The orders with what came of them.
     pub(super) fn orders(&self, out: &mut String) {
         super::orders::draw_orders(out, self.scene, &self.spots);
+    }
+
+    /// Each order alone (`orders::order_pieces`).
+    pub(super) fn order_pieces(&self) -> Vec<String> {
+        super::orders::order_pieces(self.scene, &self.spots)
     }
 
     /// The units dislodged, with their retreats.

@@ -54,12 +54,12 @@ pub fn paint_board(scene: &Scene, words: Words) -> Option<Pixmap> {
         paint_piece(&board, &piece, &mut pixmap)?;
     }
     backdrop.labels.paint(&mut pixmap);
-    let mut orders = String::new();
-    board.orders(&mut orders);
-    paint(
-        &board.document(true, |out| out.push_str(&orders)),
-        &mut pixmap,
-    )?;
+    // Each order a piece, painted once and kept: an order from one province to another looks
+    // the same in every game of the map.
+    for order in board.order_pieces() {
+        let document = board.marked_document(|out| out.push_str(&order));
+        paint_kept(document, None, &mut pixmap)?;
+    }
     for piece in board.unit_pieces() {
         paint_piece(&board, &piece, &mut pixmap)?;
     }
@@ -101,13 +101,14 @@ fn paint_piece(board: &Board, piece: &Piece, pixmap: &mut Pixmap) -> Option<()> 
         w: x1 - x0,
         h: y1 - y0,
     };
-    paint_kept(board, &piece.svg, region, pixmap)
+    let document = board.document(false, |out| out.push_str(&piece.svg));
+    paint_kept(document, Some(region), pixmap)
 }
 
-/// The SVG `fragment` (a piece that reaches no further than `region`) painted over `pixmap`:
-/// taken painted from the pieces kept, by its whole document, or painted now and kept.
-fn paint_kept(board: &Board, fragment: &str, region: Region, pixmap: &mut Pixmap) -> Option<()> {
-    let document = board.document(false, |out| out.push_str(fragment));
+/// The SVG `document` (a piece that reaches no further than `region`, or, when `None`, than
+/// the box around what it paints) painted over `pixmap`: taken painted from the pieces kept,
+/// or painted now and kept.
+fn paint_kept(document: String, region: Option<Region>, pixmap: &mut Pixmap) -> Option<()> {
     let kept = {
         let pieces = PIECES.lock().unwrap_or_else(|e| e.into_inner());
         pieces.get(&document).cloned()
@@ -115,8 +116,16 @@ fn paint_kept(board: &Board, fragment: &str, region: Region, pixmap: &mut Pixmap
     let painted = match kept {
         Some(painted) => painted,
         None => {
-            let mut layer = Pixmap::new(region.w, region.h)?;
             let tree = resvg::usvg::Tree::from_str(&document, png::options()).ok()?;
+            let region = match region {
+                Some(region) => region,
+                None => match reach(&tree, pixmap) {
+                    Some(region) => region,
+                    // Nothing painted.
+                    None => return Some(()),
+                },
+            };
+            let mut layer = Pixmap::new(region.w, region.h)?;
             resvg::render(
                 &tree,
                 resvg::tiny_skia::Transform::from_translate(-(region.x as f32), -(region.y as f32)),
@@ -135,8 +144,28 @@ fn paint_kept(board: &Board, fragment: &str, region: Region, pixmap: &mut Pixmap
     Some(())
 }
 
+/// The pixels of `pixmap` that what `tree` paints may touch: the box around it (its strokes
+/// and arrowheads included), a pixel more on each side for its smoothed edges; `None` if it
+/// paints nothing on the picture.
+fn reach(tree: &resvg::usvg::Tree, pixmap: &Pixmap) -> Option<Region> {
+    if !tree.root().has_children() {
+        return None;
+    }
+    let bounds = tree.root().abs_layer_bounding_box();
+    let x0 = (bounds.left().floor() - 1.0).max(0.0) as u32;
+    let y0 = (bounds.top().floor() - 1.0).max(0.0) as u32;
+    let x1 = ((bounds.right().ceil() + 1.0).max(0.0) as u32).min(pixmap.width());
+    let y1 = ((bounds.bottom().ceil() + 1.0).max(0.0) as u32).min(pixmap.height());
+    (x1 > x0 && y1 > y0).then_some(Region {
+        x: x0,
+        y: y0,
+        w: x1 - x0,
+        h: y1 - y0,
+    })
+}
+
 /// Pieces painted once and kept, by their documents: a map's centres in each owner's colour,
-/// its units, its legends' ground, each power's centre and name and the key in each language,
+/// its units, its orders (each with its outcome's look), its legends' ground, each power's centre and name and the key in each language,
 /// and the counts (`3 centres, 3 units`) boards share; at most this many (a few kilobytes
 /// each, a legend's ground a few hundred).
 const PIECES_KEPT: usize = 4096;
@@ -162,7 +191,8 @@ fn paint_legend(board: &Board, words: Words, pixmap: &mut Pixmap) -> Option<()> 
         h: pixmap.height().saturating_sub(top),
     };
     for piece in recurring {
-        paint_kept(board, piece, region, pixmap)?;
+        let document = board.document(false, |out| out.push_str(piece));
+        paint_kept(document, Some(region), pixmap)?;
     }
     let own = legend.title + legend.credit.as_deref().unwrap_or_default();
     paint(&board.document(false, |out| out.push_str(&own)), pixmap)

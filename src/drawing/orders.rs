@@ -26,8 +26,32 @@ fn failed(outcome: &Option<Outcome>) -> bool {
 pub(super) fn draw_orders(out: &mut String, scene: &Scene, spots: &Spots) {
     out.push_str(r##"<g id="orders" fill="none">"##);
     for drawn in &scene.orders {
+        draw_order(out, drawn, spots);
+    }
+    out.push_str("</g>");
+}
+
+/// Each order drawn alone, as `draw_orders` draws it among the others (in a group without
+/// fill): the pieces a picture painted in layers paints one after another.
+pub(super) fn order_pieces(scene: &Scene, spots: &Spots) -> Vec<String> {
+    scene
+        .orders
+        .iter()
+        .map(|drawn| {
+            let mut out = String::from(r##"<g fill="none">"##);
+            draw_order(&mut out, drawn, spots);
+            out.push_str("</g>");
+            out
+        })
+        .filter(|piece| piece.len() > r##"<g fill="none"></g>"##.len())
+        .collect()
+}
+
+/// One order: its arrow, line or circle, crossed out where it failed.
+fn draw_order(out: &mut String, drawn: &DrawnOrder, spots: &Spots) {
+    {
         let Order::Unit(order) = &drawn.order else {
-            continue;
+            return;
         };
         let bad = failed(&drawn.outcome);
         let result = drawn
@@ -169,7 +193,6 @@ pub(super) fn draw_orders(out: &mut String, scene: &Scene, spots: &Spots) {
         }
         out.push_str("</g>");
     }
-    out.push_str("</g>");
 }
 
 fn action_word(action: &Action) -> &'static str {

@@ -53,19 +53,25 @@ pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
     // pixels, each run naming its pixel value by a slot (one look-up a run, none when it is
     // the value of the run before last, as on either side of a thin line), and the rest
     // works on the slots (a few thousand: the flat colours and their anti-aliased edges).
-    let pixels = pixmap.pixels();
+    // Each pixel as its four bytes (red, green, blue, alpha: premultiplied), compared as one.
+    let (pixels, _) = pixmap.data().as_chunks::<4>();
     let mut slot_of: HashMap<u32, u32> = HashMap::default();
-    let mut values: Vec<resvg::tiny_skia::PremultipliedColorU8> = Vec::with_capacity(4096);
+    let mut values: Vec<[u8; 4]> = Vec::with_capacity(4096);
     let mut runs: Vec<(u32, u32)> = Vec::with_capacity(128 * 1024);
-    let no_pixel = resvg::tiny_skia::PremultipliedColorU8::TRANSPARENT;
-    let mut recent = [(no_pixel, u32::MAX); 2];
+    // The two values seen last and their slots (none yet: no slot is `u32::MAX`).
+    let mut recent = [([0u8; 4], u32::MAX); 2];
     let mut at = 0;
     while at < pixels.len() {
         let value = pixels[at];
         let mut next = at + 1;
-        // The run's end, eight pixels at a time while they all match.
-        while next + 8 <= pixels.len() && pixels[next..next + 8].iter().all(|p| *p == value) {
-            next += 8;
+        // The run's end, sixteen pixels at a time while they all match (compared without
+        // stopping early, so that the compiler compares them side by side).
+        while next + 16 <= pixels.len()
+            && pixels[next..next + 16]
+                .iter()
+                .fold(true, |same, p| same & (*p == value))
+        {
+            next += 16;
         }
         while next < pixels.len() && pixels[next] == value {
             next += 1;
@@ -73,9 +79,7 @@ pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
         let slot = match recent.iter().find(|(v, s)| *v == value && *s != u32::MAX) {
             Some((_, slot)) => *slot,
             None => {
-                let raw =
-                    u32::from_ne_bytes([value.red(), value.green(), value.blue(), value.alpha()]);
-                let slot = *slot_of.entry(raw).or_insert_with(|| {
+                let slot = *slot_of.entry(u32::from_ne_bytes(value)).or_insert_with(|| {
                     values.push(value);
                     values.len() as u32 - 1
                 });
@@ -90,8 +94,10 @@ pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
     // colour), and how many pixels each colour covers.
     let colour_of: Vec<u32> = values
         .iter()
-        .map(|value| {
-            let c = value.demultiply();
+        .map(|&[r, g, b, a]| {
+            let c = resvg::tiny_skia::PremultipliedColorU8::from_rgba(r, g, b, a)
+                .unwrap_or(resvg::tiny_skia::PremultipliedColorU8::TRANSPARENT)
+                .demultiply();
             u32::from(c.red()) << 16 | u32::from(c.green()) << 8 | u32::from(c.blue())
         })
         .collect();
@@ -113,23 +119,24 @@ pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
         .collect();
     let channels = |c: u32| [(c >> 16) as u8, (c >> 8) as u8, c as u8];
     // The palette's channels side by side, so that the distance to every entry is computed
-    // in one pass the compiler vectorises.
-    let mut planes = [[0i32; PALETTE]; 3];
+    // in one pass the compiler vectorises. Entries past the palette's end stand far from
+    // every colour (a distance of three million, where two colours are 195,075 apart at most).
+    let mut planes = [[1000i32; PALETTE]; 3];
     for (i, c) in palette.iter().enumerate() {
         for (plane, value) in planes.iter_mut().zip(channels(*c)) {
             plane[i] = i32::from(value);
         }
     }
+    // The nearest entry, the first of the nearest: each distance (under 2^22) carries its
+    // entry's number in its low eight bits, so that the least of them names it.
     let nearest = |colour: u32| {
         let [r, g, b] = channels(colour).map(i32::from);
-        let mut distances = [i32::MAX; PALETTE];
-        for (i, d) in distances.iter_mut().enumerate().take(palette.len()) {
+        let mut least = i32::MAX;
+        for i in 0..PALETTE {
             let (dr, dg, db) = (planes[0][i] - r, planes[1][i] - g, planes[2][i] - b);
-            *d = dr * dr + dg * dg + db * db;
+            least = least.min((dr * dr + dg * dg + db * db) << 8 | i as i32);
         }
-        // The first of the nearest.
-        let least = distances.iter().copied().min().unwrap_or(0);
-        distances.iter().position(|d| *d == least).unwrap_or(0) as u8
+        (least & 0xff) as u8
     };
     let slot_index: Vec<u8> = colour_of
         .iter()
