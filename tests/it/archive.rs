@@ -25,7 +25,7 @@ const CAROL: &str = "Carol <carol@example.test>";
 
 /// A judge where `duel` has been played to South's victory in 239 BC, and carol's game
 /// `waiting` still forms. Bob registered with markup in his name.
-fn played_duel() -> Harness {
+pub(crate) fn played_duel() -> Harness {
     let mut judge = Harness::new("archive");
     let mut serial = 0;
     let mut send = |judge: &mut Harness, at: &str, from: &str, body: &str| {
