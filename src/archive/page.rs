@@ -107,9 +107,15 @@ fn step_views<'a>(page: &Page<'a>) -> Vec<StepView<'a>> {
         .iter()
         .map(|r| (r.phase_serial, r.when.as_str()))
         .collect();
-    let steps = steps(&marks, &map_phases, &kept);
-    let anchor = |serial: i64| format!("phase-{serial}");
     let running = page.game.state == crate::game::GameState::Active;
+    let current = |serial: i64| running && serial == page.game.phase_serial;
+    // A phase with nothing to show (the one a finished game never played, on a variant
+    // without a map) is left out; the phase being played is always there.
+    let steps: Vec<_> = steps(&marks, &map_phases, &kept)
+        .into_iter()
+        .filter(|s| s.map.is_some() || !s.reports.is_empty() || current(s.serial))
+        .collect();
+    let anchor = |serial: i64| format!("phase-{serial}");
     steps
         .iter()
         .enumerate()
@@ -123,7 +129,7 @@ fn step_views<'a>(page: &Page<'a>) -> Vec<StepView<'a>> {
                     (None, Some(m)) => &m.title,
                     (None, None) => "",
                 },
-                current: running && step.serial == page.game.phase_serial,
+                current: current(step.serial),
                 map: map.map(|m| Map {
                     file: &m.file,
                     title: &m.title,
