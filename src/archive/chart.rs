@@ -1,17 +1,14 @@
-//! A small line chart of supply centres (or, where victory counts it, supply) by year, as
-//! inline SVG: one line per power, years along the bottom, counts up the side, a legend at
-//! the right. No scripts, no fonts to fetch; the same numbers always give the same text.
-//! Here are the chart's numbers, placed; `templates/<language>/archive/chart.html` draws them.
+//! A small chart of supply centres (or, where victory counts it, supply) by year, as inline
+//! SVG: one line per power with a marker at each year, years along the bottom, counts up the
+//! side, a legend at the right; a game of one year so far has a bar per power instead, not a
+//! field of lone dots. Each power has its colour on the map (`CentreRow::colour`, from
+//! `drawing::scene::power_colours`). No scripts, no fonts to fetch; the same numbers always
+//! give the same text. Here are the chart's numbers, placed;
+//! `templates/<language>/archive/chart.html` draws them.
 
 use serde::Serialize;
 
 use super::summary::Summary;
-
-/// Colours of the powers' lines, in the variant's power order (repeating past ten).
-const COLOURS: &[&str] = &[
-    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
-    "#bcbd22", "#17becf",
-];
 
 const WIDTH: f64 = 640.0;
 const HEIGHT: f64 = 260.0;
@@ -19,6 +16,10 @@ const LEFT: f64 = 40.0;
 const RIGHT: f64 = 140.0;
 const TOP: f64 = 12.0;
 const BOTTOM: f64 = 34.0;
+/// Up to this many years, each year's count is marked on its line.
+const MOST_MARKED_YEARS: usize = 16;
+/// The widest bar of a one-year chart.
+const WIDEST_BAR: f64 = 40.0;
 
 /// The chart, every coordinate written as the SVG holds it.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -34,7 +35,7 @@ pub struct Chart {
     pub ticks: Vec<Tick>,
     /// A label under each year shown (thinned out when there are many).
     pub years: Vec<YearLabel>,
-    /// One line per power, with its key in the legend.
+    /// One line (or bar) per power, with its key in the legend.
     pub lines: Vec<Line>,
 }
 
@@ -56,10 +57,14 @@ pub struct YearLabel {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Line {
     pub power: String,
-    pub colour: &'static str,
-    /// `x,y x,y ...`, or none when there is one year: then `dot`.
+    /// The power's colour on the map.
+    pub colour: String,
+    /// `x,y x,y ...` when there are two years or more; with one, `bar`.
     pub points: Option<String>,
-    pub dot: Option<Point>,
+    /// A marker at each year's count (none past `MOST_MARKED_YEARS`).
+    pub markers: Vec<Point>,
+    /// The power's bar when there is one year.
+    pub bar: Option<Bar>,
     pub key_x: String,
     pub key_y: String,
     pub label_x: String,
@@ -70,6 +75,18 @@ pub struct Line {
 pub struct Point {
     pub x: String,
     pub y: String,
+}
+
+/// A bar of a one-year chart, with its count written above it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Bar {
+    pub x: String,
+    pub y: String,
+    pub width: String,
+    pub height: String,
+    pub count: u32,
+    pub label_x: String,
+    pub label_y: String,
 }
 
 fn at(v: f64) -> String {
@@ -122,6 +139,11 @@ pub fn centre_chart(summary: &Summary) -> Option<Chart> {
             y: at(HEIGHT - BOTTOM + 16.0),
         })
         .collect();
+    // One year: the powers' bars side by side across the middle of the plot.
+    let powers = summary.centres.len();
+    let slot = (plot_w / powers as f64).min(WIDEST_BAR * 1.5);
+    let bar_width = slot / 1.5;
+    let bars_left = LEFT + (plot_w - slot * powers as f64) / 2.0;
     let lines = summary
         .centres
         .iter()
@@ -129,21 +151,43 @@ pub fn centre_chart(summary: &Summary) -> Option<Chart> {
         .map(|(p, row)| {
             let counts = summary.counted(row);
             let legend_y = TOP + 14.0 * p as f64 + 6.0;
-            let points: Vec<String> = counts
+            let points: Vec<Point> = counts
                 .iter()
                 .enumerate()
-                .map(|(i, c)| format!("{},{}", at(x(i)), at(y(*c))))
+                .map(|(i, c)| Point {
+                    x: at(x(i)),
+                    y: at(y(*c)),
+                })
                 .collect();
+            let bar = (n == 1).then(|| {
+                let count = counts.first().copied().unwrap_or(0);
+                let left = bars_left + slot * p as f64 + (slot - bar_width) / 2.0;
+                Bar {
+                    x: at(left),
+                    y: at(y(count)),
+                    width: at(bar_width),
+                    height: at(y(0) - y(count)),
+                    count,
+                    label_x: at(left + bar_width / 2.0),
+                    label_y: at(y(count) - 3.0),
+                }
+            });
             Line {
                 power: row.power.clone(),
-                colour: COLOURS[p % COLOURS.len()],
-                points: (n != 1).then(|| points.join(" ")),
-                dot: (n == 1).then(|| Point {
-                    x: at(x(0)),
-                    y: at(y(counts.first().copied().unwrap_or(0))),
+                colour: row.colour.clone(),
+                points: (n > 1).then(|| {
+                    let pairs: Vec<String> =
+                        points.iter().map(|p| format!("{},{}", p.x, p.y)).collect();
+                    pairs.join(" ")
                 }),
+                markers: if n > 1 && n <= MOST_MARKED_YEARS {
+                    points
+                } else {
+                    Vec::new()
+                },
+                bar,
                 key_x: at(WIDTH - RIGHT + 16.0),
-                key_y: at(legend_y - 2.0),
+                key_y: at(legend_y - 4.0),
                 label_x: at(WIDTH - RIGHT + 32.0),
                 label_y: at(legend_y + 3.0),
             }
@@ -194,8 +238,10 @@ mod tests {
             years: years.iter().map(|y| y.to_string()).collect(),
             centres: rows
                 .iter()
-                .map(|(p, c)| CentreRow {
+                .enumerate()
+                .map(|(i, (p, c))| CentreRow {
                     power: p.to_string(),
+                    colour: crate::drawing::palette::SEVENTEEN[i].to_string(),
                     counts: c.to_vec(),
                     supply: c.iter().map(|n| n + 1).collect(),
                 })
@@ -242,10 +288,36 @@ mod tests {
     }
 
     #[test]
-    fn a_single_year_is_a_dot_and_no_years_no_chart() {
-        let chart = drawn(&summary(&["1901"], &[("France", &[3])])).unwrap();
-        assert!(chart.contains("<circle"));
+    fn a_single_year_is_a_bar_per_power_and_no_years_no_chart() {
+        let chart = drawn(&summary(&["1901"], &[("France", &[3]), ("Italy", &[6])])).unwrap();
+        assert!(!chart.contains("<circle"), "{chart}");
+        assert!(!chart.contains("<polyline"), "{chart}");
+        // Italy's six reach the top of the scale (6); France's three, half as high.
+        assert!(
+            chart.contains(
+                "<rect x=\"220.0\" y=\"119.0\" width=\"40.0\" height=\"107.0\" fill=\"#D55E00\"/>"
+            ),
+            "{chart}"
+        );
+        assert!(
+            chart.contains(
+                "<rect x=\"280.0\" y=\"12.0\" width=\"40.0\" height=\"214.0\" fill=\"#0072B2\"/>"
+            ),
+            "{chart}"
+        );
         assert_eq!(drawn(&summary(&[], &[("France", &[])])), None);
+    }
+
+    #[test]
+    fn each_year_is_marked_on_its_line_in_the_power_s_colour() {
+        let chart = drawn(&summary(&["1901", "1902"], &[("France", &[4, 5])])).unwrap();
+        assert_eq!(chart.matches("<circle").count(), 2, "{chart}");
+        assert!(chart.contains("stroke=\"#D55E00\""), "{chart}");
+        let many: Vec<String> = (0..=MOST_MARKED_YEARS).map(|y| y.to_string()).collect();
+        let many: Vec<&str> = many.iter().map(String::as_str).collect();
+        let counts = vec![3; many.len()];
+        let long = drawn(&summary(&many, &[("France", &counts)])).unwrap();
+        assert!(!long.contains("<circle"), "{long}");
     }
 
     #[test]

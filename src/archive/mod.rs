@@ -2,10 +2,11 @@
 //!
 //! `write_site` writes `index.html` (every public game) and `<game>/index.html` per game:
 //! the players of each power over time (named as anyone may see them: `judge::secrecy`),
-//! the supply centres by year (a table and an inline SVG chart), the map of every phase and
-//! every report in order. Plain HTML with a little inline CSS: no scripts,
-//! no outside files, and no time of writing, so the same database always gives the same
-//! site. Every page, feed and calendar is written from a template of
+//! the supply centres by year (a table and an inline SVG chart in the map's colours), then
+//! the phases newest first, each phase's map beside its reports, with links from phase to
+//! phase. Plain HTML with a short inline stylesheet that stacks the columns on a phone: no
+//! scripts, no outside files or fonts, and no time of writing, so the same database always
+//! gives the same site. Every page, feed and calendar is written from a template of
 //! `templates/<language>/archive/` (`report::Templates`), which escapes every value put in it
 //! as its kind of file needs (`report::escape`); a game's files are in the game's language,
 //! the index in English.
@@ -13,6 +14,7 @@
 //! - `summary`: who held each power when and the centres by year; `summary_text`.
 //! - `chart`: the SVG chart of the centres, placed.
 //! - `page`: a game's page, and `report_texts` to read its reports back.
+//! - `timeline`: which phase each map and report belongs to, newest first.
 //! - `feeds`: beside each page, the game's deadlines as iCalendar (`deadlines.ics`) and its
 //!   results as an Atom feed (`results.atom`).
 //! - `maps`: the picture of each phase (`phase-N.svg` beside the page), shared with
@@ -24,6 +26,7 @@ mod feeds;
 pub mod maps;
 mod page;
 mod summary;
+mod timeline;
 
 use std::path::Path;
 
@@ -83,12 +86,31 @@ pub fn write_site_with(
         let language = words.language();
         let summary = summarise(tx, variant, &game, Reader::Other, words).map_err(db)?;
         // No address a stranger may not see, whatever the archive holds.
-        let mut reports = Vec::new();
-        for (when, title, text) in tx.reports(game.id).map_err(db)? {
-            let title = scrub(tx, words, &game, &title, Reader::Other).map_err(db)?;
-            let text = scrub(tx, words, &game, &text, Reader::Other).map_err(db)?;
-            reports.push((when, title, text));
+        let mut archived = tx.archived_reports(game.id).map_err(db)?;
+        for report in &mut archived {
+            report.title = scrub(tx, words, &game, &report.title, Reader::Other).map_err(db)?;
+            report.body = scrub(tx, words, &game, &report.body, Reader::Other).map_err(db)?;
         }
+        let reports: Vec<page::Report> = archived
+            .iter()
+            .map(|r| (r.when.clone(), r.title.clone(), r.body.clone()))
+            .collect();
+        let phases: Vec<page::Phase> = tx
+            .phases(game.id)
+            .map_err(db)?
+            .into_iter()
+            .map(|row| page::Phase {
+                serial: row.phase_serial,
+                title: variant
+                    .and_then(|v| {
+                        crate::store::position_from_json(v, &row.position)
+                            .ok()
+                            .map(|p| crate::game::phases::phase_name_in(words, v, &p))
+                    })
+                    .unwrap_or(row.title),
+                began: row.created_at,
+            })
+            .collect();
         let now = now_of(tx, variant, &game).map_err(db)?;
         let status = page::Status {
             deadline: now.deadline.map(|at| {
@@ -118,8 +140,9 @@ pub fn write_site_with(
                 game: &game,
                 variant_name,
                 summary: &summary,
-                reports: &reports,
+                reports: &archived,
                 status: &status,
+                phases: &phases,
                 maps: &maps,
             },
         )?;
@@ -276,11 +299,11 @@ fn public_folder(folder: &Path) -> Result<(), String> {
 }
 
 /// Writes each phase's picture as `folder/phase-N.svg`, removes the pictures of phases no
-/// longer in the history (after a ROLLBACK), and returns `(file, title)` for the page.
+/// longer in the history (after a ROLLBACK), and returns them for the page.
 fn write_pictures(
     folder: &Path,
     pictures: &[maps::PhasePicture],
-) -> Result<Vec<(String, String)>, String> {
+) -> Result<Vec<page::Picture>, String> {
     public_folder(folder)?;
     let mut written = Vec::new();
     for picture in pictures {
@@ -290,14 +313,18 @@ fn write_pictures(
         if let Some(svg) = &picture.svg {
             write_file(folder, &name, svg)?;
         }
-        written.push((name, picture.title.clone()));
+        written.push(page::Picture {
+            serial: picture.phase_serial,
+            file: name,
+            title: picture.title.clone(),
+        });
     }
     if let Ok(entries) = std::fs::read_dir(folder) {
         for entry in entries.flatten() {
             let name = entry.file_name().to_string_lossy().into_owned();
             let stale = name.starts_with("phase-")
                 && name.ends_with(".svg")
-                && !written.iter().any(|(w, _)| *w == name);
+                && !written.iter().any(|w| w.file == name);
             // A file a crash left half written (`files::write_whole`'s temporary name).
             let unfinished = name.starts_with('.') && name.ends_with(".part");
             if stale || unfinished {

@@ -1,14 +1,16 @@
 //! A game's page: what it is, who played it, its supply centres by year (table and chart),
-//! the map of every phase and every report of its archive in order, written from
-//! `templates/<language>/archive/game.html`; `report_texts` reads the reports back out.
+//! then its phases newest first, each phase's map beside its reports (`timeline`), with
+//! links to step from phase to phase, written from `templates/<language>/archive/game.html`;
+//! `report_texts` reads the reports back out, in the archive's order.
 
 use serde::Serialize;
 
 use super::chart::centre_chart;
 use super::summary::{Summary, centres_heading_in};
+use super::timeline::{PhaseMark, steps};
 use crate::report::escape::unescape_html;
 use crate::report::{Templates, Words};
-use crate::store::GameRow;
+use crate::store::{ArchivedReport, GameRow};
 
 /// A report of the archive: `(when, title, body)` as `Tx::reports` gives it.
 pub type Report = (String, String, String);
@@ -19,21 +21,39 @@ pub struct Status {
     pub owing: Vec<String>,
 }
 
+/// A phase of the game's history, named in the page's language.
+pub struct Phase {
+    pub serial: i64,
+    /// `Spring 1901 movement`.
+    pub title: String,
+    /// When it began, as the store keeps times.
+    pub began: String,
+}
+
+/// The map of a phase: a picture beside the page.
+pub struct Picture {
+    pub serial: i64,
+    pub file: String,
+    pub title: String,
+}
+
 /// What a game's page shows.
 pub struct Page<'a> {
     pub game: &'a GameRow,
     /// The name of the game's variant.
     pub variant_name: &'a str,
     pub summary: &'a Summary,
-    pub reports: &'a [Report],
+    /// The archive, oldest first, as strangers may read it.
+    pub reports: &'a [ArchivedReport],
     pub status: &'a Status,
-    /// The map of every phase, `(file, title)`, each a picture beside the page.
-    pub maps: &'a [(String, String)],
+    pub phases: &'a [Phase],
+    pub maps: &'a [Picture],
 }
 
 #[derive(Serialize)]
 struct CentreLine<'a> {
     power: &'a str,
+    colour: &'a str,
     cells: Vec<String>,
 }
 
@@ -45,14 +65,93 @@ struct Map<'a> {
 
 #[derive(Serialize)]
 struct Section<'a> {
+    /// The report's place in the archive, from 1: its anchor, `report-N`.
+    number: usize,
     title: &'a str,
     when: &'a str,
     text: &'a str,
 }
 
+/// A phase on the page, with the anchors of the phases before and after it.
+#[derive(Serialize)]
+struct StepView<'a> {
+    anchor: String,
+    /// Empty when the step is of no recorded phase and has no map: the template names it.
+    title: &'a str,
+    /// The phase being played now.
+    current: bool,
+    map: Option<Map<'a>>,
+    reports: Vec<Section<'a>>,
+    newer: Option<String>,
+    older: Option<String>,
+}
+
 /// The state of a game in `words`: `forming`, `active`, `finished`.
 pub fn state_in(words: Words, game: &GameRow) -> String {
     words.text(&format!("summary.{}", game.state.as_str()), &[])
+}
+
+/// The phases of the page, newest first, each with its map and reports.
+fn step_views<'a>(page: &Page<'a>) -> Vec<StepView<'a>> {
+    let marks: Vec<PhaseMark> = page
+        .phases
+        .iter()
+        .map(|p| PhaseMark {
+            serial: p.serial,
+            began: &p.began,
+        })
+        .collect();
+    let map_phases: Vec<i64> = page.maps.iter().map(|m| m.serial).collect();
+    let kept: Vec<(i64, &str)> = page
+        .reports
+        .iter()
+        .map(|r| (r.phase_serial, r.when.as_str()))
+        .collect();
+    let running = page.game.state == crate::game::GameState::Active;
+    let current = |serial: i64| running && serial == page.game.phase_serial;
+    // A phase with nothing to show (the one a finished game never played, on a variant
+    // without a map) is left out; the phase being played is always there.
+    let steps: Vec<_> = steps(&marks, &map_phases, &kept)
+        .into_iter()
+        .filter(|s| s.map.is_some() || !s.reports.is_empty() || current(s.serial))
+        .collect();
+    let anchor = |serial: i64| format!("phase-{serial}");
+    steps
+        .iter()
+        .enumerate()
+        .map(|(i, step)| {
+            let map = step.map.map(|m| &page.maps[m]);
+            let phase = page.phases.iter().find(|p| p.serial == step.serial);
+            StepView {
+                anchor: anchor(step.serial),
+                title: match (phase, map) {
+                    (Some(p), _) => &p.title,
+                    (None, Some(m)) => &m.title,
+                    (None, None) => "",
+                },
+                current: current(step.serial),
+                map: map.map(|m| Map {
+                    file: &m.file,
+                    title: &m.title,
+                }),
+                reports: step
+                    .reports
+                    .iter()
+                    .map(|r| {
+                        let report = &page.reports[*r];
+                        Section {
+                            number: r + 1,
+                            title: &report.title,
+                            when: &report.when,
+                            text: report.body.trim_end(),
+                        }
+                    })
+                    .collect(),
+                newer: i.checked_sub(1).map(|n| anchor(steps[n].serial)),
+                older: steps.get(i + 1).map(|s| anchor(s.serial)),
+            }
+        })
+        .collect()
 }
 
 /// The whole page of a game, in `words`' language.
@@ -63,23 +162,10 @@ pub fn game_page(templates: &Templates, words: Words, page: &Page) -> Result<Str
         .iter()
         .map(|row| CentreLine {
             power: &row.power,
+            colour: &row.colour,
             cells: (0..row.counts.len())
                 .map(|i| summary.cell(row, i))
                 .collect(),
-        })
-        .collect();
-    let maps: Vec<Map> = page
-        .maps
-        .iter()
-        .map(|(file, title)| Map { file, title })
-        .collect();
-    let reports: Vec<Section> = page
-        .reports
-        .iter()
-        .map(|(when, title, text)| Section {
-            title,
-            when,
-            text: text.trim_end(),
         })
         .collect();
     let holders: Vec<String> = summary.holders.iter().map(|h| h.line()).collect();
@@ -98,20 +184,23 @@ pub fn game_page(templates: &Templates, words: Words, page: &Page) -> Result<Str
             centres_heading => centres_heading_in(words, summary),
             centres => minijinja::value::Serde(&centres),
             chart => minijinja::value::Serde(centre_chart(summary)),
-            maps => minijinja::value::Serde(&maps),
-            reports => minijinja::value::Serde(&reports),
+            steps => minijinja::value::Serde(step_views(page)),
             problems => minijinja::value::Serde(&summary.problems),
         },
     )
 }
 
-/// The text of every report on a game's page, in order, as `game_page` wrote them (each
-/// `<pre>` of a report's section, unescaped): what `strategos verify-dice` reads.
+/// The text of every report on a game's page in the archive's order, oldest first, whatever
+/// order the page shows them in (each `<pre>` of a report's section, unescaped, ordered by the
+/// number of its anchor `report-N`): what `strategos verify-dice` reads.
 pub fn report_texts(html: &str) -> Vec<String> {
-    let mut texts = Vec::new();
+    const ANCHOR: &str = "id=\"report-";
+    let mut texts: Vec<(usize, String)> = Vec::new();
     let mut rest = html;
-    while let Some(at) = rest.find("<section id=\"report-") {
-        rest = &rest[at..];
+    while let Some(at) = rest.find(ANCHOR) {
+        rest = &rest[at + ANCHOR.len()..];
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let number = rest[..digits].parse().unwrap_or(usize::MAX);
         let Some(start) = rest.find("<pre>") else {
             break;
         };
@@ -119,10 +208,12 @@ pub fn report_texts(html: &str) -> Vec<String> {
         let Some(end) = rest.find("</pre>") else {
             break;
         };
-        texts.push(unescape_html(&rest[..end]));
+        texts.push((number, unescape_html(&rest[..end])));
         rest = &rest[end..];
     }
-    texts
+    // Stable: pages of old, whose anchors may repeat, keep their order.
+    texts.sort_by_key(|(number, _)| *number);
+    texts.into_iter().map(|(_, text)| text).collect()
 }
 
 #[cfg(test)]
@@ -161,6 +252,7 @@ mod tests {
             years: vec!["1901".into()],
             centres: vec![CentreRow {
                 power: format!("France {HOSTILE}"),
+                colour: "#56B4E9".into(),
                 counts: vec![3],
                 supply: vec![3],
             }],
@@ -188,13 +280,36 @@ mod tests {
             owing: vec![HOSTILE.into()],
         };
         let game = game(HOSTILE);
+        // Each report kept in a phase of its own, and the map of the first.
+        let archived: Vec<ArchivedReport> = reports
+            .iter()
+            .enumerate()
+            .map(|(i, (when, title, body))| ArchivedReport {
+                phase_serial: i as i64,
+                when: when.clone(),
+                title: title.clone(),
+                body: body.clone(),
+            })
+            .collect();
+        let phases: Vec<Phase> = (0..reports.len().max(1))
+            .map(|i| Phase {
+                serial: i as i64,
+                title: format!("Phase {i} {HOSTILE}"),
+                began: format!("began {i}"),
+            })
+            .collect();
         let page = Page {
             game: &game,
             variant_name: HOSTILE,
             summary: &summary(),
-            reports,
+            reports: &archived,
             status: &status,
-            maps: &[(format!("phase-0-{HOSTILE}.svg"), HOSTILE.into())],
+            phases: &phases,
+            maps: &[Picture {
+                serial: 0,
+                file: format!("phase-0-{HOSTILE}.svg"),
+                title: HOSTILE.into(),
+            }],
         };
         game_page(&templates, templates.words(language), &page).unwrap()
     }
@@ -209,12 +324,20 @@ mod tests {
             html.contains("<title>Центры снабжения по годам</title>"),
             "{html}"
         );
-        assert!(html.contains("Отчётов пока нет."), "{html}");
+        // The phase being played has its map and no results yet.
+        assert!(
+            html.contains("<span class=\"now\">идёт сейчас</span>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("Итогов пока нет: приказы этой фазы тайны"),
+            "{html}"
+        );
         assert!(!html.contains("<script"), "{html}");
     }
 
     #[test]
-    fn reports_read_back_from_the_page() {
+    fn reports_read_back_from_the_page_in_the_archive_s_order_shown_newest_first() {
         let reports: Vec<Report> = vec![
             (
                 "2027-01-05 12:00".into(),
@@ -235,6 +358,15 @@ mod tests {
             ]
         );
         assert!(report_texts(&render(&[])).is_empty());
+        // The page shows the newer phase first, each stepping to the other.
+        let html = render(&reports);
+        let (newer, older) = (
+            html.find("id=\"phase-1\"").unwrap(),
+            html.find("id=\"phase-0\"").unwrap(),
+        );
+        assert!(newer < older, "{html}");
+        assert!(html[newer..older].contains("href=\"#phase-0\""), "{html}");
+        assert!(html[older..].contains("href=\"#phase-1\""), "{html}");
     }
 
     #[test]

@@ -9,6 +9,8 @@ use crate::diplomacy::position::{Position, Tally};
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::progress::VictoryCounting;
 use crate::diplomacy::turn::{Season, Turn};
+use crate::drawing::palette::SEVENTEEN;
+use crate::drawing::scene::power_colours;
 use crate::game::secrecy::{Identity, Reader, identities_hidden, name_for};
 use crate::report::Words;
 use crate::store::{GameRow, PhaseRow, Tx, position_from_json};
@@ -38,6 +40,8 @@ pub struct Summary {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CentreRow {
     pub power: String,
+    /// The power's colour on the map (`drawing::scene::power_colours`): `#D55E00`.
+    pub colour: String,
     /// Centres owned.
     pub counts: Vec<u32>,
     /// The supply they gave (`Position::supply_of`), as many.
@@ -183,6 +187,13 @@ pub fn summarise(
             ids.into_iter().map(|id| (id.clone(), id.clone())).collect()
         }
     };
+    // Colours as the map paints the powers, so the chart and the map agree.
+    let colours = match variant {
+        Some(v) => power_colours(&v.map, v.layout.as_deref()),
+        None => (0..powers.len())
+            .map(|i| SEVENTEEN[i % SEVENTEEN.len()].to_string())
+            .collect(),
+    };
     let running = game.state != GameState::Finished;
     let era = match variant {
         Some(v) => crate::game::phases::calendar_messages(v, v.start.turn).1,
@@ -214,6 +225,7 @@ pub fn summarise(
                 let tally = |(_, c): &(i32, Vec<Tally>)| c.get(i).copied().unwrap_or_default();
                 CentreRow {
                     power: name.clone(),
+                    colour: colours[i].clone(),
                     counts: years.iter().map(|y| tally(y).centres).collect(),
                     supply: years.iter().map(|y| tally(y).supply).collect(),
                 }
@@ -519,11 +531,13 @@ mod tests {
             centres: vec![
                 CentreRow {
                     power: "North".into(),
+                    colour: "#D55E00".into(),
                     counts: vec![1, 1],
                     supply: vec![1, 1],
                 },
                 CentreRow {
                     power: "South".into(),
+                    colour: "#0072B2".into(),
                     counts: vec![2, 12],
                     supply: vec![3, 14],
                 },

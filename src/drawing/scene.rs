@@ -74,6 +74,19 @@ pub fn colour_of<'a>(map: &Map, layout: &'a Layout, power: PowerId) -> &'a str {
         .unwrap_or(NO_COLOUR)
 }
 
+/// The colour of each power of `map`, in the map's order of powers, as its picture paints it
+/// (`colour_of`): the layout's colour for the power. A variant drawn without a layout
+/// has no picture to agree with: its powers take `palette::SEVENTEEN` in turn. The one source
+/// of the powers' colours beside the map: its legend and the archive's chart.
+pub fn power_colours(map: &Map, layout: Option<&Layout>) -> Vec<String> {
+    (0..map.powers.len())
+        .map(|i| match layout {
+            Some(layout) => colour_of(map, layout, PowerId(i as u8)).to_string(),
+            None => super::palette::SEVENTEEN[i % super::palette::SEVENTEEN.len()].to_string(),
+        })
+        .collect()
+}
+
 /// Where things of a province go, in pixels.
 pub(super) struct Spots<'a> {
     map: &'a Map,

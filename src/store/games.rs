@@ -452,6 +452,22 @@ impl Tx<'_> {
         Ok(held)
     }
 
+    /// The archive of a game, oldest first, each report with the phase it was kept under.
+    pub fn archived_reports(&self, game_id: i64) -> rusqlite::Result<Vec<ArchivedReport>> {
+        let mut stmt = self.tx.prepare_cached(
+            "SELECT phase_serial, created_at, title, body FROM reports WHERE game_id = ?1 ORDER BY id",
+        )?;
+        let rows = stmt.query_map([game_id], |r| {
+            Ok(ArchivedReport {
+                phase_serial: r.get(0)?,
+                when: r.get(1)?,
+                title: r.get(2)?,
+                body: r.get(3)?,
+            })
+        })?;
+        rows.collect()
+    }
+
     /// The archive of a game, oldest first: `(when, title, body)`.
     pub fn reports(&self, game_id: i64) -> rusqlite::Result<Vec<(String, String, String)>> {
         let mut stmt = self.tx.prepare_cached(
@@ -460,6 +476,18 @@ impl Tx<'_> {
         let rows = stmt.query_map([game_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         rows.collect()
     }
+}
+
+/// A report kept in a game's archive.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ArchivedReport {
+    /// The game's phase when it was kept: a phase's results are kept under the phase they
+    /// lead to, in the moment that phase is recorded (`Tx::record_phase`).
+    pub phase_serial: i64,
+    /// When it was kept (`time_text`).
+    pub when: String,
+    pub title: String,
+    pub body: String,
 }
 
 /// One phase of a game's history.

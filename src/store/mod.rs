@@ -16,7 +16,7 @@ use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction};
 
 pub use diary::DiaryEntry;
-pub use games::{GameRow, MemberRow, PhaseRow, PlayerRow};
+pub use games::{ArchivedReport, GameRow, MemberRow, PhaseRow, PlayerRow};
 pub use identities::IdentityRow;
 pub use mail::{
     MessageState, OutboxEnvelope, OutboxRow, QueuedLetter, RawState, StoredMessage,

@@ -25,7 +25,7 @@ const CAROL: &str = "Carol <carol@example.test>";
 
 /// A judge where `duel` has been played to South's victory in 239 BC, and carol's game
 /// `waiting` still forms. Bob registered with markup in his name.
-fn played_duel() -> Harness {
+pub(crate) fn played_duel() -> Harness {
     let mut judge = Harness::new("archive");
     let mut serial = 0;
     let mut send = |judge: &mut Harness, at: &str, from: &str, body: &str| {
@@ -142,7 +142,8 @@ fn the_site_shows_every_game_its_reports_centres_and_players_escaped() {
     );
 
     let page = read(&site.0.join("duel/index.html"));
-    // Every report, in the order of the game, its title escaped.
+    // Every report, newest phase first and in the order of the game within a phase, its
+    // title escaped: each phase's results with the phase they report.
     let titles = [
         "STRA:duel - S0240M Game Starting",
         "STRA:duel - S0240M Results",
@@ -151,10 +152,41 @@ fn the_site_shows_every_game_its_reports_centres_and_players_escaped() {
         "STRA:duel - S0239M Results",
         "STRA:duel - F0239M Results",
     ];
-    let headings: Vec<String> = titles.iter().map(|t| format!("<h3>{t}</h3>")).collect();
-    let headings: Vec<&str> = headings.iter().map(String::as_str).collect();
-    assert_in_order(&page, &headings);
+    // Winter 239 BC, never played (South had won), has nothing to show and is left out.
+    assert!(!page.contains("<h3>Winter 239 BC adjustments"), "{page}");
+    let phases = [
+        "Autumn 239 BC movement",
+        "Spring 239 BC movement",
+        "Winter 240 BC adjustments",
+        "Autumn 240 BC movement",
+        "Spring 240 BC movement",
+    ];
+    // Each phase's heading, then its results.
+    let mut shown = Vec::new();
+    for (phase, title) in phases.iter().zip(titles[1..].iter().rev()) {
+        shown.push(format!("<h3>{phase}</h3>"));
+        if *phase == "Spring 240 BC movement" {
+            shown.push(format!("<h4>{}</h4>", titles[0]));
+        }
+        shown.push(format!("<h4>{title}</h4>"));
+    }
+    let shown: Vec<&str> = shown.iter().map(String::as_str).collect();
+    assert_in_order(&page, &shown);
     assert_eq!(page.matches("<pre>").count(), titles.len());
+    // Read back in the archive's order, as `verify-dice` reads them.
+    let texts = strategos::archive::report_texts(&page);
+    assert_eq!(texts.len(), titles.len());
+    assert!(texts[0].contains("Deadline: S0240M"), "{}", texts[0]);
+    assert!(
+        texts[2].contains("results for Autumn of 240 BC"),
+        "{}",
+        texts[2]
+    );
+    assert!(
+        texts[5].contains("results for Autumn of 239 BC"),
+        "{}",
+        texts[5]
+    );
     assert_in_order(
         &page,
         &[
@@ -167,12 +199,12 @@ fn the_site_shows_every_game_its_reports_centres_and_players_escaped() {
     assert!(
         page.contains(
             "<tr><th scope=\"col\">Power</th><th scope=\"col\">240 BC</th><th scope=\"col\">239 BC</th></tr>\n\
-             <tr><th scope=\"row\">North</th><td class=\"count\">1</td><td class=\"count\">0</td></tr>\n\
-             <tr><th scope=\"row\">South</th><td class=\"count\">2</td><td class=\"count\">3</td></tr>"
+             <tr><th scope=\"row\"><span class=\"swatch\" style=\"background:#D55E00\"></span>North</th><td class=\"count\">1</td><td class=\"count\">0</td></tr>\n\
+             <tr><th scope=\"row\"><span class=\"swatch\" style=\"background:#0072B2\"></span>South</th><td class=\"count\">2</td><td class=\"count\">3</td></tr>"
         ),
         "{page}"
     );
-    assert!(page.contains("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(page.contains("<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\""));
     assert_eq!(page.matches("<polyline").count(), 2);
     // Who held each power, by registered name and never an address no one chose to show;
     // Bob's name is shown, never as markup.
@@ -488,7 +520,7 @@ fn a_keepers_archive_template_replaces_the_built_in_one() {
     assert!(html.contains("<body>\n<p>0 games</p>\n</body>"), "{html}");
     // The built-in frame is kept.
     assert!(
-        html.contains("<style>\nbody { font-family: Georgia"),
+        html.contains("<style>\nbody { font: 16px/1.45 system-ui"),
         "{html}"
     );
     // A template that does not compile stops the loading, naming its file and line.

@@ -42,6 +42,9 @@
 //! - `judge_harness`: a judge on temporary files with a settable clock, for those tests.
 //! - `whole_game`: a standard game of two years through the real IMAP and SMTP servers.
 //! - `archive`: a duel by mail written as a web site, summed up, and shown by `game`/`archive`.
+//! - `archive_browser`: every page of an archive opened in headless Chromium (phone and
+//!   desktop): no console error, every picture shown, nothing wider than the screen;
+//!   screenshots kept in `target/archive-browser/`.
 //! - `secrecy`: secrets kept, as attacks repelled: private games unseen by strangers, no
 //!   address shown unless its player chose, anonymous games, grey press never signed
 //!   (docs/security.md, "Secrecy").
@@ -54,6 +57,7 @@
 //!   roll numbers and seeds found, the seed not yet revealed, unreadable input.
 
 mod archive;
+mod archive_browser;
 mod attacks;
 mod busy;
 mod case;

@@ -569,7 +569,7 @@ fn results_letters_carry_the_picture_unless_turned_off_and_get_map_mails_it() {
     let tx = game.judge.daemon.store.begin().unwrap();
     strategos::archive::write_site(&tx, &crate::judge_harness::test_variants(), &site.0).unwrap();
     let page = std::fs::read_to_string(site.0.join("pics/index.html")).unwrap();
-    assert!(page.contains("<h2>Maps</h2>"), "{page}");
+    assert_eq!(page.matches("<figure class=\"map\">").count(), 3, "{page}");
     // Each phase's file is named by the phase and a fingerprint of what it shows.
     let file_of = |n: usize| -> Option<std::path::PathBuf> {
         std::fs::read_dir(site.0.join("pics"))
@@ -583,7 +583,13 @@ fn results_letters_carry_the_picture_unless_turned_off_and_get_map_mails_it() {
     for n in 0..3 {
         let file = file_of(n).unwrap_or_else(|| panic!("no picture of phase {n}"));
         let name = file.file_name().unwrap().to_string_lossy().into_owned();
-        assert!(page.contains(&format!("<img src=\"{name}\"")), "{page}");
+        // In the phase's own place on the page, beside its reports.
+        let at = page
+            .find(&format!("<article class=\"phase\" id=\"phase-{n}\">"))
+            .unwrap_or_else(|| panic!("no place for phase {n}: {page}"));
+        let step = &page[at..];
+        let step = &step[..step[1..].find("<article").map_or(step.len(), |e| e + 1)];
+        assert!(step.contains(&format!("<img src=\"{name}\"")), "{page}");
     }
     let first = std::fs::read_to_string(file_of(0).unwrap()).unwrap();
     assert!(
