@@ -131,11 +131,14 @@ pub fn encode(pixmap: &resvg::tiny_skia::Pixmap) -> Option<Vec<u8>> {
     // entry's number in its low eight bits, so that the least of them names it.
     let nearest = |colour: u32| {
         let [r, g, b] = channels(colour).map(i32::from);
-        let mut least = i32::MAX;
-        for i in 0..PALETTE {
-            let (dr, dg, db) = (planes[0][i] - r, planes[1][i] - g, planes[2][i] - b);
-            least = least.min((dr * dr + dg * dg + db * db) << 8 | i as i32);
-        }
+        let [reds, greens, blues] = &planes;
+        let least = (0..PALETTE as i32)
+            .zip(reds.iter().zip(greens).zip(blues))
+            .map(|(i, ((pr, pg), pb))| {
+                let (dr, dg, db) = (pr - r, pg - g, pb - b);
+                (dr * dr + dg * dg + db * db) << 8 | i
+            })
+            .fold(i32::MAX, i32::min);
         (least & 0xff) as u8
     };
     let slot_index: Vec<u8> = colour_of
