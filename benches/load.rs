@@ -69,9 +69,18 @@ fn peak_resident_mb() -> f64 {
 /// seconds: on a machine shared with other work, what a step cost, whatever the wait for a
 /// core.
 fn processor_seconds() -> f64 {
+    usage_seconds(libc::RUSAGE_SELF)
+}
+
+/// The processor time the calling thread has used so far, user and system, in seconds.
+fn thread_seconds() -> f64 {
+    usage_seconds(libc::RUSAGE_THREAD)
+}
+
+fn usage_seconds(who: libc::c_int) -> f64 {
     // SAFETY: getrusage(2) fills the struct it is given.
     let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    unsafe { libc::getrusage(libc::RUSAGE_SELF, &mut usage) };
+    unsafe { libc::getrusage(who, &mut usage) };
     let seconds = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
     seconds(usage.ru_utime) + seconds(usage.ru_stime)
 }
@@ -386,7 +395,9 @@ fn main() {
     spent.set(std::time::Duration::ZERO);
     let processing = Instant::now();
     let processor = processor_seconds();
+    let own = thread_seconds();
     let round = judge.round();
+    let own = thread_seconds() - own;
     let queued = processing.elapsed().as_secs_f64() - spent.get().as_secs_f64();
     let queued_processor = processor_seconds() - processor;
     let painted = judge.judge.pictures_ahead.taken_ahead();
@@ -410,8 +421,8 @@ fn main() {
         round.phases
     );
     println!(
-        "    the round's processor time, every thread's: {queued_processor:.2} s on {} core(s); \
-         {painted} pictures painted ahead on other threads",
+        "    the round's processor time, every thread's: {queued_processor:.2} s on {} core(s), \
+         {own:.2} s of it the round's own thread's; {painted} pictures painted ahead on other threads",
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     assert_eq!(moved as usize, games, "every game moved on");
