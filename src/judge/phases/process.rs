@@ -141,11 +141,13 @@ impl Judge {
         let mut names = Vec::new();
         for m in &members {
             let identity = crate::game::secrecy::Identity::of_player(tx, m.player_id)?;
-            names.push(crate::game::secrecy::name_for(
-                &identity,
-                hidden,
-                crate::game::secrecy::Reader::Other,
-            ));
+            names.push(
+                [
+                    crate::game::secrecy::Reader::Other,
+                    crate::game::secrecy::Reader::Master,
+                ]
+                .map(|reader| crate::game::secrecy::name_for(&identity, hidden, reader)),
+            );
         }
         // The start notice in one language, as the classic judge writes it: the players, the
         // starting position, the first deadline; `power` is the reader's (none: the archive's
@@ -169,7 +171,8 @@ impl Judge {
         let mut units: Vec<(usize, &crate::diplomacy::unit::Unit)> =
             position.units.iter().enumerate().collect();
         units.sort_by_key(|(i, u)| (u.power, *i));
-        let notice = |words: Words, power: Option<PowerId>| -> String {
+        // `master`: the copy for a master of the game, who sees every player as they are.
+        let notice = |words: Words, power: Option<PowerId>, master: bool| -> String {
             let selected = match power {
                 Some(p) => tr!(
                     words,
@@ -177,6 +180,7 @@ impl Judge {
                     power = map.power(p).name,
                     game = game.name
                 ),
+                None if master => tr!(words, "start.selected_master", game = game.name),
                 None => tr!(words, "start.selected_observer", game = game.name),
             };
             let player_lines: Vec<String> = ordered
@@ -185,7 +189,7 @@ impl Judge {
                     format!(
                         "     {}{}",
                         crate::report::classic::padded(name, 26),
-                        words.message(&names[*i])
+                        words.message(&names[*i][usize::from(master)])
                     )
                 })
                 .collect();
@@ -248,7 +252,21 @@ impl Judge {
             let language = self.language_of(tx, game, member)?;
             let words = self.templates.words(language);
             letters.push(
-                OutgoingLetter::fresh(&member.email, subject.clone(), notice(words, Some(power)))
+                OutgoingLetter::fresh(
+                    &member.email,
+                    subject.clone(),
+                    notice(words, Some(power), false),
+                )
+                .about(&game.name),
+            );
+        }
+        // The game's masters get the letter too, as an observer reads it, with every player
+        // named as a master may see them.
+        for master in tx.members(game.id)?.iter().filter(|m| m.role == "master") {
+            let language = self.language_of(tx, game, master)?;
+            let words = self.templates.words(language);
+            letters.push(
+                OutgoingLetter::fresh(&master.email, subject.clone(), notice(words, None, true))
                     .about(&game.name),
             );
         }
@@ -257,7 +275,7 @@ impl Judge {
             game.id,
             game.phase_serial,
             &subject,
-            &notice(words, None),
+            &notice(words, None, false),
             now,
         )?;
         Ok(letters)
