@@ -180,6 +180,14 @@ pub(crate) fn who_game(
         game = row.name,
         state = state_word(words, &row.state)
     )];
+    // A finished game says how it ended and when, as LIST and SUMMARY do.
+    if row.state == crate::game::GameState::Finished {
+        lines.push(words.message(&crate::game::ended(
+            &row.name,
+            &row.settings,
+            &row.time_zone,
+        )));
+    }
     for (what, name) in members_named(cx, tx, &row, full)? {
         lines.push(format!("  {what}: {}", words.message(&name)));
     }
