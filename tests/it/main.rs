@@ -71,6 +71,7 @@ mod deploy;
 mod diadochi;
 mod diadochi_game;
 mod dice;
+mod ending;
 mod flow;
 mod game;
 mod godip;

@@ -429,25 +429,52 @@ fn check_end_by_vote(cx: &mut Session<'_>, tx: &Tx, mut game: GameRow) -> rusqli
             .zip(&concessions)
             .all(|(p, c)| p == w || *c == Some(*w))
     });
-    let (text, how) = match (draw, winner) {
-        (Some(powers), _) => {
+    let prefix = crate::judge::phases::subjects::prefix(&cx.judge.config.judge.code, &game);
+    // As njudge writes it: the powers in the subject by their letters, in the text by name.
+    let (text, subject, how) = match (draw, winner) {
+        // A draw voted for one power alone is that power's by concession.
+        (Some(powers), _) if powers.len() > 1 => {
             let names: Vec<&str> = powers.iter().map(|p| map.power(*p).name.as_str()).collect();
+            let letters: String = powers.iter().map(|p| map.power(*p).letter).collect();
+            let (most, last) = names.split_at(names.len().saturating_sub(1));
             (
                 msg!(
                     "wishes.draw_end",
                     game = game.name,
-                    powers = names.join(", ")
+                    powers = most.join(", "),
+                    last = last.join("")
                 ),
+                msg!("wishes.draw_subject", game = prefix, powers = letters),
                 EndedBy::Draw {
                     powers: names.iter().map(|n| n.to_string()).collect(),
                 },
             )
         }
+        (Some(powers), _) if powers.len() == 1 && survivors.len() > 1 => (
+            msg!(
+                "wishes.concede_end",
+                game = game.name,
+                power = map.power(powers[0]).name
+            ),
+            msg!(
+                "wishes.concede_subject",
+                game = prefix,
+                power = map.power(powers[0]).letter.to_string()
+            ),
+            EndedBy::Concession {
+                to: map.power(powers[0]).name.clone(),
+            },
+        ),
         (None, Some(w)) if survivors.len() > 1 => (
             msg!(
                 "wishes.concede_end",
                 game = game.name,
                 power = map.power(w).name
+            ),
+            msg!(
+                "wishes.concede_subject",
+                game = prefix,
+                power = map.power(w).letter.to_string()
             ),
             EndedBy::Concession {
                 to: map.power(w).name.clone(),
@@ -463,16 +490,24 @@ fn check_end_by_vote(cx: &mut Session<'_>, tx: &Tx, mut game: GameRow) -> rusqli
     cx.caused
         .extend(cx.judge.publish_diaries(tx, &game, cx.now)?);
     cx.say(text.clone());
-    notices::announce(
-        cx,
-        tx,
-        &game,
-        msg!(
-            "wishes.over_subject",
-            game = crate::judge::phases::subjects::prefix(&cx.judge.config.judge.code, &game)
-        ),
-        text,
-    )?;
+    // The board as the game ends, and its map, close the answer as they close the end letter.
+    let words = cx.words();
+    let wants_map = match members
+        .iter()
+        .find(|m| m.email == cx.answer_to || m.email == cx.sender)
+    {
+        Some(m) => tx.member_wishes(game.id, m.player_id)?.map.unwrap_or(true),
+        None => true,
+    };
+    let (board, picture) = notices::final_board(cx.judge, words, &game, wants_map);
+    if !board.is_empty() {
+        cx.say_text(board);
+    }
+    if let Some(picture) = picture {
+        cx.attachments.push((game.name.clone(), picture));
+    }
+    notices::announce(cx, tx, &game, subject, text)?;
+    cx.closing.push(game.id);
     cx.refresh(game);
     Ok(())
 }

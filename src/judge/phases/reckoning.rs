@@ -64,6 +64,26 @@ pub(crate) fn ownership_lines(words: Words, map: &Map, board: &Position) -> Vec<
     ownership
 }
 
+/// How the board stands as a game ends, for its end letter: each power's supply centres
+/// (njudge's ownership block) and their number.
+pub(crate) fn final_board_lines(words: Words, map: &Map, board: &Position) -> Vec<String> {
+    let mut lines = vec![tr!(words, "wishes.final_centres")];
+    lines.extend(ownership_lines(words, map, board));
+    let counts: Vec<String> = (0..map.powers.len())
+        .map(|p| PowerId(p as u8))
+        .map(|p| (p, board.owned_centres(map, p).len()))
+        .filter(|(_, n)| *n > 0)
+        .map(|(p, n)| format!("{} {n}", map.power(p).name))
+        .collect();
+    lines.push(String::new());
+    lines.push(tr!(
+        words,
+        "wishes.final_counts",
+        counts = counts.join(", ")
+    ));
+    lines
+}
+
 /// njudge's adjustment count lines for `board` (`Austria:   4 Supply centers,  3 Units:  Builds
 /// 1 unit.`; in other languages our own line), `winner`'s marked.
 pub(crate) fn count_lines(

@@ -34,6 +34,9 @@ pub(crate) struct Session<'j> {
     /// Announcements to games, sent at the end of the letter, one letter per member in
     /// their language: `(game, subject, text)`.
     pub(crate) notices: Vec<(GameRow, Message, Message)>,
+    /// Games this letter ended (a draw or a concession voted): their end letters close with
+    /// the board as the game ends, its centres and its map.
+    pub(crate) closing: Vec<i64>,
     /// The game the sender watches, signed on as an observer.
     pub(crate) watching: Option<GameRow>,
     /// The powers a master acted for with BECOME in this letter, each with what was done for
@@ -164,6 +167,7 @@ impl<'j> Session<'j> {
             joined: None,
             filled: Vec::new(),
             notices: Vec::new(),
+            closing: Vec::new(),
             acted_for: Vec::new(),
             became: None,
             touched: Vec::new(),

@@ -3,9 +3,11 @@
 //! their language.
 
 use crate::game::secrecy;
+use crate::judge::Judge;
 use crate::judge::session::Session;
-use crate::letter::OutgoingLetter;
+use crate::letter::{Attachment, OutgoingLetter};
 use crate::report::Message;
+use crate::report::Words;
 use crate::store::{GameRow, Tx};
 use crate::tr;
 
@@ -60,6 +62,24 @@ pub(crate) fn announce_seat(
     Ok(())
 }
 
+/// The board as `game` ends, for its end letter in `words`: the centres each power holds
+/// and their numbers, and the map (for a reader who wants maps, where the game sends them).
+pub(crate) fn final_board(
+    judge: &Judge,
+    words: Words,
+    game: &GameRow,
+    wants_map: bool,
+) -> (String, Option<Attachment>) {
+    let Some((variant, position)) = judge.game_position(game) else {
+        return (String::new(), None);
+    };
+    let lines = crate::judge::phases::reckoning::final_board_lines(words, &variant.map, &position);
+    let picture = (wants_map && game.settings.map && judge.config.maps.results_pictures)
+        .then(|| crate::judge::phases::pictures::board_picture(words, variant, game, &position))
+        .flatten();
+    (lines.join("\n"), picture)
+}
+
 /// Sends the letter's announcements: one letter per member of each game, the sender
 /// excepted (their answer says it all).
 pub(crate) fn send(cx: &mut Session<'_>, tx: &Tx) -> rusqlite::Result<()> {
@@ -96,8 +116,16 @@ pub(crate) fn send(cx: &mut Session<'_>, tx: &Tx) -> rusqlite::Result<()> {
                 .collect::<Vec<_>>()
                 .join("\n\n")
                 + "\n";
-            cx.caused
-                .push(OutgoingLetter::fresh(&member.email, subject, body).about(&game.name));
+            let mut letter = OutgoingLetter::fresh(&member.email, subject, body).about(&game.name);
+            if cx.closing.contains(&id) {
+                let wants_map = tx.member_wishes(id, member.player_id)?.map.unwrap_or(true);
+                let (board, picture) = final_board(cx.judge, words, game, wants_map);
+                if !board.is_empty() {
+                    letter.body = format!("{}\n{board}\n", letter.body);
+                }
+                letter.attachments.extend(picture);
+            }
+            cx.caused.push(letter);
         }
     }
     Ok(())
