@@ -149,6 +149,18 @@ impl Judge {
                 .map(|reader| crate::game::secrecy::name_for(&identity, hidden, reader)),
             );
         }
+        // The game's masters, first in the list as in njudge's letter.
+        let mut master_names = Vec::new();
+        for m in tx.members(game.id)?.iter().filter(|m| m.role == "master") {
+            let identity = crate::game::secrecy::Identity::of_player(tx, m.player_id)?;
+            master_names.push(
+                [
+                    crate::game::secrecy::Reader::Other,
+                    crate::game::secrecy::Reader::Master,
+                ]
+                .map(|reader| crate::game::secrecy::name_for(&identity, hidden, reader)),
+            );
+        }
         // The start notice in one language, as the classic judge writes it: the players, the
         // starting position, the first deadline; `power` is the reader's (none: the archive's
         // copy, an observer's). Our own help for the first orders follows it.
@@ -183,15 +195,22 @@ impl Judge {
                 None if master => tr!(words, "start.selected_master", game = game.name),
                 None => tr!(words, "start.selected_observer", game = game.name),
             };
-            let player_lines: Vec<String> = ordered
+            let line = |role: &str, name: &crate::report::Message| {
+                format!(
+                    "     {}{}",
+                    crate::report::classic::padded(role, 26),
+                    words.message(name)
+                )
+            };
+            let role = tr!(words, "start.master");
+            let player_lines: Vec<String> = master_names
                 .iter()
-                .map(|(_, name, i)| {
-                    format!(
-                        "     {}{}",
-                        crate::report::classic::padded(name, 26),
-                        words.message(&names[*i][usize::from(master)])
-                    )
-                })
+                .map(|names| line(&role, &names[usize::from(master)]))
+                .chain(
+                    ordered
+                        .iter()
+                        .map(|(_, name, i)| line(name, &names[*i][usize::from(master)])),
+                )
                 .collect();
             let mut unit_lines = Vec::new();
             let mut last = None;
