@@ -357,7 +357,8 @@ fn seven_bit(text: &str) -> bool {
 pub const WIDTH: usize = 78;
 
 /// `text` with every line longer than `width` characters broken at spaces into lines of at
-/// most `width` (a word longer than that stays whole on its own line). The lines a long line
+/// most `width` (a word longer than that stays whole on its own line; a line of dice stays
+/// whole). The lines a long line
 /// becomes keep its indentation, and a list item's (`- `, `* `) continue under its text.
 /// Linear in the text's length; text with no long line comes back as it is.
 pub fn wrap_long_lines(text: &str, width: usize) -> std::borrow::Cow<'_, str> {
@@ -374,7 +375,11 @@ pub fn wrap_long_lines(text: &str, width: usize) -> std::borrow::Cow<'_, str> {
         }
         let line_end = line.strip_suffix('\r');
         let line = line_end.unwrap_or(line);
-        if line.len() > width && line.chars().count() > width {
+        // A line of dice (a roll, the commitment, the seed revealed) is one line whatever its
+        // length (`docs/dice.md`): anyone verifying the rolls reads it whole. Purposes are
+        // bounded, so it stays far below the 998 octets a line of mail may have.
+        let dice = || crate::dice::parse_line(line).is_some_and(|read| read.is_ok());
+        if line.len() > width && line.chars().count() > width && !dice() {
             wrap_line(line, width, &mut out);
         } else {
             out.push_str(line);
@@ -577,6 +582,26 @@ mod tests {
     use super::*;
     use crate::letter::Attachment;
     use mail_parser::MimeHeaders;
+
+    /// A line of dice stays one line however long (those who verify the rolls read it
+    /// whole); any other long line is broken at its spaces.
+    #[test]
+    fn a_roll_line_is_never_wrapped() {
+        let roll = "Roll 12 (Hapsburg defending in the field battle at Vienna: 5 dice, 2 units, \
+                    +2 Charles V, +1 defender, -1 against Ottoman cavalry): 6 5 4 2 6";
+        let prose = "The Hapsburg army defends Vienna in a field battle with five dice, two \
+                     units, Charles V and the defender's die.";
+        let text = format!("{roll}\n> {roll}\n{prose}\n");
+        let wrapped = wrap_long_lines(&text, WIDTH);
+        let lines: Vec<&str> = wrapped.lines().collect();
+        assert_eq!(lines[0], roll);
+        assert_eq!(lines[1], format!("> {roll}"));
+        assert!(
+            lines[2..].iter().all(|l| l.chars().count() <= WIDTH),
+            "{wrapped}"
+        );
+        assert_eq!(lines.len(), 4, "{wrapped}");
+    }
 
     /// Letters composed sharing their encodings carry the bodies of the letters composed
     /// alone, byte for byte (the boundaries between parts are drawn at random): the same
