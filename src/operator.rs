@@ -340,7 +340,7 @@ fn show(tx: &Tx, variants: &[Variant], name: &str) -> Result<String, String> {
     let Some(variant) = variant else {
         let _ = writeln!(
             out,
-            "Units and supply centres: not shown, the variant '{}' is not loaded",
+            "Units and supply centers: not shown, the variant '{}' is not loaded",
             game.variant
         );
         return Ok(out);
@@ -365,7 +365,7 @@ fn show(tx: &Tx, variants: &[Variant], name: &str) -> Result<String, String> {
             unit_name(map, &dislodged.unit)
         );
     }
-    let _ = writeln!(out, "Supply centres:");
+    let _ = writeln!(out, "Supply centers:");
     for p in 0..map.powers.len() {
         let power = PowerId(p as u8);
         let centres: Vec<&str> = position
@@ -380,7 +380,7 @@ fn show(tx: &Tx, variants: &[Variant], name: &str) -> Result<String, String> {
         let count = match variant.victory_counting {
             VictoryCounting::Centres => tally.centres.to_string(),
             VictoryCounting::Supply => {
-                format!("supply {}, centres {}", tally.supply, tally.centres)
+                format!("supply {}, centers {}", tally.supply, tally.centres)
             }
         };
         let _ = writeln!(

@@ -274,7 +274,7 @@ mod tests {
             ..centres.clone()
         };
         let (by_centres, by_supply) = (drawn(&centres).unwrap(), drawn(&supply).unwrap());
-        assert!(by_centres.contains("<title>Supply centres by year</title>"));
+        assert!(by_centres.contains("<title>Supply centers by year</title>"));
         assert!(by_supply.contains("<title>Supply by year</title>"));
         // Centres 2 then 5 on a scale of 5; supply 3 then 6 on a scale of 6.
         assert!(

@@ -552,7 +552,7 @@ mod tests {
         );
         assert_eq!(
             centres_heading_in(Words::english(), &summary),
-            "Supply centres at the end of each year (239 BC: so far)"
+            "Supply centers at the end of each year (239 BC: so far)"
         );
         // Where victory counts supply, the supply leads and the centres follow.
         let by_supply = Summary {
@@ -566,7 +566,7 @@ mod tests {
         );
         assert_eq!(
             centres_heading_in(Words::english(), &by_supply),
-            "Supply at the end of each year, with the supply centres owned in brackets"
+            "Supply at the end of each year, with the supply centers owned in brackets"
         );
     }
 }

@@ -241,7 +241,7 @@ fn the_summary_gives_holders_and_centres_by_year() {
     let tiny = variants.iter().find(|v| v.id == "tiny").unwrap();
     let tx = judge.daemon.store.begin().unwrap();
     let duel = tx.game_by_name("duel").unwrap().unwrap();
-    let table = "Supply centres at the end of each year:\n\
+    let table = "Supply centers at the end of each year:\n\
          \x20        240 BC  239 BC\n\
          \x20 North       1       0\n\
          \x20 South       2       3\n";

@@ -201,12 +201,12 @@ fn three_years_of_diadochi_by_mail() {
     assert!(
         crate::says(
             spring,
-            "Macedonia: Fleet Corinth DESTROY: centre destroyed."
+            "Macedonia: Fleet Corinth DESTROY: center destroyed."
         ),
         "{spring}"
     );
     assert!(
-        crate::says(spring, "Destroyed centres, supplying no one: Corinth."),
+        crate::says(spring, "Destroyed centers, supplying no one: Corinth."),
         "{spring}"
     );
     assert!(
@@ -301,10 +301,10 @@ fn three_years_of_diadochi_by_mail() {
     table.deadline();
     let spring = table.report("Spring 239 BC movement");
     assert!(
-        crate::says(spring, "Macedonia: Fleet Corinth RESTORE: centre restored."),
+        crate::says(spring, "Macedonia: Fleet Corinth RESTORE: center restored."),
         "{spring}"
     );
-    assert!(!crate::says(spring, "Destroyed centres"), "{spring}");
+    assert!(!crate::says(spring, "Destroyed centers"), "{spring}");
 
     // Autumn 239 BC: Armenia is Syria's but has no garrison, so it supplies nothing.
     table.deadline();
@@ -321,7 +321,7 @@ fn three_years_of_diadochi_by_mail() {
         crate::says(
             autumn,
             "Armenia (Syria) supplies nothing this year: no unit of Syria stands in it this \
-             winter, and a rebellion centre counts only while garrisoned (rule 5)."
+             winter, and a rebellion center counts only while garrisoned (rule 5)."
         ),
         "{autumn}"
     );
@@ -404,7 +404,7 @@ fn victory_waits_for_the_end_of_the_year() {
     assert!(
         crate::says(
             &table.answer,
-            "Supply at the end of each year, with the supply centres owned in brackets:\n\
+            "Supply at the end of each year, with the supply centers owned in brackets:\n\
              \x20             240 BC\n\
              \x20 Carthage     1 (1)\n\
              \x20 Egypt        1 (1)\n\
@@ -436,7 +436,7 @@ fn victory_waits_for_the_end_of_the_year() {
         "the game ends on the board of the year's reckoning: {show}"
     );
     assert!(
-        show.contains("  Rome: supply 25, centres 18 (Alexandria, "),
+        show.contains("  Rome: supply 25, centers 18 (Alexandria, "),
         "{show}"
     );
 }
@@ -496,8 +496,8 @@ fn credit_lapses_when_its_borrower_owns_no_centre_and_the_report_says_why() {
     assert!(
         crate::says(
             autumn,
-            "Rome's credit of 2 to Egypt lapses: Egypt owns no supply centre \
-             that supplies it this winter, and only a power owning a centre may have credit \
+            "Rome's credit of 2 to Egypt lapses: Egypt owns no supply center \
+             that supplies it this winter, and only a power owning a center may have credit \
              (rule 8)."
         ),
         "{autumn}"
@@ -538,9 +538,9 @@ fn an_eliminated_power_neither_shares_nor_votes_a_draw() {
         table.orders(power, "SET DRAW carthage egypt macedonia rome syria");
     }
     assert!(
-        table
-            .answer
-            .contains("Game 'anc' ends in a draw between Carthage, Egypt, Rome, Syria."),
+        table.answer.contains(
+            "Game 'anc' has been declared a draw between Carthage, Egypt, Rome and Syria."
+        ),
         "{}",
         table.answer
     );
@@ -554,12 +554,12 @@ fn list_shows_supply_beside_centres() {
     assert!(
         table
             .answer
-            .contains("Supply centres:\n  Carthage: supply 4, centres 3\n"),
+            .contains("Supply centers:\n  Carthage: supply 4, centers 3\n"),
         "{}",
         table.answer
     );
     assert!(
-        table.answer.contains("  Rome: supply 4, centres 2\n"),
+        table.answer.contains("  Rome: supply 4, centers 2\n"),
         "{}",
         table.answer
     );

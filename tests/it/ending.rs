@@ -64,7 +64,7 @@ fn a_drawn_game_ends_with_the_final_board_and_its_map() {
         body.contains("has been declared a draw between Austria and France."),
         "{body}"
     );
-    assert!(body.contains("Supply centres as the game ends:"), "{body}");
+    assert!(body.contains("Supply centers as the game ends:"), "{body}");
     assert!(files.is_empty(), "Ann takes no pictures");
     // Bob and the master get the end letter: njudge's subject and words, the final board,
     // the last map.
@@ -78,7 +78,7 @@ fn a_drawn_game_ends_with_the_final_board_and_its_map() {
             body.contains("Congratulations on a game well-played."),
             "{body}"
         );
-        assert!(body.contains("Centres: Austria "), "{body}");
+        assert!(body.contains("Centers: Austria "), "{body}");
         assert_eq!(files.len(), 1, "{who}: one picture");
         let (name, media, bytes) = &files[0];
         assert_eq!((name.as_str(), media.as_str()), ("map.png", "image/png"));
@@ -102,6 +102,6 @@ fn a_conceded_game_ends_with_njudges_concession_letter() {
         body.contains("The game is over.  Thank you for playing."),
         "{body}"
     );
-    assert!(body.contains("Supply centres as the game ends:"), "{body}");
+    assert!(body.contains("Supply centers as the game ends:"), "{body}");
     assert_eq!(files.len(), 1);
 }

@@ -111,11 +111,11 @@ impl Args<'_> {
                 match args {
                     [n] => {
                         let message =
-                            "SET CENTERS takes the number of centres that wins, from 1 to 999";
+                            "SET CENTERS takes the number of centers that wins, from 1 to 999";
                         Setting::Centres(self.number(n, 1..=999, message)?)
                     }
                     _ => {
-                        return self.usage("SET CENTERS takes the number of centres that wins, like: SET CENTERS 18");
+                        return self.usage("SET CENTERS takes the number of centers that wins, like: SET CENTERS 18");
                     }
                 }
             }
