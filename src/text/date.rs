@@ -256,6 +256,25 @@ fn part(word: &str) -> Option<Part> {
     }
 }
 
+/// Whether two words side by side are parts of one date, which a line is not broken between
+/// (`06 Jan`, `2027 12:16`, `12:16 UTC`, `ср 06.01.2027`): both are parts of a date, and not
+/// both bare numbers of a day (`3 4` is no date). Punctuation after a word is no part of it.
+pub fn joined(before: &str, after: &str) -> bool {
+    fn bare(w: &str) -> Option<&str> {
+        let w = w.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+        (w.len() <= 40).then_some(w)
+    }
+    let (Some(before), Some(after)) = (bare(before), bare(after)) else {
+        return false;
+    };
+    match (part(before), part(after)) {
+        (Some(Part::Day(_)), Some(Part::Day(_))) => false,
+        (Some(_), Some(Part::Zone(_))) => clock(before).is_some(),
+        (Some(_), Some(_)) => true,
+        _ => false,
+    }
+}
+
 /// Why words are no date; its `Display` says so to the writer.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum DateError {
