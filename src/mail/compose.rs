@@ -358,7 +358,7 @@ pub const WIDTH: usize = 78;
 
 /// `text` with every line longer than `width` characters broken at spaces into lines of at
 /// most `width` (a word longer than that stays whole on its own line; a line of dice stays
-/// whole). The lines a long line
+/// whole), never inside a date (`text::date::joined`). The lines a long line
 /// becomes keep its indentation, and a list item's (`- `, `* `) continue under its text.
 /// Linear in the text's length; text with no long line comes back as it is.
 pub fn wrap_long_lines(text: &str, width: usize) -> std::borrow::Cow<'_, str> {
@@ -431,13 +431,14 @@ fn wrap_line(line: &str, width: usize, out: &mut String) {
         let end = if chars.len() - start <= room {
             chars.len()
         } else {
-            // The last space that leaves at most `room` characters; else the first space
-            // after (a word longer than the line stays whole).
+            // The last space that leaves at most `room` characters and is not inside a date;
+            // else the first such space after (a word longer than the line stays whole).
             let limit = start + room;
-            match (start + 1..=limit).rev().find(|&k| chars[k].1 == ' ') {
+            let breaks = |k: usize| chars[k].1 == ' ' && !inside_a_date(line, &chars, k);
+            match (start + 1..=limit).rev().find(|&k| breaks(k)) {
                 Some(k) => k,
                 None => (limit..chars.len())
-                    .find(|&k| chars[k].1 == ' ')
+                    .find(|&k| breaks(k))
                     .unwrap_or(chars.len()),
             }
         };
@@ -454,6 +455,30 @@ fn wrap_line(line: &str, width: usize, out: &mut String) {
         }
         first = false;
     }
+}
+
+/// Whether the spaces around `chars[k]` (a space) lie between two words of one date. Only a
+/// few characters either side are looked at, so wrapping stays linear.
+fn inside_a_date(line: &str, chars: &[(usize, char)], k: usize) -> bool {
+    const LONGEST: usize = 40;
+    let at = |i: usize| chars.get(i).map_or(line.len(), |(b, _)| *b);
+    let mut a = k;
+    while a > 0 && chars[a - 1].1 == ' ' {
+        a -= 1;
+    }
+    let mut s = a;
+    while s > 0 && chars[s - 1].1 != ' ' && a - s <= LONGEST {
+        s -= 1;
+    }
+    let mut b = k;
+    while b < chars.len() && chars[b].1 == ' ' {
+        b += 1;
+    }
+    let mut e = b;
+    while e < chars.len() && chars[e].1 != ' ' && e - b <= LONGEST {
+        e += 1;
+    }
+    s < a && b < e && crate::text::date::joined(&line[at(s)..at(a)], &line[at(b)..at(e)])
 }
 
 /// `text` with every LF that does not follow a CR written as CRLF, as lettre writes line
@@ -693,5 +718,31 @@ mod tests {
             ]
         );
         assert!(message.body_text(0).unwrap().contains(&trap));
+    }
+
+    /// A date is never broken across lines, wherever the wrap falls in it, in either
+    /// language's form or njudge's; other words are broken as before.
+    #[test]
+    fn a_date_stays_on_one_line() {
+        for date in [
+            "Wed 06 Jan 2027 12:16 UTC",
+            "ср 06.01.2027 12:16 MSK",
+            "Wed Jan 06 2027 12:16:00 +0000.",
+        ] {
+            for lead in 40..70 {
+                let line = format!("{} before {date} and after it", "x".repeat(lead));
+                let wrapped = wrap_long_lines(&line, WIDTH);
+                assert!(
+                    wrapped.lines().any(|l| l.contains(date)),
+                    "{date} broken at {lead}:\n{wrapped}"
+                );
+                assert!(wrapped.lines().all(|l| l.chars().count() <= WIDTH));
+            }
+        }
+        let plain = format!("{} 3 4 5 6 7 8 9", "x".repeat(72));
+        assert_eq!(
+            wrap_long_lines(&plain, WIDTH),
+            format!("{} 3 4 5\n6 7 8 9", "x".repeat(72))
+        );
     }
 }

@@ -29,17 +29,14 @@ pub fn subject(code: &str, game: &str, token: &str, what: &str) -> String {
     format!("{code}:{game} - {token} {what}")
 }
 
-/// A date in njudge's letters (`Fri Mar 07 2025 23:30:00 +0000`), in the game's zone.
+/// A date in njudge's `:: Deadline:` line (`Fri Mar 07 2025 23:30:00 +0000`), in the game's
+/// zone: only there, where tools read it; every other date a letter prints is
+/// `Words::when`'s.
 pub fn date(at: DateTime<Utc>, zone: &str) -> String {
     let tz: Tz = zone.parse().unwrap_or(chrono_tz::UTC);
     at.with_timezone(&tz)
         .format("%a %b %d %Y %H:%M:%S %z")
         .to_string()
-}
-
-/// A date as njudge's archive (HISTORY) writes it: `Fri Mar  7 23:30:04 2025 (1741390204)`.
-pub fn archive_date(at: DateTime<Utc>) -> String {
-    format!("{} ({})", at.format("%a %b %e %H:%M:%S %Y"), at.timestamp())
 }
 
 /// The word njudge capitalises a name with: its first letter upper-case (`dt` → `Dt`).
@@ -195,8 +192,6 @@ mod tests {
             .with_timezone(&Utc);
         assert_eq!(date(at, "UTC"), "Fri Mar 07 2025 23:30:00 +0000");
         assert_eq!(date(at, "Europe/Moscow"), "Sat Mar 08 2025 02:30:00 +0300");
-        let later = at + chrono::Duration::seconds(4);
-        assert_eq!(archive_date(later), "Fri Mar  7 23:30:04 2025 (1741390204)");
         let [judge, deadline] = header("STRA", "example", "Standard", "S1901M", &date(at, "UTC"));
         assert_eq!(judge, ":: Judge: STRA  Game: Example  Variant: Standard");
         assert_eq!(

@@ -2,7 +2,11 @@
 //! a weekday, or a day and a month (three-letter names or whole ones, in either order, a comma
 //! allowed after the day), a year (four digits, or 80 to 99 for 1980 to 1999), a time `hh:mm`
 //! on a 24-hour clock, in any order (`Jun 15`, `15 jun 2027 23:30`, `Tue`, `feb`); or
-//! `yyyy-mm-dd`, as ISO writes it. `read_date` reads the words into a `WrittenDate`; `resolve`
+//! `yyyy-mm-dd`, as ISO writes it. Every date the judge prints reads back too (a test holds
+//! it): its own forms (`Wed 06 Jan 2027 12:16 UTC`, `ср 06.01.2027 12:16 MSK`: a weekday with a
+//! whole date, checked, a dotted day, a zone after the time), njudge's
+//! (`Wed Jan 06 2027 12:16:00 +0000`, HISTORY's `(1799064960)` seconds) and ISO 8601's with
+//! its time and zone (`2027-01-11T20:00Z`); `instant.rs` makes one an instant. `read_date` reads the words into a `WrittenDate`; `resolve`
 //! makes it a day and time given today's (in the game's zone, passed in: the text module reads
 //! no clock), as njudge does: a weekday is its next occurrence after today, a date without a
 //! year its next occurrence from today (no more than 120 days ahead), a month alone its last
@@ -12,6 +16,9 @@ use std::fmt;
 
 use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, Weekday};
 
+mod instant;
+pub use instant::Looking;
+
 /// A date as written, its parts read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WrittenDate {
@@ -20,6 +27,10 @@ pub struct WrittenDate {
     pub month: Option<u32>,
     pub year: Option<i32>,
     pub time: Option<NaiveTime>,
+    /// The zone written after the time, if any; else the game's.
+    pub zone: Option<WrittenZone>,
+    /// Seconds since 1970 written with the date (HISTORY's `(1799064960)`): the instant itself.
+    pub instant: Option<i64>,
     /// The words as written, joined by single spaces (echoed back to the writer).
     pub text: String,
 }
@@ -31,6 +42,8 @@ pub enum DateProblem {
     NoSuchDay,
     /// Without a year the date is more than 120 days ahead: write the year.
     TooFarAhead,
+    /// The zone written (`CET`) is not what the game's zone is called at that time.
+    NotTheZone(String),
 }
 
 /// How far ahead a date without a year may be taken (njudge's rule).
@@ -73,6 +86,27 @@ const WHOLE: [&str; 19] = [
     "december",
 ];
 
+/// The Russian weekdays as the judge writes them (`пн`), Sunday first, and their whole names.
+const RUSSIAN_WEEKDAYS: [(&str, &str, Weekday); 7] = [
+    ("вс", "воскресенье", Weekday::Sun),
+    ("пн", "понедельник", Weekday::Mon),
+    ("вт", "вторник", Weekday::Tue),
+    ("ср", "среда", Weekday::Wed),
+    ("чт", "четверг", Weekday::Thu),
+    ("пт", "пятница", Weekday::Fri),
+    ("сб", "суббота", Weekday::Sat),
+];
+
+/// A zone written after a time: an offset (`+0000`, `-06:00`, `Z`, `UTC`) or a zone's
+/// abbreviation as the judge prints it (`CET`, `MSK`), checked against the game's zone.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WrittenZone {
+    /// Seconds east of UTC.
+    Offset(i32),
+    /// An abbreviation, in capitals as written.
+    Named(String),
+}
+
 /// What one word of a date is.
 enum Part {
     Weekday(Weekday),
@@ -80,11 +114,114 @@ enum Part {
     Day(u32),
     Year(i32),
     Time(NaiveTime),
-    Iso(NaiveDate),
+    /// `2027-01-11`, or with its time and zone: `2027-01-11T20:00Z`.
+    Iso(NaiveDate, Option<NaiveTime>, Option<WrittenZone>),
+    /// `06.01.2027` or `06.01`, as the Russian letters write a day.
+    Dotted(u32, u32, Option<i32>),
+    Zone(WrittenZone),
+    /// `(1799064960)`: seconds since 1970, as HISTORY wrote them after a date.
+    Epoch(i64),
+}
+
+fn digits(s: &str) -> bool {
+    !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `hh:mm` or `hh:mm:ss` on a 24-hour clock.
+fn clock(text: &str) -> Option<NaiveTime> {
+    let mut pieces = text.split(':');
+    let (h, m) = (pieces.next()?, pieces.next()?);
+    let s = pieces.next();
+    if pieces.next().is_some()
+        || !digits(h)
+        || h.len() > 2
+        || !digits(m)
+        || m.len() != 2
+        || s.is_some_and(|s| !digits(s) || s.len() != 2)
+    {
+        return None;
+    }
+    let s = s.map_or(Some(0), |s| s.parse().ok())?;
+    NaiveTime::from_hms_opt(h.parse().ok()?, m.parse().ok()?, s)
+}
+
+/// An offset from UTC: `+0000`, `-06:00`, `+03`, `z`, `utc`, `gmt`.
+fn offset(text: &str) -> Option<i32> {
+    if matches!(text, "z" | "utc" | "gmt") {
+        return Some(0);
+    }
+    let sign = match text.as_bytes().first()? {
+        b'+' => 1,
+        b'-' => -1,
+        _ => return None,
+    };
+    let rest = text[1..].replace(':', "");
+    if !digits(&rest) || !(rest.len() == 2 || rest.len() == 4) {
+        return None;
+    }
+    let hours: i32 = rest[..2].parse().ok()?;
+    let minutes: i32 = rest
+        .get(2..)
+        .filter(|m| !m.is_empty())
+        .map_or(Some(0), |m| m.parse().ok())?;
+    (hours <= 14 && minutes < 60).then_some(sign * (hours * 3600 + minutes * 60))
+}
+
+/// `2027-01-11`, `2027-01-11T20:00`, `2027-01-11T20:00:00Z`, `2027-01-11T20:00+01:00`.
+fn iso(lower: &str) -> Option<Part> {
+    let (date, rest) = lower.split_at_checked(10)?;
+    let date = NaiveDate::parse_from_str(date, "%Y-%m-%d").ok()?;
+    let Some(rest) = rest.strip_prefix('t') else {
+        return rest.is_empty().then_some(Part::Iso(date, None, None));
+    };
+    let cut = rest.find(['z', '+', '-']).unwrap_or(rest.len());
+    let time = clock(&rest[..cut])?;
+    let zone = match &rest[cut..] {
+        "" => None,
+        zone => Some(WrittenZone::Offset(offset(zone)?)),
+    };
+    Some(Part::Iso(date, Some(time), zone))
+}
+
+/// Whether a word is shaped as an ISO date (`2027-02-30`, even if no such day).
+fn iso_shaped(word: &str) -> bool {
+    let b = word.as_bytes();
+    b.len() >= 10 && b[4] == b'-' && b[7] == b'-'
 }
 
 fn part(word: &str) -> Option<Part> {
-    let lower = word.trim_end_matches(',').to_ascii_lowercase();
+    let lower = word.trim_end_matches(',').to_lowercase();
+    if let Some(inner) = lower.strip_prefix('(').and_then(|w| w.strip_suffix(')')) {
+        return digits(inner)
+            .then(|| inner.parse().ok().map(Part::Epoch))
+            .flatten();
+    }
+    if let Some((_, _, day)) = RUSSIAN_WEEKDAYS
+        .iter()
+        .find(|(short, whole, _)| lower.trim_end_matches('.') == *short || lower == *whole)
+    {
+        return Some(Part::Weekday(*day));
+    }
+    if iso_shaped(&lower) {
+        return iso(&lower);
+    }
+    if let Some(zone) = offset(&lower) {
+        return Some(Part::Zone(WrittenZone::Offset(zone)));
+    }
+    let dots: Vec<&str> = lower.trim_end_matches('.').split('.').collect();
+    if let [day, month, year @ ..] = dots.as_slice()
+        && year.len() <= 1
+        && [day, month].iter().all(|p| digits(p) && p.len() <= 2)
+    {
+        let year = match year.first() {
+            Some(y) if digits(y) && y.len() == 4 => Some(y.parse().ok()?),
+            Some(_) => return None,
+            None => None,
+        };
+        let (day, month) = (day.parse().ok()?, month.parse().ok()?);
+        return ((1..=31).contains(&day) && (1..=12).contains(&month))
+            .then_some(Part::Dotted(day, month, year));
+    }
     let lower = lower.trim_end_matches('.');
     let name = if WHOLE.contains(&lower) || lower.len() == 3 {
         lower.get(..3)
@@ -99,19 +236,15 @@ fn part(word: &str) -> Option<Part> {
             return Some(Part::Month(i as u32 + 1));
         }
     }
-    if let Some((h, m)) = lower.split_once(':') {
-        let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-        if digits(h) && digits(m) && h.len() <= 2 && m.len() == 2 {
-            return NaiveTime::from_hms_opt(h.parse().ok()?, m.parse().ok()?, 0).map(Part::Time);
-        }
-        return None;
+    if lower.contains(':') {
+        return clock(lower).map(Part::Time);
     }
-    if lower.len() == 10 && lower.as_bytes()[4] == b'-' && lower.as_bytes()[7] == b'-' {
-        return NaiveDate::parse_from_str(lower, "%Y-%m-%d")
-            .ok()
-            .map(Part::Iso);
+    // A zone's abbreviation as the judge prints it: two to five capitals.
+    let written = word.trim_end_matches(',');
+    if (2..=5).contains(&written.len()) && written.bytes().all(|b| b.is_ascii_uppercase()) {
+        return Some(Part::Zone(WrittenZone::Named(written.to_string())));
     }
-    if !lower.bytes().all(|b| b.is_ascii_digit()) || lower.is_empty() {
+    if !digits(lower) {
         return None;
     }
     let number: u32 = lower.parse().ok()?;
@@ -120,6 +253,25 @@ fn part(word: &str) -> Option<Part> {
         1 | 2 if (1..=31).contains(&number) => Some(Part::Day(number)),
         2 if (80..=99).contains(&number) => Some(Part::Year(1900 + number as i32)),
         _ => None,
+    }
+}
+
+/// Whether two words side by side are parts of one date, which a line is not broken between
+/// (`06 Jan`, `2027 12:16`, `12:16 UTC`, `ср 06.01.2027`): both are parts of a date, and not
+/// both bare numbers of a day (`3 4` is no date). Punctuation after a word is no part of it.
+pub fn joined(before: &str, after: &str) -> bool {
+    fn bare(w: &str) -> Option<&str> {
+        let w = w.trim_end_matches(['.', ',', ';', ':', '!', '?', ')']);
+        (w.len() <= 40).then_some(w)
+    }
+    let (Some(before), Some(after)) = (bare(before), bare(after)) else {
+        return false;
+    };
+    match (part(before), part(after)) {
+        (Some(Part::Day(_)), Some(Part::Day(_))) => false,
+        (Some(_), Some(Part::Zone(_))) => clock(before).is_some(),
+        (Some(_), Some(_)) => true,
+        _ => false,
     }
 }
 
@@ -134,8 +286,12 @@ pub enum DateError {
     NotADate(String),
     /// A word that gives a part of the date already given.
     Twice(String),
-    /// A weekday with a day, a month or a year.
+    /// A weekday with only part of a date.
     WeekdayWithDate,
+    /// A weekday that is not the weekday of the whole date written with it.
+    WrongWeekday(String),
+    /// A zone not straight after a time.
+    ZoneWithoutTime(String),
     /// A year without its month.
     YearWithoutMonth,
 }
@@ -154,8 +310,17 @@ impl std::fmt::Display for DateError {
             }
             DateError::WeekdayWithDate => write!(
                 f,
-                "a weekday stands alone: write Tue, or a day and a month like 15 Jun"
+                "a weekday goes alone or with a whole date: write Tue, 15 Jun, or Tue 15 Jun 2027"
             ),
+            DateError::WrongWeekday(word) => {
+                write!(f, "'{word}' is not the weekday of that date")
+            }
+            DateError::ZoneWithoutTime(word) => {
+                write!(
+                    f,
+                    "'{word}' names a time zone: it goes after a time, like 18:00 {word}"
+                )
+            }
             DateError::YearWithoutMonth => {
                 write!(f, "a year needs a month, like: Jun 2027 or 15 Jun 2027")
             }
@@ -163,8 +328,11 @@ impl std::fmt::Display for DateError {
     }
 }
 
-/// Reads the words of a date. Each part at most once; a weekday goes with neither a day, a
-/// month nor a year.
+/// Reads the words of a date: every form the judge prints (`Wed 06 Jan 2027 12:16 UTC`,
+/// `ср 06.01.2027 12:16 MSK`), njudge's (`Wed Jan 06 2027 12:16:00 +0000`, HISTORY's
+/// `Mon Jan  4 12:16:00 2027 (1799064960)`), ISO 8601's (`2027-01-11T20:00Z`) and players'
+/// (`15 Jun`, `Tue 18:00`). Each part at most once; a weekday goes alone or with a whole date,
+/// and must be its weekday; a zone goes straight after a time.
 pub fn read_date(words: &[&str]) -> Result<WrittenDate, DateError> {
     let mut date = WrittenDate {
         weekday: None,
@@ -172,45 +340,82 @@ pub fn read_date(words: &[&str]) -> Result<WrittenDate, DateError> {
         month: None,
         year: None,
         time: None,
+        zone: None,
+        instant: None,
         text: words.join(" "),
     };
     if words.is_empty() {
         return Err(DateError::Empty);
     }
+    let mut after_time = false;
+    let mut weekday_word = String::new();
     for word in words {
         if *word == "," {
             continue;
         }
         let shown: String = word.chars().take(20).collect();
-        let iso_shaped =
-            word.len() == 10 && word.as_bytes()[4] == b'-' && word.as_bytes()[7] == b'-';
         let Some(part) = part(word) else {
-            if iso_shaped {
+            if iso_shaped(word) {
                 return Err(DateError::NoSuchDay(shown));
             }
             return Err(DateError::NotADate(shown));
         };
+        let whole = |date: &mut WrittenDate, y: Option<i32>, m: u32, d: u32| {
+            let given =
+                date.month.is_some() || date.day.is_some() || (y.is_some() && date.year.is_some());
+            date.year = y.or(date.year);
+            date.month = Some(m);
+            date.day = Some(d);
+            given
+        };
+        let was_after_time = std::mem::replace(&mut after_time, false);
         let twice = match part {
-            Part::Weekday(d) => date.weekday.replace(d).is_some(),
+            Part::Weekday(d) => {
+                weekday_word = shown.clone();
+                date.weekday.replace(d).is_some()
+            }
             Part::Month(m) => date.month.replace(m).is_some(),
             Part::Day(d) => date.day.replace(d).is_some(),
             Part::Year(y) => date.year.replace(y).is_some(),
-            Part::Time(t) => date.time.replace(t).is_some(),
-            Part::Iso(d) => {
-                let given = date.year.is_some() || date.month.is_some() || date.day.is_some();
-                date.year = Some(d.year());
-                date.month = Some(d.month());
-                date.day = Some(d.day());
+            Part::Time(t) => {
+                after_time = true;
+                date.time.replace(t).is_some()
+            }
+            Part::Iso(d, time, zone) => {
+                let mut given = whole(&mut date, Some(d.year()), d.month(), d.day());
+                if let Some(time) = time {
+                    given |= date.time.replace(time).is_some();
+                    after_time = zone.is_none();
+                }
+                if let Some(zone) = zone {
+                    given |= date.zone.replace(zone).is_some();
+                }
                 given
             }
+            Part::Dotted(d, m, y) => whole(&mut date, y, m, d),
+            Part::Zone(zone) => {
+                if !was_after_time {
+                    return Err(DateError::ZoneWithoutTime(shown));
+                }
+                date.zone.replace(zone).is_some()
+            }
+            Part::Epoch(seconds) => date.instant.replace(seconds).is_some(),
         };
         if twice {
             return Err(DateError::Twice(shown));
         }
     }
-    if date.weekday.is_some() && (date.day.is_some() || date.month.is_some() || date.year.is_some())
-    {
-        return Err(DateError::WeekdayWithDate);
+    if let Some(weekday) = date.weekday {
+        match (date.year, date.month, date.day) {
+            (None, None, None) => {}
+            (Some(y), Some(m), Some(d)) => {
+                if NaiveDate::from_ymd_opt(y, m, d).is_some_and(|d| d.weekday() != weekday) {
+                    return Err(DateError::WrongWeekday(weekday_word));
+                }
+                date.weekday = None;
+            }
+            _ => return Err(DateError::WeekdayWithDate),
+        }
     }
     if date.year.is_some() && date.month.is_none() {
         return Err(DateError::YearWithoutMonth);

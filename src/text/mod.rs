@@ -1,8 +1,8 @@
 //! Players' text read into orders, with diagnostics a player understands; never fails.
 //!
 //! - `command`: the body of a letter read into judge commands (`parse_commands`), echoed (`render`).
-//! - `date`: dates in the classic judges' forms (`15 Jun 23:30`, `Tue`), resolved against a
-//!   given today.
+//! - `date`: dates in the classic judges' forms (`15 Jun 23:30`, `Tue`), ISO 8601's and every
+//!   form the judge prints, resolved against a given today in the game's zone.
 //! - `invisible`: characters that change how a name reads without being seen (refused in names).
 //! - `conditional`: IF/ELSE/ENDIF blocks of orders for a later phase, selected on a board.
 //! - `lexicon`: a map's names prepared once for every reader (kept by `Variant::lexicon`).

@@ -38,13 +38,25 @@ fn duel() -> Harness {
 fn promised(body: &str, words: &str) -> Option<DateTime<Utc>> {
     let flat = body.split_whitespace().collect::<Vec<_>>().join(" ");
     let rest = &flat[flat.find(words)? + words.len()..];
-    let text = rest
+    // The judge's one form, `Thu 07 Jan 2027 13:00 UTC`, read back by its own reader.
+    let words: Vec<&str> = rest
         .split_whitespace()
         .take(5)
-        .collect::<Vec<_>>()
-        .join(" ");
-    let naive = chrono::NaiveDateTime::parse_from_str(&text, "%a %d %b %Y %H:%M").ok()?;
-    Some(Utc.from_utc_datetime(&naive))
+        .chain(
+            rest.split_whitespace()
+                .nth(5)
+                .map(|z| z.trim_end_matches(['.', ','])),
+        )
+        .collect();
+    strategos::text::date::read_date(&words)
+        .ok()?
+        .instant(
+            "UTC",
+            at(1, 0, 0),
+            chrono::NaiveTime::MIN,
+            strategos::text::date::Looking::Ahead,
+        )
+        .ok()
 }
 
 fn results(letters: &[strategos::letter::IncomingLetter]) -> usize {
@@ -182,15 +194,7 @@ fn the_end_of_the_grace_announced_is_when_disorder_comes() {
         .iter()
         .find(|l| l.body.contains("civil disorder if orders are not"))
         .unwrap_or_else(|| panic!("a late notice: {notices:#?}"));
-    let flat = notice.body.split_whitespace().collect::<Vec<_>>().join(" ");
-    let rest = &flat[flat.find("received by").unwrap() + "received by".len()..];
-    let text = rest
-        .split_whitespace()
-        .take(6)
-        .collect::<Vec<_>>()
-        .join(" ");
-    let until = DateTime::parse_from_str(text.trim_end_matches('.'), "%a %b %d %Y %H:%M:%S %z")
-        .unwrap_or_else(|e| panic!("the end of the grace in njudge's form ({text}): {e}"))
-        .with_timezone(&Utc);
+    let until = promised(&notice.body, "received by")
+        .unwrap_or_else(|| panic!("the end of the grace in the judge's form: {}", notice.body));
     results_come_at(&mut judge, until);
 }

@@ -7,7 +7,6 @@ use crate::game::secrecy::{self, Reader};
 use crate::game::{GameKind, GameState};
 use crate::judge::commands::help;
 use crate::judge::session::Session;
-use crate::lang::Lang;
 use crate::letter::OutgoingLetter;
 use crate::report::describe::unit_name_in;
 use crate::report::{Message, Words};
@@ -88,14 +87,10 @@ fn listing(
             game = row.name,
             seq = seq,
             token = token,
-            deadline = if words.language() == Lang::En {
-                classic::date(at, &row.time_zone)
-            } else {
-                words.when(&crate::report::When {
-                    at: Some(at),
-                    zone: row.time_zone.clone(),
-                })
-            }
+            deadline = words.when(&crate::report::When {
+                at: Some(at),
+                zone: row.time_zone.clone(),
+            })
         ),
         None => tr!(
             words,
@@ -376,19 +371,28 @@ pub(crate) fn history(
             words,
             "classic.history_from",
             game = row.name,
-            from = crate::report::classic::date(from_time, &row.time_zone)
+            from = words.when(&crate::report::When {
+                at: Some(from_time),
+                zone: row.time_zone.clone(),
+            })
         ),
         tr!(
             words,
             "classic.history_through",
-            to = crate::report::classic::date(cx.now, &row.time_zone)
+            to = words.when(&crate::report::When {
+                at: Some(cx.now),
+                zone: row.time_zone.clone(),
+            })
         )
     );
     for (when, title, text) in &reports {
         let at = crate::store::parse_time(when).unwrap_or(cx.now);
         body.push_str(&format!(
             "Date:    {}\nSubject: {title}\n\n",
-            crate::report::classic::archive_date(at)
+            words.when(&crate::report::When {
+                at: Some(at),
+                zone: row.time_zone.clone(),
+            })
         ));
         for line in text.lines().filter(|l| !l.starts_with("::")) {
             body.push_str(line);

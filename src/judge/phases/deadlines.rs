@@ -9,7 +9,6 @@ use crate::diplomacy::power::PowerId;
 use crate::game::orders::owing_powers;
 use crate::game::phases::phase_name_in;
 use crate::judge::Judge;
-use crate::lang::Lang;
 use crate::letter::OutgoingLetter;
 use crate::report::Words;
 use crate::store::{GameRow, Tx};
@@ -134,14 +133,10 @@ impl Judge {
                     }
                 }
                 lines.push(String::new());
-                let until = if words.language() == Lang::En {
-                    crate::report::classic::date(grace_end, &game.time_zone)
-                } else {
-                    words.when(&crate::report::When {
-                        at: Some(grace_end),
-                        zone: game.time_zone.clone(),
-                    })
-                };
+                let until = words.when(&crate::report::When {
+                    at: Some(grace_end),
+                    zone: game.time_zone.clone(),
+                });
                 lines.push(if settings.civil_disorder {
                     tr!(
                         words,

@@ -249,7 +249,7 @@ impl Judge {
                     "header": header, "selected": selected, "players": player_lines,
                     "position_heading": position_heading,
                     "units": unit_lines,
-                    "deadline": crate::report::classic::date(game.deadline_at.unwrap_or(now), &game.time_zone),
+                    "deadline": words.when(&crate::report::When { at: Some(game.deadline_at.unwrap_or(now)), zone: game.time_zone.clone() }),
                     "game": game.name, "power": power.map(|p| map.power(p).name.clone()),
                     "letter": power.map(|p| map.power(p).letter.to_string()),
                     "example": example,

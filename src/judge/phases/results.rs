@@ -484,10 +484,10 @@ impl Results<'_> {
             PhaseKind::Retreat => tr!(words, "classic.kind_retreats"),
             PhaseKind::Adjustment => tr!(words, "classic.kind_adjustments"),
         };
-        let deadline = self.game.deadline_at.map_or_else(
-            || "none".to_string(),
-            |d| classic::date(d, &self.game.time_zone),
-        );
+        let deadline = words.when(&crate::report::When {
+            at: self.game.deadline_at,
+            zone: self.game.time_zone.clone(),
+        });
         vec![
             tr!(
                 words,

@@ -14,33 +14,24 @@ use crate::letter::OutgoingLetter;
 use crate::msg;
 use crate::report::{Message, When};
 use crate::store::{GameRow, Tx};
-use crate::text::date::{DateProblem, WrittenDate};
+use crate::text::date::{DateProblem, Looking, WrittenDate};
 use chrono::NaiveDate;
 
-/// A date of njudge's forms read in the game's zone, with the time of day `default` when
-/// none is written; or why it names no moment.
+/// A date of any form the judge reads (`text::date`) in the game's zone unless it names its
+/// own, with the time of day `default` when none is written; or why it names no moment.
 pub(crate) fn moment(
     game: &GameRow,
     date: &WrittenDate,
     default: NaiveTime,
     now: DateTime<Utc>,
 ) -> Result<DateTime<Utc>, Message> {
-    let tz: chrono_tz::Tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
-    let today = now.with_timezone(&tz).naive_local();
-    let local = date
-        .resolve(today, default)
-        .map_err(|problem| match problem {
-            DateProblem::NoSuchDay => msg!("timing.no_such_day", date = date.text),
-            DateProblem::TooFarAhead => msg!("timing.too_far", date = date.text),
-        })?;
-    tz.from_local_datetime(&local)
-        .earliest()
-        .map(|t| t.with_timezone(&Utc))
-        .ok_or_else(|| msg!("timing.no_such_day", date = date.text))
+    date.instant(&game.time_zone, now, default, Looking::Ahead)
+        .map_err(|problem| why(game, date, problem))
 }
 
-/// A date of the past (HISTORY's FROM and TO) read in the game's zone, with the time of day
-/// `default` when none is written; a month alone is its first day when `first`.
+/// A date of the past (HISTORY's FROM and TO) read in the game's zone unless it names its own,
+/// with the time of day `default` when none is written; a month alone is its first day when
+/// `first`.
 pub(crate) fn moment_back(
     game: &GameRow,
     date: &WrittenDate,
@@ -48,15 +39,22 @@ pub(crate) fn moment_back(
     first: bool,
     now: DateTime<Utc>,
 ) -> Result<DateTime<Utc>, Message> {
-    let tz: chrono_tz::Tz = game.time_zone.parse().unwrap_or(chrono_tz::UTC);
-    let today = now.with_timezone(&tz).naive_local();
-    let local = date
-        .resolve_back(today, default, first)
-        .map_err(|_| msg!("timing.no_such_day", date = date.text))?;
-    tz.from_local_datetime(&local)
-        .earliest()
-        .map(|t| t.with_timezone(&Utc))
-        .ok_or_else(|| msg!("timing.no_such_day", date = date.text))
+    date.instant(&game.time_zone, now, default, Looking::Back { first })
+        .map_err(|problem| why(game, date, problem))
+}
+
+/// Why a date names no moment, in the writer's words.
+fn why(game: &GameRow, date: &WrittenDate, problem: DateProblem) -> Message {
+    match problem {
+        DateProblem::NoSuchDay => msg!("timing.no_such_day", date = date.text),
+        DateProblem::TooFarAhead => msg!("timing.too_far", date = date.text),
+        DateProblem::NotTheZone(zone) => msg!(
+            "timing.not_the_zone",
+            date = date.text,
+            zone = zone,
+            game_zone = game.time_zone
+        ),
+    }
 }
 
 /// The time of day a deadline falls at when none is written: the phase's clock, else 23:30

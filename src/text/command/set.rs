@@ -174,8 +174,8 @@ impl Args<'_> {
         None
     }
 
-    /// `SET ABSENCE from [TO to]`, each a date in njudge's forms (`3 Feb`, `Feb 3 2027`,
-    /// `2027-02-03`); whether it ends before it starts the judge sees, once it knows the days.
+    /// `SET ABSENCE from [TO to]`, each a date in any form the judge reads (`3 Feb`,
+    /// `Feb 3 2027`, `2027-02-03`, a date it printed); whether it ends before it starts the judge sees, once it knows the days.
     fn absence(&mut self, args: &[Word]) -> Option<Setting> {
         const USAGE: &str = "SET ABSENCE takes its first day and maybe its last, like: SET ABSENCE 3 Feb \
              TO 7 Feb, or SET ABSENCE 2027-02-03 TO 2027-02-07";
@@ -195,13 +195,12 @@ impl Args<'_> {
             Some(words) => Some(self.date_words(words)?),
             None => None,
         };
+        // A time, as in a date the judge printed, is read and the day it falls on kept.
         let from = from?;
-        let has_time = from.time.is_some() || to.as_ref().is_some_and(|t| t.time.is_some());
-        if has_time {
-            let message = "an absence is whole days: write the days without a time";
-            return self.usage(message);
-        }
-        Some(Setting::Absence { from, to })
+        Some(Setting::Absence {
+            from: Box::new(from),
+            to: to.map(Box::new),
+        })
     }
 
     /// A date of njudge's forms for `what` (`SET DEADLINE`): it must be there.

@@ -20,11 +20,12 @@ pub enum Setting {
     /// `SET WAIT` (true), `SET NOWAIT` / `SET NO WAIT` (false): hold early processing.
     Wait(bool),
     /// `SET ABSENCE from [TO to]`; `HOLIDAY` and `VACATION` are synonyms. The dates in
-    /// njudge's forms (`3 Feb`, `Feb 3 2027`) or ISO's (`2027-02-03`), as the judge reads them
-    /// in the game's time zone.
+    /// any form the judge reads (`3 Feb`, `Feb 3 2027`, `2027-02-03`, a date it printed), in
+    /// the game's time zone unless they name their own; a time names the day it falls on.
     Absence {
-        from: WrittenDate,
-        to: Option<WrittenDate>,
+        // Boxed: a written date is large, and most settings are small.
+        from: Box<WrittenDate>,
+        to: Option<Box<WrittenDate>>,
     },
     /// `SET NOABSENCE`, `SET NO ABSENCE` (or `HOLIDAY`, `VACATION`).
     NoAbsence,
