@@ -9,6 +9,7 @@ use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::rules::Rules;
 use crate::diplomacy::turn::PhaseKind;
+use crate::diplomacy::unit::Unit;
 use crate::report::Words;
 use crate::report::describe::{explain, explain_allowance};
 use crate::store::{GameRow, Tx};
@@ -28,6 +29,23 @@ pub struct Submission {
     /// Orders kept that will not be carried out as the orders stand (a build beyond the
     /// allowance, a third fleet in one winter), one sentence each with its line.
     pub warnings: Vec<String>,
+    /// The provinces of the power's own units whose order in this letter was refused
+    /// (unreadable after the unit, or illegal). While there is one, the power's orders
+    /// count as not received (`docs/commands.md`, "When orders count as received"); a line
+    /// that orders none of its units (a stray line, a unit not there) is told and ignored.
+    pub refused: Vec<ProvinceId>,
+}
+
+/// Why a power is still waited for, as the late notice and the answer say it (never which
+/// units: the notice goes to every player).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Owing {
+    /// No orders came.
+    Nothing,
+    /// Some units (or builds, or removals) have no valid order.
+    Incomplete,
+    /// The power's latest letter gave one of its units an order that was refused.
+    Refused,
 }
 
 /// The orders stored for a power, read back (they were stored canonical, so they read).
@@ -63,6 +81,12 @@ pub fn submit(
 ) -> Submission {
     let map = &variant.map;
     let (parsed, diagnostics) = parse_orders(variant, position.turn.kind, text);
+    let mut refused: Vec<ProvinceId> = diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .filter_map(|d| d.unit)
+        .filter(|p| own_unit(map, position, power, *p))
+        .collect();
     let mut errors: Vec<String> = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
@@ -81,17 +105,24 @@ pub fn submit(
     for p in parsed {
         let line = p.line + first_line - 1;
         match problem(map, rules, position, power, &p.order) {
-            Some(why) => errors.push(tr!(
-                words,
-                "letter.line",
-                line = line,
-                message = tr!(
+            Some(why) => {
+                if let Order::Unit(u) = &p.order
+                    && own_unit(map, position, power, u.at.province)
+                {
+                    refused.push(u.at.province);
+                }
+                errors.push(tr!(
                     words,
-                    "orders.illegal",
-                    order = render(map, &p.order),
-                    why = explain(words, why)
-                )
-            )),
+                    "letter.line",
+                    line = line,
+                    message = tr!(
+                        words,
+                        "orders.illegal",
+                        order = render(map, &p.order),
+                        why = explain(words, why)
+                    )
+                ))
+            }
             None => {
                 understood.push(render(map, &p.order));
                 fresh.push(p.order);
@@ -116,12 +147,51 @@ pub fn submit(
         })
         .collect();
     let orders = merge(map, position.turn.kind, in_force, fresh);
+    refused.sort();
+    refused.dedup();
     Submission {
         orders,
         errors,
         understood,
         warnings,
+        refused,
     }
+}
+
+/// Whether an order about `province` is one for `power`'s own units this phase: a unit of
+/// its there (movement), a dislodged unit of its (retreats); in adjustments every build and
+/// removal it writes.
+fn own_unit(map: &Map, position: &Position, power: PowerId, province: ProvinceId) -> bool {
+    match position.turn.kind {
+        PhaseKind::Movement => position
+            .units
+            .iter()
+            .any(|u| u.power == power && map.province_of(u.region) == province),
+        PhaseKind::Retreat => position
+            .dislodged
+            .iter()
+            .any(|d| d.unit.power == power && map.province_of(d.unit.region) == province),
+        PhaseKind::Adjustment => true,
+    }
+}
+
+/// The units of `power` that `orders` give no order (movement and retreats; none in
+/// adjustments, where `is_complete` counts builds and removals).
+pub fn unordered(map: &Map, position: &Position, power: PowerId, orders: &[Order]) -> Vec<Unit> {
+    let ordered = |province: ProvinceId| {
+        orders
+            .iter()
+            .any(|o| matches!(o, Order::Unit(u) if u.at.province == province))
+    };
+    let units: Vec<Unit> = match position.turn.kind {
+        PhaseKind::Movement => position.units.clone(),
+        PhaseKind::Retreat => position.dislodged.iter().map(|d| d.unit).collect(),
+        PhaseKind::Adjustment => Vec::new(),
+    };
+    units
+        .into_iter()
+        .filter(|u| u.power == power && !ordered(map.province_of(u.region)))
+        .collect()
 }
 
 /// Adjustment orders that the adjudicator, given them all together as they will be, would
@@ -268,20 +338,32 @@ pub fn owing_powers(
     variant: &crate::variant::Variant,
     position: &crate::diplomacy::position::Position,
 ) -> rusqlite::Result<Vec<PowerId>> {
+    Ok(owing_why(tx, game, variant, position)?
+        .into_iter()
+        .map(|(power, _)| power)
+        .collect())
+}
+
+/// The powers of `game` still waited for, each with why.
+pub fn owing_why(
+    tx: &Tx,
+    game: &GameRow,
+    variant: &crate::variant::Variant,
+    position: &crate::diplomacy::position::Position,
+) -> rusqlite::Result<Vec<(PowerId, Owing)>> {
     let map = &variant.map;
     let mut missing = Vec::new();
     for power in powers_owing(map, position) {
-        let done = match tx.orders(game.id, game.phase_serial, &map.power(power).id)? {
-            Some((lines, false)) => is_complete(
-                map,
-                position,
-                power,
-                &stored_orders(variant, position.turn.kind, &lines),
-            ),
-            _ => false,
+        let owing = match tx.orders(game.id, game.phase_serial, &map.power(power).id)? {
+            None => Some(Owing::Nothing),
+            Some((_, true)) => Some(Owing::Refused),
+            Some((lines, false)) => {
+                let orders = stored_orders(variant, position.turn.kind, &lines);
+                (!is_complete(map, position, power, &orders)).then_some(Owing::Incomplete)
+            }
         };
-        if !done {
-            missing.push(power);
+        if let Some(owing) = owing {
+            missing.push((power, owing));
         }
     }
     Ok(missing)

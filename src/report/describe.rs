@@ -225,13 +225,6 @@ pub fn note(map: &Map, outcome: &Outcome) -> String {
 
 /// The classic result note of an outcome (`bounce`, `cut`...), empty for plain success.
 pub fn note_in(words: Words, map: &Map, outcome: &Outcome) -> String {
-    let names = |provinces: &[crate::diplomacy::map::ProvinceId]| {
-        provinces
-            .iter()
-            .map(|p| map.province(*p).name.clone())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     match outcome {
         Outcome::Held
         | Outcome::Moved
@@ -247,7 +240,10 @@ pub fn note_in(words: Words, map: &Map, outcome: &Outcome) -> String {
             tr!(words, "note.dislodged", from = map.province(*by).name)
         }
         Outcome::Bounced { by } if by.is_empty() => tr!(words, "note.bounce"),
-        Outcome::Bounced { by } => tr!(words, "note.bounce_with", names = names(by)),
+        Outcome::Bounced { by } => {
+            let units: Vec<String> = by.iter().map(|b| bouncer(words, map, b)).collect();
+            tr!(words, "note.bounce_with", names = units.join(", "))
+        }
         Outcome::NoConvoy => tr!(words, "note.no_convoy"),
         Outcome::Paradox => tr!(words, "note.paradox"),
         Outcome::Cut { by } => tr!(words, "note.cut", from = map.province(*by).name),
@@ -260,6 +256,18 @@ pub fn note_in(words: Words, map: &Map, outcome: &Outcome) -> String {
         Outcome::NotAllowed(Allowance::FleetLimit) => tr!(words, "note.fleet_limit"),
         Outcome::NotAllowed(Allowance::SiteTaken) => tr!(words, "note.site_taken"),
         Outcome::NotAllowed(Allowance::AlreadyRemoved) => tr!(words, "note.already_removed"),
+    }
+}
+
+/// The unit a move bounced with, named by its kind and where it came from: "the army from
+/// Warsaw" (a rival), "the fleet in Ukraine" (the unit standing in the destination).
+fn bouncer(words: Words, map: &Map, b: &crate::diplomacy::adjudicate::Bouncer) -> String {
+    let place = &map.province(b.at).name;
+    match (b.kind, b.defended) {
+        (UnitKind::Army, false) => tr!(words, "note.army_from", place = place),
+        (UnitKind::Fleet, false) => tr!(words, "note.fleet_from", place = place),
+        (UnitKind::Army, true) => tr!(words, "note.army_in", place = place),
+        (UnitKind::Fleet, true) => tr!(words, "note.fleet_in", place = place),
     }
 }
 
@@ -280,6 +288,7 @@ pub fn explain(words: Words, why: Illegal) -> String {
         Illegal::SupportedMoveImpossible => tr!(words, "illegal.supported_move_impossible"),
         Illegal::ConvoyerNotAtSea => tr!(words, "illegal.convoyer_not_at_sea"),
         Illegal::NotAnArmy => tr!(words, "illegal.not_an_army"),
+        Illegal::FleetViaConvoy => tr!(words, "illegal.fleet_via_convoy"),
         Illegal::NotOnConvoyRoute => tr!(words, "illegal.not_on_convoy_route"),
         Illegal::NotDislodged => tr!(words, "illegal.not_dislodged"),
         Illegal::RetreatNotAllowed => tr!(words, "illegal.retreat_not_allowed"),

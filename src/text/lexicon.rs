@@ -154,7 +154,10 @@ impl Lexicon {
 
     /// The place whose name is closest to `name` (normalised here), with the edit distance,
     /// when it is close enough to be a likely slip of the pen: at most a third of the length,
-    /// and at least 1. Of equally close names, the first in `Map::names`' order.
+    /// and at least 1. A swap of two neighbouring letters is one slip, like a wrong letter;
+    /// of equally close names the one sharing more of the letters written wins (`nht` is
+    /// `nth` with two letters swapped, North Sea, rather than `nat` with one wrong, North
+    /// Atlantic Ocean), then the first in `Map::names`' order.
     pub fn closest(&self, name: &str) -> Option<(NameTarget, usize)> {
         let key: Vec<char> = normalise_name(name).chars().collect();
         if key.is_empty() {
@@ -162,17 +165,25 @@ impl Lexicon {
         }
         let limit = (key.len() / 3).max(1);
         let mut rows = Rows::default();
-        let mut best: Option<(NameTarget, usize)> = None;
+        let mut best: Option<(NameTarget, usize, usize)> = None;
         for (known, target) in &self.spelled {
             if known.len().abs_diff(key.len()) > limit {
                 continue;
             }
             let d = distance(&key, known, &mut rows);
-            if d <= limit && best.is_none_or(|(_, bd)| d < bd) {
-                best = Some((*target, d));
+            if d > limit {
+                continue;
+            }
+            let better = match best {
+                None => true,
+                Some((_, bd, _)) if d != bd => d < bd,
+                Some((_, _, shared)) => shared_letters(&key, known) > shared,
+            };
+            if better {
+                best = Some((*target, d, shared_letters(&key, known)));
             }
         }
-        best
+        best.map(|(target, d, _)| (target, d))
     }
 }
 
@@ -211,6 +222,17 @@ impl Hasher for NameHasher {
             self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
         }
     }
+}
+
+/// How many letters of `a` are also in `b`, each letter of `b` counted once.
+fn shared_letters(a: &[char], b: &[char]) -> usize {
+    let mut unused: Vec<char> = b.to_vec();
+    a.iter()
+        .filter(|c| {
+            let found = unused.iter().position(|u| u == *c);
+            found.map(|i| unused.swap_remove(i)).is_some()
+        })
+        .count()
 }
 
 /// Rows of the distance table, kept between calls to save allocations.
@@ -322,6 +344,16 @@ mod tests {
             lexicon.closest("Lodnon"),
             Some((NameTarget::Province(lon), 1))
         );
+        // Two letters swapped is one slip, and beats one wrong letter at the same distance.
+        let nth = map.province_by_id("nth").unwrap();
+        assert_eq!(lexicon.closest("Nht"), Some((NameTarget::Province(nth), 1)));
+        assert_eq!(
+            lexicon.closest("Nat").map(|(t, _)| t),
+            lexicon.lookup("nao")
+        );
+        assert_eq!(shared_letters(&['n', 'h', 't'], &['n', 't', 'h']), 3);
+        assert_eq!(shared_letters(&['n', 'h', 't'], &['n', 'a', 't']), 2);
+        assert_eq!(shared_letters(&['a', 'a'], &['a']), 1);
         assert_eq!(lexicon.closest("xyzzy"), None);
         assert_eq!(lexicon.closest(". -"), None);
     }

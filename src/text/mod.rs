@@ -9,6 +9,7 @@
 //! - `names`: place names normalised, looked up, and "did you mean" suggestions.
 //! - `order`: orders read from text (`parse_orders`, `parse_order`) and written back (`render`).
 
+use crate::diplomacy::map::ProvinceId;
 use crate::report::Message;
 use std::fmt;
 
@@ -47,6 +48,9 @@ pub struct Diagnostic {
     pub message: String,
     /// The same sentence for readers of any language (the `parse` catalog).
     pub said: Message,
+    /// The province of the unit the order was for, when the reader got that far before the
+    /// error (`A MUN - NHT`: Munich): the judge tells a unit's refused order from a stray line.
+    pub unit: Option<ProvinceId>,
 }
 
 impl Diagnostic {
@@ -58,6 +62,7 @@ impl Diagnostic {
             severity,
             message: crate::report::Words::english().message(&said),
             said,
+            unit: None,
         }
     }
 

@@ -140,7 +140,10 @@ fn read(
                     found(&parser, order, times, line, first.start + 1);
                     diagnostics.append(&mut parser.warnings);
                 }
-                Err(error) => diagnostics.push(error),
+                Err(mut error) => {
+                    error.unit = parser.subject;
+                    diagnostics.push(error);
+                }
             }
         }
     }

@@ -1,5 +1,6 @@
 //! The grammar of one order: a cursor over the tokens of one order's text.
 
+use crate::diplomacy::map::{ProvinceId, Terrain, UnitKind};
 use crate::diplomacy::order::{Action, Order, UnitOrder};
 use crate::diplomacy::turn::PhaseKind;
 use crate::msg;
@@ -60,6 +61,8 @@ pub(crate) struct Parser<'a> {
     pub(super) pos: usize,
     /// Parts ignored in an order that was read.
     pub warnings: Vec<Diagnostic>,
+    /// The province of the ordered unit, once read.
+    pub subject: Option<ProvinceId>,
 }
 
 impl<'a> Parser<'a> {
@@ -81,6 +84,7 @@ impl<'a> Parser<'a> {
             line,
             pos: 0,
             warnings: Vec::new(),
+            subject: None,
         }
     }
 
@@ -94,6 +98,7 @@ impl<'a> Parser<'a> {
         if (removes || self.word_in(0, BUILD)) && self.prefix_applies() {
             self.pos = 1;
             let (unit, at, _) = self.unit()?;
+            self.subject = Some(at.province);
             self.end()?;
             let action = if removes {
                 Action::Disband
@@ -106,7 +111,8 @@ impl<'a> Parser<'a> {
             return Err(self.bad_start());
         }
         let (unit, at, place_start) = self.unit()?;
-        let action = self.action(place_start)?;
+        self.subject = Some(at.province);
+        let action = self.action(unit, place_start)?;
         self.end()?;
         Ok((Order::Unit(UnitOrder { unit, at, action }), 1))
     }
@@ -269,8 +275,9 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// What the unit whose place starts at token `place_start` is ordered to do.
-    fn action(&mut self, place_start: usize) -> Result<Action, Diagnostic> {
+    /// What the unit (of the kind written, if one was) whose place starts at token
+    /// `place_start` is ordered to do.
+    fn action(&mut self, unit: Option<UnitKind>, place_start: usize) -> Result<Action, Diagnostic> {
         let i = self.pos;
         if self.tok(i).is_none() {
             let expected = match self.phase {
@@ -284,10 +291,22 @@ impl<'a> Parser<'a> {
         }
         if let Some(n) = self.move_op(i) {
             self.pos += n;
+            let mut at = self.pos;
             let mut to = self.place()?;
-            // A convoy route (`A LON - NTH - BEL`): the destination is the last place.
+            // A convoy route (`A LON - NTH - BEL`): the destination is the last place, and
+            // every place on the way a sea a fleet may convoy through. A route over land
+            // (`A MUN - BER - KIE`) is no order the rules know: refused, never shortened.
             while let Some(n) = self.move_op(self.pos) {
+                if unit == Some(UnitKind::Fleet) {
+                    return Err(self.error(self.pos, msg!("parse.route_fleet")));
+                }
+                let province = self.map.province(to.province);
+                if province.terrain != Terrain::Sea {
+                    let said = msg!("parse.route_not_sea", place = province.name.clone());
+                    return Err(self.error(at, said));
+                }
                 self.pos += n;
+                at = self.pos;
                 to = self.place()?;
             }
             let via_at = self.pos;

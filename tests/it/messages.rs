@@ -8,8 +8,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 use strategos::lang::Lang;
 
-use strategos::diplomacy::adjudicate::Outcome;
+use strategos::diplomacy::adjudicate::{Bouncer, Outcome};
 use strategos::diplomacy::turn::PhaseKind;
+use strategos::diplomacy::unit::UnitKind;
 use strategos::report::describe::{describe_order, describe_order_in, note, note_in};
 use strategos::report::messages::placeholders;
 use strategos::report::{Messages, Templates, When};
@@ -345,9 +346,31 @@ fn report_words_in_russian_and_english() {
         assert_eq!(describe_order_in(ru, map, position, england, &o), russian);
     }
     let war = map.province_by_id("war").unwrap();
-    let bounce = Outcome::Bounced { by: vec![war] };
-    assert_eq!(note(map, &bounce), "bounce with Warsaw");
-    assert_eq!(note_in(ru, map, &bounce), "отскок от Warsaw");
+    let ukr = map.province_by_id("ukr").unwrap();
+    // A bounce names the units: the rival by where it came from, the defender by where it
+    // stood.
+    let bounce = Outcome::Bounced {
+        by: vec![
+            Bouncer {
+                at: ukr,
+                kind: UnitKind::Army,
+                defended: true,
+            },
+            Bouncer {
+                at: war,
+                kind: UnitKind::Army,
+                defended: false,
+            },
+        ],
+    };
+    assert_eq!(
+        note(map, &bounce),
+        "bounce with the army in Ukraine, the army from Warsaw"
+    );
+    assert_eq!(
+        note_in(ru, map, &bounce),
+        "отскок от армии в Ukraine, армии из Warsaw"
+    );
     // Deadlines the reader's way, in the game's zone.
     let when = When {
         at: Some("2027-01-07T09:10:00Z".parse().unwrap()),

@@ -433,7 +433,7 @@ fn a_standard_game_through_real_mail_servers() {
         "{spring}"
     );
     assert!(
-        spring.contains("Austria: Army Vienna -> Galicia: bounce with Warsaw."),
+        spring.contains("Austria: Army Vienna -> Galicia: bounce with the army from Warsaw."),
         "{spring}"
     );
     let fall = report("F1901M Results");

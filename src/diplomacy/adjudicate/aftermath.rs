@@ -2,7 +2,7 @@
 //! dislodged with their retreats, and the board that follows.
 
 use super::movement::{Board, Command, Work};
-use super::outcome::{Outcome, RetreatOptions};
+use super::outcome::{Bouncer, Outcome, RetreatOptions};
 use super::resolver::Resolver;
 use crate::diplomacy::map::{Map, ProvinceId, RegionId};
 use crate::diplomacy::position::{Dislodgement, Position, Restoration};
@@ -125,7 +125,7 @@ impl Board<'_> {
     }
 
     /// The units whose strength stopped a move: the defender and any rival at least as strong.
-    fn bounced_by(&mut self, r: &mut Resolver, u: usize, to: ProvinceId) -> Vec<ProvinceId> {
+    fn bounced_by(&mut self, r: &mut Resolver, u: usize, to: ProvinceId) -> Vec<Bouncer> {
         let attack = self.attack_strength(r, u, true);
         let mut by = Vec::new();
         if let Some(v) = self.unit_at[to.index()] {
@@ -134,13 +134,21 @@ impl Board<'_> {
                 None => self.hold_strength(r, to, true),
             };
             if attack == 0 || attack <= defence {
-                by.push(self.province[v]);
+                by.push(Bouncer {
+                    at: self.province[v],
+                    kind: self.units[v].kind,
+                    defended: true,
+                });
             }
         }
         for i in 0..self.attackers[to.index()].len() {
             let w = self.attackers[to.index()][i];
             if w != u && attack <= self.prevent_strength(r, w, true) {
-                by.push(self.province[w]);
+                by.push(Bouncer {
+                    at: self.province[w],
+                    kind: self.units[w].kind,
+                    defended: false,
+                });
             }
         }
         by

@@ -129,6 +129,9 @@ impl<'a> Board<'a> {
                 })
             }
             UnitKind::Fleet => {
+                if via_convoy {
+                    return Err(Illegal::FleetViaConvoy);
+                }
                 if matches!(terrain, Terrain::Land | Terrain::Impassable) {
                     return Err(Illegal::Unreachable);
                 }

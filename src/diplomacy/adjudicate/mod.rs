@@ -20,7 +20,7 @@ use super::power::PowerId;
 use super::rules::Rules;
 use super::turn::PhaseKind;
 
-pub use outcome::{Allowance, Illegal, Outcome, RetreatOptions};
+pub use outcome::{Allowance, Bouncer, Illegal, Outcome, RetreatOptions};
 
 /// An order together with the power that gave it.
 #[derive(Clone, Debug, PartialEq, Eq)]

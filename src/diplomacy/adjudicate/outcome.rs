@@ -1,6 +1,17 @@
 //! Outcomes: what each order did and why, the material every report is built from.
 
-use crate::diplomacy::map::{ProvinceId, RegionId};
+use crate::diplomacy::map::{ProvinceId, RegionId, UnitKind};
+
+/// A unit that stopped a move: where it stood, what it is, and whether it stood in the
+/// destination (and held it) rather than moving there too, so a report can name it ("the army
+/// from Warsaw", "the fleet in Ukraine") and not only a province.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bouncer {
+    pub at: ProvinceId,
+    pub kind: UnitKind,
+    /// It stood in the destination (a defender), rather than moving into it.
+    pub defended: bool,
+}
 
 /// What became of one order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -11,8 +22,9 @@ pub enum Outcome {
     Dislodged { by: ProvinceId },
     /// A move that arrived.
     Moved,
-    /// A move stopped by the units in or from these provinces (defender, rivals).
-    Bounced { by: Vec<ProvinceId> },
+    /// A move stopped by these units: the one standing in the destination, the rivals
+    /// moving there.
+    Bounced { by: Vec<Bouncer> },
     /// A convoyed move with no unbroken chain of convoying fleets.
     NoConvoy,
     /// A convoyed move (or a convoy) broken by the convoy-paradox rule.
@@ -95,6 +107,8 @@ pub enum Illegal {
     ConvoyerNotAtSea,
     /// Only armies are convoyed.
     NotAnArmy,
+    /// A fleet's move said to go by convoy (`F KIE - DEN VIA`): only armies go by convoy.
+    FleetViaConvoy,
     /// The fleet is on no possible convoy route between the two provinces.
     NotOnConvoyRoute,
     /// Retreat phase: the unit was not dislodged.
@@ -188,6 +202,7 @@ impl Illegal {
             Illegal::SupportedMoveImpossible => "the supported move could never be made",
             Illegal::ConvoyerNotAtSea => "only a fleet at sea can convoy",
             Illegal::NotAnArmy => "only armies can be convoyed",
+            Illegal::FleetViaConvoy => "only an army moves by convoy: a fleet takes no 'via'",
             Illegal::NotOnConvoyRoute => "the fleet is on no convoy route between those places",
             Illegal::NotDislodged => "the unit was not dislodged",
             Illegal::RetreatNotAllowed => "the unit cannot retreat there",

@@ -7,7 +7,7 @@ use crate::diplomacy::position::Position;
 use crate::diplomacy::power::PowerId;
 use crate::diplomacy::turn::PhaseKind;
 use crate::diplomacy::unit::Unit;
-use crate::game::orders::{is_complete, order_lines, stored_orders, submit};
+use crate::game::orders::{is_complete, order_lines, stored_orders, submit, unordered};
 use crate::game::{GameKind, GameState};
 use crate::judge::access::held;
 use crate::judge::commands::credit::change_credit;
@@ -118,7 +118,12 @@ pub(crate) fn orders(
         text,
         line,
     );
-    let has_errors = !submission.errors.is_empty();
+    // Said first: whether these orders count as received, and if not why and what to send
+    // (docs/commands.md, "When orders count as received").
+    if !submission.errors.is_empty() {
+        cx.say_text(standing(words, variant, &position, power, &submission));
+    }
+    let has_errors = !submission.refused.is_empty();
     for e in submission.errors {
         cx.error(msg!("letter.text", text = e));
     }
@@ -168,6 +173,78 @@ pub(crate) fn orders(
     // Whether the phase is processed is decided once the whole letter is read.
     cx.touch(row.id, true);
     Ok(())
+}
+
+/// Whether a letter's orders, which had errors, leave the power's orders counted as
+/// received: said plainly, with the units lacking a valid order and what to send.
+fn standing(
+    words: Words,
+    variant: &Variant,
+    position: &Position,
+    power: PowerId,
+    submission: &crate::game::orders::Submission,
+) -> String {
+    let map = &variant.map;
+    let name = &map.power(power).name;
+    let unit_names = |units: Vec<Unit>| {
+        units
+            .iter()
+            .map(|u| unit_name_in(words, map, u))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let complete = is_complete(map, position, power, &submission.orders);
+    if complete && submission.refused.is_empty() {
+        return tr!(words, "play.received_despite", power = name);
+    }
+    let own = |provinces: &[crate::diplomacy::map::ProvinceId]| -> Vec<Unit> {
+        position
+            .units
+            .iter()
+            .chain(position.dislodged.iter().map(|d| &d.unit))
+            .filter(|u| u.power == power && provinces.contains(&map.province_of(u.region)))
+            .copied()
+            .collect()
+    };
+    let mut why = Vec::new();
+    let refused = own(&submission.refused);
+    if !refused.is_empty() {
+        why.push(tr!(
+            words,
+            "play.why_refused",
+            units = unit_names(refused.clone())
+        ));
+    }
+    let unordered: Vec<Unit> = unordered(map, position, power, &submission.orders)
+        .into_iter()
+        .filter(|u| !refused.contains(u))
+        .collect();
+    if !complete && unordered.is_empty() && refused.is_empty() {
+        why.push(tr!(words, "play.why_adjustments"));
+    } else if !unordered.is_empty() {
+        why.push(tr!(
+            words,
+            "play.why_unordered",
+            units = unit_names(unordered.clone())
+        ));
+    }
+    if why.is_empty() {
+        why.push(tr!(words, "play.why_refused_adjustment"));
+    }
+    let mut lacking = refused;
+    lacking.extend(unordered);
+    let send = if lacking.is_empty() {
+        tr!(words, "play.send_adjustments")
+    } else {
+        tr!(words, "play.send_units", units = unit_names(lacking))
+    };
+    tr!(
+        words,
+        "play.not_received",
+        power = name,
+        why = why.join("; "),
+        send = send
+    )
 }
 
 /// Once the whole letter is read: each game it touched is processed if every order is in

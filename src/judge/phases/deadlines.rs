@@ -6,7 +6,7 @@
 use chrono::{DateTime, Duration, Utc};
 
 use crate::diplomacy::power::PowerId;
-use crate::game::orders::owing_powers;
+use crate::game::orders::{Owing, owing_powers, owing_why};
 use crate::game::phases::phase_name_in;
 use crate::judge::Judge;
 use crate::letter::OutgoingLetter;
@@ -55,7 +55,8 @@ impl Judge {
         // phase is not processed meanwhile, once a phase and for a bounded time
         // (`held.rs`), while late powers are told as ever.
         let held = self.waits_for_held(tx, game, &mut settings, now)?;
-        let missing = self.missing_powers(tx, game)?;
+        let owing = owing_why(tx, game, variant, &position)?;
+        let missing: Vec<PowerId> = owing.iter().map(|(p, _)| *p).collect();
         let grace_end = settings.grace_end(game.phase_serial, position.turn.kind, deadline);
         let grace_over = now >= grace_end;
         // With SET MANUAL PROCESS only the master's PROCESS processes a phase; late powers
@@ -115,6 +116,16 @@ impl Judge {
                         game = game.name,
                         power = map.power(*power).name
                     ));
+                }
+                // Why each is late, in a word every player may read (never which units).
+                for (power, why) in &owing {
+                    let why = match why {
+                        Owing::Nothing => tr!(words, "deadlines.why_nothing"),
+                        Owing::Incomplete => tr!(words, "deadlines.why_incomplete"),
+                        Owing::Refused => tr!(words, "deadlines.why_refused"),
+                    };
+                    let power = &map.power(*power).name;
+                    lines.push(tr!(words, "deadlines.why", power = power, why = why));
                 }
                 // Under SET LATE COUNT, how often each has been late.
                 for power in &missing {
