@@ -334,7 +334,7 @@ fn the_operator_commands_read_the_configured_database() {
          \x20 North: Fleet Middle Sea\n\
          \x20 South: Army Twin Coasts\n\
          \x20 South: Army Northland\n\
-         Supply centres:\n\
+         Supply centers:\n\
          \x20 North: 0\n\
          \x20 South: 3 (Northland, Southland, Twin Coasts)\n"
     );
