@@ -87,16 +87,19 @@ pub fn submit(
         .filter_map(|d| d.unit)
         .filter(|p| own_unit(map, position, power, *p))
         .collect();
-    let mut errors: Vec<String> = diagnostics
+    // Each error with its line, told in the order the lines were written.
+    let mut errors: Vec<(usize, String)> = diagnostics
         .iter()
         .filter(|d| d.severity == Severity::Error)
         .map(|d| {
-            tr!(
+            let line = d.line + first_line - 1;
+            let said = tr!(
                 words,
                 "letter.line",
-                line = d.line + first_line - 1,
+                line = line,
                 message = words.message(&d.said)
-            )
+            );
+            (line, said)
         })
         .collect();
     let mut understood = Vec::new();
@@ -111,16 +114,19 @@ pub fn submit(
                 {
                     refused.push(u.at.province);
                 }
-                errors.push(tr!(
-                    words,
-                    "letter.line",
-                    line = line,
-                    message = tr!(
+                errors.push((
+                    line,
+                    tr!(
                         words,
-                        "orders.illegal",
-                        order = render(map, &p.order),
-                        why = explain(words, why)
-                    )
+                        "letter.line",
+                        line = line,
+                        message = tr!(
+                            words,
+                            "orders.illegal",
+                            order = render(map, &p.order),
+                            why = explain(words, why)
+                        )
+                    ),
                 ))
             }
             None => {
@@ -151,7 +157,10 @@ pub fn submit(
     refused.dedup();
     Submission {
         orders,
-        errors,
+        errors: {
+            errors.sort_by_key(|(line, _)| *line);
+            errors.into_iter().map(|(_, said)| said).collect()
+        },
         understood,
         warnings,
         refused,
