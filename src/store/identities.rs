@@ -47,36 +47,40 @@ impl Tx<'_> {
     }
 
     /// Players whose address starts with `prefix` and who show it (or are `viewer`
-    /// themselves), or whose registered name is `prefix` (any case; the judge then tells
-    /// only what the reader may see), at most `most` of them, by address (WHOIS by prefix,
-    /// as njudge's WHO IS).
+    /// themselves), or whose registered name is `prefix` (any case) and who are in a game
+    /// (the judge then tells only what the reader may see), at most `most` of them: those who
+    /// share a game with `viewer` first, then by address (WHOIS by prefix, as njudge's WHO
+    /// IS). Accounts registered under a player's name, however many, cannot crowd that
+    /// player out of a fellow player's answer.
     pub fn identities_matching(
         &self,
         prefix: &str,
         viewer: &str,
         most: usize,
     ) -> rusqlite::Result<Vec<IdentityRow>> {
-        let escaped: String = prefix
-            .to_lowercase()
-            .chars()
-            .flat_map(|c| match c {
-                '%' | '_' | '\\' => vec!['\\', c],
-                c => vec![c],
-            })
-            .collect();
+        let prefix = prefix.to_lowercase();
+        // Addresses are kept in lower case: those starting with `prefix` are the range from
+        // it to it followed by the last character there is.
         let mut stmt = self.tx.prepare_cached(
-            "SELECT id, email, name, show_address FROM players
-             WHERE (email LIKE ?1 || '%' ESCAPE '\\' AND (show_address = 1 OR email = ?4))
-                OR lower(name) = ?2
-             ORDER BY email LIMIT ?3",
+            "SELECT id, email, name, show_address FROM (
+                 SELECT id, email, name, show_address FROM players
+                 WHERE email >= ?1 AND email < ?1 || char(1114111)
+                   AND (show_address = 1 OR email = ?4)
+                 UNION
+                 SELECT id, email, name, show_address FROM players
+                 WHERE lower(name) = ?2
+                   AND EXISTS (SELECT 1 FROM members m WHERE m.player_id = players.id)
+             ) AS found
+             ORDER BY EXISTS (
+                 SELECT 1 FROM players me
+                 JOIN members mine ON mine.player_id = me.id
+                 JOIN members theirs ON theirs.game_id = mine.game_id
+                 WHERE me.email = ?4 AND theirs.player_id = found.id
+             ) DESC, email
+             LIMIT ?3",
         )?;
         let rows = stmt.query_map(
-            params![
-                escaped,
-                prefix.to_lowercase(),
-                most as i64,
-                viewer.to_lowercase()
-            ],
+            params![prefix, prefix, most as i64, viewer.to_lowercase()],
             identity_row,
         )?;
         rows.collect()

@@ -36,6 +36,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema6.sql"),
     include_str!("schema7.sql"),
     include_str!("schema8.sql"),
+    include_str!("schema9.sql"),
 ];
 
 /// An open database.

@@ -101,6 +101,7 @@ mod tidy;
 mod upgrade;
 mod variants;
 mod vocabulary;
+mod whois;
 mod whole_game;
 
 /// `text` with every run of whitespace (line ends among them) made one space: the judge wraps
