@@ -263,6 +263,16 @@ impl Judge {
             &token,
             "Game Starting",
         );
+        // Each reader's subject in their language (njudge's in English); the archive keeps
+        // njudge's.
+        let starting = |words: Words| {
+            crate::report::classic::subject(
+                &self.config.judge.code,
+                &game.name,
+                &token,
+                &tr!(words, "start.subject"),
+            )
+        };
         let mut letters = Vec::new();
         for member in &members {
             let Some(power) = Judge::power_of(map, &member.power) else {
@@ -273,7 +283,7 @@ impl Judge {
             letters.push(
                 OutgoingLetter::fresh(
                     &member.email,
-                    subject.clone(),
+                    starting(words),
                     notice(words, Some(power), false),
                 )
                 .about(&game.name),
@@ -285,7 +295,7 @@ impl Judge {
             let language = self.language_of(tx, game, master)?;
             let words = self.templates.words(language);
             letters.push(
-                OutgoingLetter::fresh(&master.email, subject.clone(), notice(words, None, true))
+                OutgoingLetter::fresh(&master.email, starting(words), notice(words, None, true))
                     .about(&game.name),
             );
         }
@@ -455,7 +465,7 @@ impl Judge {
             missing: &missing,
         };
         let report = |words: Words| -> (String, serde_json::Value) {
-            (results.subject(), results.context(words))
+            (results.subject_in(words), results.context(words))
         };
         // Each language's report written once.
         let mut written: std::collections::BTreeMap<String, (String, String)> =
@@ -472,7 +482,9 @@ impl Judge {
                 })
                 .clone()
         };
-        let (title, body) = write(self.game_words(game_now));
+        // The archive keeps njudge's subject, whatever the game's language.
+        let (_, body) = write(self.game_words(game_now));
+        let title = results.subject();
         tx.save_game(game_now)?;
         tracing::info!(
             "game {}: {} processed; {}",

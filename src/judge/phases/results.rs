@@ -55,13 +55,24 @@ impl Results<'_> {
         &self.variant.map
     }
 
-    /// The subject every member's letter and the archive carry: `STRA:game - S1901M Results`.
+    /// The subject the archive keeps, njudge's: `STRA:game - S1901M Results` (the archive's
+    /// feed and pages find the results by it).
     pub(crate) fn subject(&self) -> String {
+        self.subject_saying("Results")
+    }
+
+    /// The subject of a member's letter in `words`' language: njudge's in English,
+    /// `STRA:game - S1901M Итоги хода` in Russian.
+    pub(crate) fn subject_in(&self, words: Words) -> String {
+        self.subject_saying(&tr!(words, "classic.results_subject"))
+    }
+
+    fn subject_saying(&self, what: &str) -> String {
         classic::subject(
             self.code,
             &self.game.name,
             &classic::phase_token(self.before.turn),
-            "Results",
+            what,
         )
     }
 
