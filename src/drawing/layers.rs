@@ -111,7 +111,7 @@ fn paint_piece(board: &Board, piece: &Piece, pixmap: &mut Pixmap) -> Option<()> 
 fn paint_kept(document: String, region: Option<Region>, pixmap: &mut Pixmap) -> Option<()> {
     let kept = {
         let pieces = PIECES.lock().unwrap_or_else(|e| e.into_inner());
-        pieces.get(&document).cloned()
+        pieces.by_document.get(&document).cloned()
     };
     let painted = match kept {
         Some(painted) => painted,
@@ -133,10 +133,16 @@ fn paint_kept(document: String, region: Option<Region>, pixmap: &mut Pixmap) -> 
             );
             let painted = Arc::new(Sparse::of_region(&layer, region, pixmap.width()));
             let mut pieces = PIECES.lock().unwrap_or_else(|e| e.into_inner());
-            if pieces.len() >= PIECES_KEPT {
-                pieces.clear();
+            if pieces.by_document.len() >= PIECES_KEPT
+                || pieces.pixels + painted.pixels.len() > PIXELS_KEPT
+            {
+                *pieces = Pieces::default();
             }
-            pieces.insert(document, painted.clone());
+            pieces.pixels += painted.pixels.len();
+            if let Some(before) = pieces.by_document.insert(document, painted.clone()) {
+                // Another thread painted it meanwhile.
+                pieces.pixels -= before.pixels.len();
+            }
             painted
         }
     };
@@ -165,10 +171,15 @@ fn reach(tree: &resvg::usvg::Tree, pixmap: &Pixmap) -> Option<Region> {
 }
 
 /// Pieces painted once and kept, by their documents: a map's centres in each owner's colour,
-/// its units, its orders (each with its outcome's look), its legends' ground, each power's centre and name and the key in each language,
-/// and the counts (`3 centres, 3 units`) boards share; at most this many (a few kilobytes
-/// each, a legend's ground a few hundred).
+/// its units, its orders (each arrow with its outcome's look), its legends' ground, each
+/// power's centre and name and the key in each language, and the counts (`3 centres, 3
+/// units`) boards share; at most this many (a few kilobytes each, a long order's arrow some
+/// tens, a legend's ground a few hundred).
 const PIECES_KEPT: usize = 4096;
+
+/// The painted pixels kept in all the pieces at most (eight bytes each: 32 MB): the orders of
+/// many games, each arrow a piece, would otherwise fill the count with long arrows.
+const PIXELS_KEPT: usize = 4 << 20;
 
 /// The legend beneath the map (`Board::legend`), painted over `pixmap` piece by piece: the
 /// pieces that recur from board to board taken painted from those kept (painted now and
@@ -199,8 +210,14 @@ fn paint_legend(board: &Board, words: Words, pixmap: &mut Pixmap) -> Option<()> 
 }
 
 /// The pieces painted and kept (`paint_kept`).
-static PIECES: std::sync::LazyLock<Mutex<std::collections::HashMap<String, Arc<Sparse>>>> =
-    std::sync::LazyLock::new(Default::default);
+static PIECES: std::sync::LazyLock<Mutex<Pieces>> = std::sync::LazyLock::new(Default::default);
+
+/// The pieces kept, and their painted pixels counted.
+#[derive(Default)]
+struct Pieces {
+    by_document: std::collections::HashMap<String, Arc<Sparse>>,
+    pixels: usize,
+}
 
 /// The unchanging layers of a board as SVG documents, and the land that changes colour.
 struct Plan {

@@ -7,19 +7,11 @@ pub use crate::atlas::geometry::{Point, lines_path, push_num, rings_path};
 
 /// Text made safe inside an element or an attribute.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c if c.is_control() && c != '\n' => out.push(' '),
-            c => out.push(c),
-        }
-    }
-    out
+    let plain: String = text
+        .chars()
+        .map(|c| if c.is_control() && c != '\n' { ' ' } else { c })
+        .collect();
+    crate::report::escape::html(&plain)
 }
 
 /// A number with at most one decimal.

@@ -350,11 +350,14 @@ fn body(text: &str) -> Body {
 
 /// Whether text goes as it stands (7bit): plain ASCII, every line within RFC 5322's 998 octets.
 fn seven_bit(text: &str) -> bool {
-    text.is_ascii() && text.lines().all(|l| l.len() <= 998)
+    text.is_ascii() && text.lines().all(|l| l.len() <= MOST_OCTETS)
 }
 
 /// The widest line the judge writes, in characters, where the words allow.
 pub const WIDTH: usize = 78;
+
+/// The longest line a letter may have, in octets (RFC 5322 2.1.1), its line end left out.
+const MOST_OCTETS: usize = 998;
 
 /// `text` with every line longer than `width` characters broken at spaces into lines of at
 /// most `width` (a word longer than that stays whole on its own line; a line of dice stays
@@ -376,9 +379,13 @@ pub fn wrap_long_lines(text: &str, width: usize) -> std::borrow::Cow<'_, str> {
         let line_end = line.strip_suffix('\r');
         let line = line_end.unwrap_or(line);
         // A line of dice (a roll, the commitment, the seed revealed) is one line whatever its
-        // length (`docs/dice.md`): anyone verifying the rolls reads it whole. Purposes are
-        // bounded, so it stays far below the 998 octets a line of mail may have.
-        let dice = || crate::dice::parse_line(line).is_some_and(|read| read.is_ok());
+        // length (`docs/dice.md`): anyone verifying the rolls reads it whole. The judge's own
+        // are far below the 998 octets a line of mail may have; one a player wrote into press
+        // past them is broken like any other line.
+        let dice = || {
+            line.len() <= MOST_OCTETS
+                && crate::dice::parse_line(line).is_some_and(|read| read.is_ok())
+        };
         if line.len() > width && line.chars().count() > width && !dice() {
             wrap_line(line, width, &mut out);
         } else {
@@ -626,6 +633,14 @@ mod tests {
             "{wrapped}"
         );
         assert_eq!(lines.len(), 4, "{wrapped}");
+        // One written into press past the 998 octets a line of mail may have is broken.
+        let long = format!("Roll 3 (a purpose{}): 6 6", " and more".repeat(120));
+        assert!(long.len() > MOST_OCTETS);
+        assert!(
+            wrap_long_lines(&long, WIDTH)
+                .lines()
+                .all(|l| l.chars().count() <= WIDTH)
+        );
     }
 
     /// Letters composed sharing their encodings carry the bodies of the letters composed

@@ -13,8 +13,7 @@ use crate::report::{Message, Words};
 use crate::store::{GameRow, IdentityRow, Tx};
 use crate::{msg, tr};
 
-/// Pictures of boards one letter may ask for (`GET MAP`).
-const PICTURES_PER_LETTER: usize = 3;
+use crate::judge::session::PICTURES_PER_LETTER;
 
 pub(crate) fn list(
     cx: &mut Session<'_>,

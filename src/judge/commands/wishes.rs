@@ -503,7 +503,10 @@ fn check_end_by_vote(cx: &mut Session<'_>, tx: &Tx, mut game: GameRow) -> rusqli
     if !board.is_empty() {
         cx.say_text(board);
     }
-    if let Some(picture) = picture {
+    // A letter that ends several games carries no more pictures than any other answer.
+    if let Some(picture) =
+        picture.filter(|_| cx.attachments.len() < crate::judge::session::PICTURES_PER_LETTER)
+    {
         cx.attachments.push((game.name.clone(), picture));
     }
     notices::announce(cx, tx, &game, subject, text)?;

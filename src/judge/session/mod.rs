@@ -16,6 +16,10 @@ use crate::msg;
 use crate::report::{Message, Words};
 use crate::store::{GameRow, Tx};
 
+/// Pictures of boards one answer carries at most (`GET MAP`, the map of a game the letter
+/// ended).
+pub(crate) const PICTURES_PER_LETTER: usize = 3;
+
 /// What reading one letter is building up.
 pub(crate) struct Session<'j> {
     pub(crate) judge: &'j Judge,

@@ -84,6 +84,10 @@ pub(crate) fn final_board(
 /// excepted (their answer says it all).
 pub(crate) fn send(cx: &mut Session<'_>, tx: &Tx) -> rusqlite::Result<()> {
     let notices = std::mem::take(&mut cx.notices);
+    let mut boards: std::collections::HashMap<
+        (i64, crate::lang::Lang),
+        (String, Option<Attachment>),
+    > = std::collections::HashMap::new();
     let mut games: Vec<i64> = notices.iter().map(|(g, _, _)| g.id).collect();
     games.sort_unstable();
     games.dedup();
@@ -119,11 +123,16 @@ pub(crate) fn send(cx: &mut Session<'_>, tx: &Tx) -> rusqlite::Result<()> {
             let mut letter = OutgoingLetter::fresh(&member.email, subject, body).about(&game.name);
             if cx.closing.contains(&id) {
                 let wants_map = tx.member_wishes(id, member.player_id)?.map.unwrap_or(true);
-                let (board, picture) = final_board(cx.judge, words, game, wants_map);
+                // Drawn once for each language of the game's members.
+                let (board, picture) = boards
+                    .entry((id, language))
+                    .or_insert_with(|| final_board(cx.judge, words, game, true));
                 if !board.is_empty() {
                     letter.body = format!("{}\n{board}\n", letter.body);
                 }
-                letter.attachments.extend(picture);
+                letter
+                    .attachments
+                    .extend(picture.clone().filter(|_| wants_map));
             }
             cx.caused.push(letter);
         }
