@@ -236,7 +236,9 @@ impl Map {
             .position(|p| {
                 p.id.eq_ignore_ascii_case(id)
                     || p.name.eq_ignore_ascii_case(id)
-                    || p.ru.as_ref().is_some_and(|ru| ru.to_lowercase() == id.to_lowercase())
+                    || p.ru
+                        .as_ref()
+                        .is_some_and(|ru| ru.to_lowercase() == id.to_lowercase())
             })
             .map(|i| PowerId(i as u8))
     }

@@ -123,7 +123,12 @@ fn listing(
     seated.sort();
     let players: Vec<String> = seated
         .iter()
-        .map(|(p, name)| format!("     {}{name}", classic::padded(&map.power(*p).name, 26)))
+        .map(|(p, name)| {
+            format!(
+                "     {}{name}",
+                classic::padded(map.power(*p).name_in(words.language()), 26)
+            )
+        })
         .collect();
     let (season, year) =
         crate::judge::phases::subjects::season_and_year(words, variant, position.turn);
@@ -161,10 +166,10 @@ fn listing(
         .units
         .iter()
         .chain(position.dislodged.iter().map(|d| &d.unit))
-        .map(|u| map.power(u.power).name.chars().count())
+        .map(|u| map.power(u.power).name_in(words.language()).chars().count())
         .max()
         .unwrap_or(0);
-    let lead = |power| classic::padded(&map.power(power).name, longest + 2);
+    let lead = |power| classic::padded(map.power(power).name_in(words.language()), longest + 2);
     let mut unit_lines: Vec<String> = units
         .iter()
         .map(|(_, u)| format!("{}{}.", lead(u.power), unit_name_in(words, map, u)))
@@ -218,7 +223,7 @@ fn listing(
             notes.push(tr!(
                 words,
                 "info.supply",
-                power = power.name,
+                power = power.name_in(words.language()),
                 supply = tally.supply,
                 centres = tally.centres
             ));
@@ -277,7 +282,10 @@ pub(crate) fn owing_names(
     let missing = cx.judge.missing_powers(tx, row)?;
     Ok(missing
         .into_iter()
-        .map(|p| variant.map.power(p).name.clone())
+        .map(|p| {
+            let name = variant.map.power(p).name_in(cx.words().language());
+            name.to_string()
+        })
         .collect())
 }
 
