@@ -298,7 +298,7 @@ fn power(map: &Map, word: &str) -> Option<PowerId> {
         .iter()
         .enumerate()
         .filter(|(_, p)| {
-            [&p.id, &p.name, &p.adjective].iter().any(|n| {
+            [&p.id, &p.name, &p.adjective].into_iter().chain(&p.ru).any(|n| {
                 let n = n.to_lowercase();
                 n == word || n.starts_with(&word)
             })
