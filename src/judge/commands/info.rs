@@ -79,6 +79,7 @@ fn listing(
             &row.name,
             &row.settings,
             &row.time_zone,
+            Some(map),
         )),
         Some(at) => tr!(
             words,

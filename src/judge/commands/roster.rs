@@ -185,6 +185,7 @@ pub(crate) fn who_game(
             &row.name,
             &row.settings,
             &row.time_zone,
+            cx.judge.variant(&row.variant).map(|v| &v.map),
         )));
     }
     for (what, name) in members_named(cx, tx, &row, full)? {
