@@ -18,7 +18,7 @@ pub(crate) fn ownership_lines(words: Words, map: &Map, board: &Position) -> Vec<
     let longest = map
         .powers
         .iter()
-        .map(|p| p.name.chars().count())
+        .map(|p| p.name_in(words.language()).chars().count())
         .chain(std::iter::once(
             tr!(words, "classic.unowned").chars().count(),
         ))
@@ -45,7 +45,7 @@ pub(crate) fn ownership_lines(words: Words, map: &Map, board: &Position) -> Vec<
         }
         let entry = format!(
             "{}{}.",
-            classic::padded(&info.name, column),
+            classic::padded(info.name_in(words.language()), column),
             by_name(centres)
         );
         ownership.extend(classic::wrapped(&entry, ',', column));
