@@ -90,9 +90,7 @@ pub fn wrapped(text: &str, at: char, indent: usize) -> Vec<String> {
         // this line, so it must stand inside the room; a space is dropped, so it may stand
         // just after it.
         let end = if at == ' ' { room + 1 } else { room };
-        let cut = chars[..end.min(chars.len())]
-            .iter()
-            .rposition(|c| *c == at);
+        let cut = chars[..end.min(chars.len())].iter().rposition(|c| *c == at);
         let Some(cut) = cut.filter(|c| *c > 0) else {
             lines.push(format!("{}{rest}", " ".repeat(lead)));
             return lines;

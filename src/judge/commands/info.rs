@@ -393,6 +393,15 @@ pub(crate) fn history(
             })
         )
     );
+    // The reports stay in njudge's English for the tools that read them: said once.
+    if words.language() != crate::lang::Lang::En {
+        let note = tr!(words, "classic.history_english");
+        for line in crate::report::classic::wrapped(&note, ' ', 0) {
+            body.push_str(&line);
+            body.push('\n');
+        }
+        body.push('\n');
+    }
     for (when, title, text) in &reports {
         let at = crate::store::parse_time(when).unwrap_or(cx.now);
         body.push_str(&format!(
