@@ -13,7 +13,6 @@ use strategos::archive::{is_public, write_site_with};
 use strategos::config::Config;
 use strategos::diplomacy::power::PowerId;
 use strategos::diplomacy::progress::VictoryCounting;
-use strategos::diplomacy::turn::PhaseKind;
 use strategos::game::secrecy::{Identity, Reader, name_for};
 use strategos::report::Words;
 use strategos::report::describe::unit_name;
@@ -245,14 +244,7 @@ fn phase(variants: &[Variant], game: &GameRow) -> String {
         return format!("unknown (variant '{}' not loaded)", game.variant);
     };
     match position_from_json(variant, text) {
-        Ok(position) => {
-            let kind = match position.turn.kind {
-                PhaseKind::Movement => "movement",
-                PhaseKind::Retreat => "retreats",
-                PhaseKind::Adjustment => "adjustments",
-            };
-            format!("{} {kind}", variant.calendar.describe(position.turn))
-        }
+        Ok(position) => strategos::game::phases::phase_name(variant, &position),
         Err(e) => format!("unreadable ({e})"),
     }
 }

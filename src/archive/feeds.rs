@@ -17,7 +17,7 @@ pub struct Deadlines<'a> {
     /// The judge's code (`STRA`), for the events' ids.
     pub code: &'a str,
     pub game: &'a str,
-    /// The phase the deadline is for, as players read it (`Spring 1901 movement`).
+    /// The phase the deadline is for, as players read it (`Movement for Spring of 1901`).
     pub phase: &'a str,
     /// The game's phase number, so each phase's events have their own ids.
     pub serial: i64,

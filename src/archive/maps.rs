@@ -23,7 +23,7 @@ use crate::variant::Variant;
 pub struct PhasePicture {
     /// The phase, counted from 0 as ROLLBACK counts.
     pub phase_serial: i64,
-    /// `Spring 1901 movement`.
+    /// `Movement for Spring of 1901`.
     pub title: String,
     /// What the picture shows, in a number: equal fingerprints, equal pictures.
     pub fingerprint: u64,

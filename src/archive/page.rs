@@ -24,7 +24,7 @@ pub struct Status {
 /// A phase of the game's history, named in the page's language.
 pub struct Phase {
     pub serial: i64,
-    /// `Spring 1901 movement`.
+    /// `Movement for Spring of 1901`.
     pub title: String,
     /// When it began, as the store keeps times.
     pub began: String,

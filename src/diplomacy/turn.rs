@@ -17,7 +17,7 @@ pub enum PhaseKind {
     Adjustment,
 }
 
-/// A phase of the game: `Spring 1901 movement`.
+/// A phase of the game: `Movement for Spring of 1901`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Turn {
     /// The year as the calendar counts it: 1901, or 240 for 240 BC.

@@ -75,7 +75,7 @@ fn with_variant_scene<T>(
     Ok(make(&Scene::board(&variant.map, layout, position, title)))
 }
 
-/// `Spring 1901 movement` in the reader's words (as the judge's reports name phases).
+/// `Movement for Spring of 1901` in the reader's words (as the judge's reports name phases).
 pub fn phase_in(words: Words, variant: &Variant, position: &Position) -> String {
     use crate::diplomacy::turn::PhaseKind;
     let turn = variant.calendar.describe(position.turn);

@@ -1,4 +1,4 @@
-//! A game's phases by name (`Spring 1901 movement` in each reader's words, the variant's
+//! A game's phases by name (`Movement for Spring of 1901` in each reader's words, the variant's
 //! seasons and era) and the deadline of a phase by the game's settings and zone.
 
 use chrono::{DateTime, Utc};
@@ -11,22 +11,22 @@ use crate::report::{Message, Words};
 use crate::store::GameRow;
 use crate::variant::Variant;
 
-/// `Spring 1901 movement`, in English: the name phases are stored and asked for by.
+/// `Movement for Spring of 1901`, in English: the name phases are stored and asked for by.
 pub fn phase_name(variant: &Variant, position: &Position) -> String {
     phase_name_in(Words::english(), variant, position)
 }
 
-/// `Spring 1901 movement` in the reader's words (the season and year as the variant says).
+/// `Movement for Spring of 1901` in the reader's words (the season and year as the variant says).
 pub fn phase_name_in(words: Words, variant: &Variant, position: &Position) -> String {
     words.message(&phase_message(variant, position))
 }
 
-/// `Spring 1901 movement`, to put in a message for readers of any language.
+/// `Movement for Spring of 1901`, to put in a message for readers of any language.
 pub fn phase_message(variant: &Variant, position: &Position) -> Message {
     phase_of_turn_message(variant, position.turn)
 }
 
-/// `Fall 1902 movement`, any turn of the variant's calendar, for readers of any language.
+/// `Movement for Fall of 1902`, any turn of the variant's calendar, for readers of any language.
 pub fn phase_of_turn_message(variant: &Variant, turn: Turn) -> Message {
     let kind = turn.kind;
     let turn = turn_message(variant, turn);

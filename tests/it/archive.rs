@@ -132,7 +132,7 @@ fn the_site_shows_every_game_its_reports_centres_and_players_escaped() {
     assert!(
         index.contains(
             "<tr><td><a href=\"duel/index.html\">duel</a></td><td>Tiny</td><td>finished</td>\
-             <td>Winter 239 BC adjustments</td></tr>"
+             <td>Adjustments for Winter of 239 BC</td></tr>"
         ),
         "{index}"
     );
@@ -153,19 +153,22 @@ fn the_site_shows_every_game_its_reports_centres_and_players_escaped() {
         "STRA:duel - F0239M Results",
     ];
     // Winter 239 BC, never played (South had won), has nothing to show and is left out.
-    assert!(!page.contains("<h3>Winter 239 BC adjustments"), "{page}");
+    assert!(
+        !page.contains("<h3>Adjustments for Winter of 239 BC"),
+        "{page}"
+    );
     let phases = [
-        "Autumn 239 BC movement",
-        "Spring 239 BC movement",
-        "Winter 240 BC adjustments",
-        "Autumn 240 BC movement",
-        "Spring 240 BC movement",
+        "Movement for Autumn of 239 BC",
+        "Movement for Spring of 239 BC",
+        "Adjustments for Winter of 240 BC",
+        "Movement for Autumn of 240 BC",
+        "Movement for Spring of 240 BC",
     ];
     // Each phase's heading, then its results.
     let mut shown = Vec::new();
     for (phase, title) in phases.iter().zip(titles[1..].iter().rev()) {
         shown.push(format!("<h3>{phase}</h3>"));
-        if *phase == "Spring 240 BC movement" {
+        if *phase == "Movement for Spring of 240 BC" {
             shown.push(format!("<h4>{}</h4>", titles[0]));
         }
         shown.push(format!("<h4>{title}</h4>"));
@@ -209,12 +212,14 @@ fn the_site_shows_every_game_its_reports_centres_and_players_escaped() {
     // Who held each power, by registered name and never an address no one chose to show;
     // Bob's name is shown, never as markup.
     assert!(
-        page.contains("<li>North: a player who gave no name (Spring 240 BC – Winter 239 BC)</li>"),
+        page.contains(
+            "<li>North: a player who gave no name (Spring of 240 BC – Winter of 239 BC)</li>"
+        ),
         "{page}"
     );
     assert!(
         page.contains(
-            "<li>South: &lt;b&gt;Bob&lt;/b&gt; &amp; co (Spring 240 BC – Winter 239 BC)</li>"
+            "<li>South: &lt;b&gt;Bob&lt;/b&gt; &amp; co (Spring of 240 BC – Winter of 239 BC)</li>"
         ),
         "{page}"
     );
@@ -249,24 +254,24 @@ fn the_summary_gives_holders_and_centres_by_year() {
     assert_eq!(
         summary_text(&tx, tiny, &duel, Reader::Master, Words::english()).unwrap(),
         format!(
-            "Summary of game 'duel' (Tiny): finished, Winter 239 BC adjustments.\n\
+            "Summary of game 'duel' (Tiny): finished, Adjustments for Winter of 239 BC.\n\
              Game 'duel' is over: won by South, Sat 09 Jan 2027 11:00 UTC.\n\
              \n\
              Who held each power:\n\
-             \x20 North: alice@example.test (Spring 240 BC – Winter 239 BC)\n\
-             \x20 South: <b>Bob</b> & co <bob@example.test> (Spring 240 BC – Winter 239 BC)\n\
+             \x20 North: alice@example.test (Spring of 240 BC – Winter of 239 BC)\n\
+             \x20 South: <b>Bob</b> & co <bob@example.test> (Spring of 240 BC – Winter of 239 BC)\n\
              \n{table}"
         )
     );
     assert_eq!(
         summary_text(&tx, tiny, &duel, Reader::Other, Words::english()).unwrap(),
         format!(
-            "Summary of game 'duel' (Tiny): finished, Winter 239 BC adjustments.\n\
+            "Summary of game 'duel' (Tiny): finished, Adjustments for Winter of 239 BC.\n\
              Game 'duel' is over: won by South, Sat 09 Jan 2027 11:00 UTC.\n\
              \n\
              Who held each power:\n\
-             \x20 North: a player who gave no name (Spring 240 BC – Winter 239 BC)\n\
-             \x20 South: <b>Bob</b> & co (Spring 240 BC – Winter 239 BC)\n\
+             \x20 North: a player who gave no name (Spring of 240 BC – Winter of 239 BC)\n\
+             \x20 South: <b>Bob</b> & co (Spring of 240 BC – Winter of 239 BC)\n\
              \n{table}"
         )
     );
@@ -314,8 +319,8 @@ fn the_operator_commands_read_the_configured_database() {
     let list = stdout(&strategos(&config, &["game", "list"]));
     assert_eq!(
         list,
-        "waiting  tiny  forming   not started                deadline none\n\
-         duel     tiny  finished  Winter 239 BC adjustments  deadline none\n"
+        "waiting  tiny  forming   not started                       deadline none\n\
+         duel     tiny  finished  Adjustments for Winter of 239 BC  deadline none\n"
     );
 
     let show = stdout(&strategos(&config, &["game", "show", "duel"]));
@@ -324,7 +329,7 @@ fn the_operator_commands_read_the_configured_database() {
         "Game duel\n\
          Variant: Tiny (tiny)\n\
          State: finished\n\
-         Phase: Winter 239 BC adjustments\n\
+         Phase: Adjustments for Winter of 239 BC\n\
          Deadline: none (the game's time zone: UTC)\n\
          Public: yes\n\
          Members:\n\
@@ -407,7 +412,7 @@ fn a_running_game_has_its_deadline_calendar_and_results_feed() {
     write(&mut judge);
     let page = std::fs::read_to_string(site.0.join("fed/index.html")).unwrap();
     assert!(
-        page.contains("<th scope=\"row\">Phase</th><td>Spring 240 BC movement</td>"),
+        page.contains("<th scope=\"row\">Phase</th><td>Movement for Spring of 240 BC</td>"),
         "{page}"
     );
     assert!(
@@ -422,7 +427,7 @@ fn a_running_game_has_its_deadline_calendar_and_results_feed() {
     let ics = std::fs::read_to_string(site.0.join("fed/deadlines.ics")).unwrap();
     assert!(ics.contains("DTSTART:20270107T120000Z\r\n"), "{ics}");
     assert!(
-        ics.contains("SUMMARY:fed: deadline\\, Spring 240 BC movement\r\n"),
+        ics.contains("SUMMARY:fed: deadline\\, Movement for Spring of 240 BC\r\n"),
         "{ics}"
     );
     assert!(
@@ -448,7 +453,7 @@ fn a_running_game_has_its_deadline_calendar_and_results_feed() {
     assert!(feed.contains("Fleet Northland -&gt; Middle Sea."), "{feed}");
     let ics = std::fs::read_to_string(site.0.join("fed/deadlines.ics")).unwrap();
     assert!(
-        ics.contains("SUMMARY:fed: deadline\\, Autumn 240 BC movement\r\n"),
+        ics.contains("SUMMARY:fed: deadline\\, Movement for Autumn of 240 BC\r\n"),
         "{ics}"
     );
     assert!(

@@ -551,7 +551,7 @@ fn the_judge_logs_each_letter_and_phase_in_plain_text() {
         "{log}"
     );
     assert!(
-        log.contains("game logged: Spring 240 BC movement processed; Autumn 240 BC movement next"),
+        log.contains("game logged: Movement for Spring of 240 BC processed; Movement for Autumn of 240 BC next"),
         "{log}"
     );
     assert!(!log.contains("bpw"), "a password in the log:\n{log}");

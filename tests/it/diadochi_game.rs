@@ -432,7 +432,7 @@ fn victory_waits_for_the_end_of_the_year() {
         .unwrap();
     let show = String::from_utf8_lossy(&show.stdout);
     assert!(
-        show.contains("Phase: Winter 240 BC adjustments\n"),
+        show.contains("Phase: Adjustments for Winter of 240 BC\n"),
         "the game ends on the board of the year's reckoning: {show}"
     );
     assert!(

@@ -543,7 +543,7 @@ fn an_anonymous_game_hides_who_plays_it_until_it_ends() {
         "{carol}"
     );
     assert!(
-        carol.contains("South: Bob Bobson (Spring 240 BC), Dave Davies (Spring 240 BC)"),
+        carol.contains("South: Bob Bobson (Spring of 240 BC), Dave Davies (Spring of 240 BC)"),
         "{carol}"
     );
     assert!(carol.contains("game 'ghost': north"), "{carol}");

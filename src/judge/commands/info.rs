@@ -241,7 +241,7 @@ fn listing(
     ))
 }
 
-/// `  mygame  Standard  active, Fall 1901 movement` and the like.
+/// `  mygame  Standard  active, Movement for Fall of 1901` and the like.
 pub(crate) fn game_summary(cx: &Session<'_>, tx: &Tx, row: &GameRow) -> rusqlite::Result<String> {
     let Some(variant) = cx.judge.variant(&row.variant) else {
         return Ok(format!("  {}", row.name));

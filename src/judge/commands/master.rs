@@ -5,7 +5,7 @@
 use crate::game::{GameKind, GameState};
 use chrono::Duration;
 
-use crate::game::phases::{next_deadline, phase_message, phase_name, phase_name_in};
+use crate::game::phases::{next_deadline, phase_message, phase_name_in};
 use crate::game::secrecy;
 use crate::judge::session::Session;
 use crate::judge::session::notices;
@@ -74,6 +74,33 @@ pub(crate) fn steered(
     Ok(None)
 }
 
+/// Whether `asked` names the phase of `position`: its token (`S1901M`), or words of its name
+/// in any language, in any order, `of` and `for` aside (`Spring 1901`, `Movement for Spring
+/// of 1901`, `spring 1901 movement`, `весна 1901`).
+fn names_phase(
+    cx: &Session<'_>,
+    variant: &crate::variant::Variant,
+    position: &crate::diplomacy::position::Position,
+    asked: &str,
+) -> bool {
+    if asked.eq_ignore_ascii_case(&crate::report::classic::phase_token(position.turn)) {
+        return true;
+    }
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| c.is_whitespace() || c == ',' || c == '(' || c == ')')
+            .map(str::to_lowercase)
+            .filter(|w| !w.is_empty() && w != "of" && w != "for")
+            .collect()
+    };
+    let asked = words(asked);
+    !asked.is_empty()
+        && crate::lang::Lang::ALL.iter().any(|lang| {
+            let name = phase_name_in(cx.judge.templates.words(*lang), variant, position);
+            let name = words(&name);
+            asked.iter().all(|w| name.contains(w))
+        })
+}
+
 /// PROCESS [phase]: the phase now, with the orders there are.
 pub(crate) fn process_now(
     cx: &mut Session<'_>,
@@ -92,10 +119,9 @@ pub(crate) fn process_now(
         cx.fail(line, msg!("common.not_running", game = game.name));
         return Ok(());
     };
-    let current = phase_name(variant, &position);
     let shown = phase_message(variant, &position);
     if let Some(asked) = phase
-        && !current.to_lowercase().starts_with(&asked.to_lowercase())
+        && !names_phase(cx, variant, &position, asked)
     {
         cx.fail(
             line,

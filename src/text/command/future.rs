@@ -75,15 +75,17 @@ fn year(word: &str) -> Option<i32> {
 }
 
 impl Args<'_> {
-    /// `PHASE season year [phase]` or `PHASE S1902M`; an era word (`BC`, `AD`) after the year
-    /// is allowed.
+    /// `PHASE season year [phase]`, `PHASE S1902M`, or the phase as letters name it (`PHASE
+    /// Movement for Fall of 1902`); an era word (`BC`, `AD`) after the year is allowed.
     pub(super) fn phase(&mut self, args: &[Word]) -> Option<CommandKind> {
         const USAGE: &str = "PHASE takes a season, a year and a phase, like: PHASE Fall 1902 \
                              Movement, or PHASE F1902M";
         let text = args.iter().map(|w| w.text).collect::<Vec<_>>().join(" ");
         let is_era =
             |w: &Word| ["bc", "ad", "b.c.", "a.d."].contains(&w.text.to_lowercase().as_str());
-        let words: Vec<&Word> = args.iter().filter(|w| !is_era(w)).collect();
+        // `of` and `for` as letters print a phase: `Movement for Fall of 1902`.
+        let is_joint = |w: &Word| ["of", "for"].contains(&w.text.to_lowercase().as_str());
+        let words: Vec<&Word> = args.iter().filter(|w| !is_era(w) && !is_joint(w)).collect();
         let read = match words.as_slice() {
             // S1902M: season, year, kind glued.
             [token] if token.text.len() >= 3 => {
@@ -100,7 +102,14 @@ impl Args<'_> {
                 }
             }
             [s, y] => season(s.text).zip(year(y.text)).map(|(s, y)| (s, y, None)),
-            [s, y, k] => match (season(s.text), year(y.text), kind(k.text)) {
+            [s, y, k] if year(y.text).is_some() => {
+                match (season(s.text), year(y.text), kind(k.text)) {
+                    (Some(s), Some(y), Some(k)) => Some((s, y, Some(k))),
+                    _ => None,
+                }
+            }
+            // The kind first, as letters name a phase: `Movement for Fall of 1902`.
+            [k, s, y] => match (season(s.text), year(y.text), kind(k.text)) {
                 (Some(s), Some(y), Some(k)) => Some((s, y, Some(k))),
                 _ => None,
             },

@@ -132,7 +132,8 @@ impl Args<'_> {
         };
         let phase = args.iter().map(|w| w.text).collect::<Vec<_>>().join(" ");
         if phase.chars().count() > 60 || phase.chars().any(char::is_control) {
-            let message = "that is not a phase: write it like PROCESS Spring 1901 movement";
+            let message =
+                "that is not a phase: write it like PROCESS Spring 1901, or PROCESS S1901M";
             self.report(Severity::Error, first.column, message);
             return None;
         }
