@@ -100,7 +100,9 @@ fn masked(kind: &CommandKind) -> CommandKind {
     let mask = || "******".to_string();
     let mut kind = kind.clone();
     match &mut kind {
-        CommandKind::Register { password, .. } => *password = password.as_ref().map(|_| mask()),
+        CommandKind::Register { password, .. }
+        | CommandKind::IAmAlso { password, .. }
+        | CommandKind::IAmNot { password, .. } => *password = password.as_ref().map(|_| mask()),
         CommandKind::SetPassword { password }
         | CommandKind::Create { password, .. }
         | CommandKind::Signon { password, .. }

@@ -275,10 +275,7 @@ fn may_join(cx: &mut Session<'_>, line: usize, row: &GameRow) -> bool {
         cx.fail(line, msg!("seats.already_started", game = row.name));
         return false;
     }
-    let settings = row.settings.clone();
-    if settings.deny.contains(&cx.sender)
-        || (!settings.allow.is_empty() && !settings.allow.contains(&cx.sender))
-    {
+    if !secrecy::may_enter(cx, row) {
         let text = msg!("seats.not_open", game = row.name, address = cx.sender);
         cx.fail(line, text);
         return false;
@@ -409,7 +406,7 @@ pub(crate) fn signon(
         return Ok(());
     }
     cx.account_proven = Some(member.player_id);
-    cx.answer_to = member.email.clone();
+    cx.answer_for(member.player_id, &member.email);
     cx.language = cx.judge.language_of(tx, &row, member)?;
     cx.say(msg!("seats.signed_on", power = power.name, game = row.name));
     cx.sign_on(row, power.id.clone());
@@ -557,10 +554,7 @@ fn may_take_over(
     line: usize,
     row: &GameRow,
 ) -> rusqlite::Result<bool> {
-    let settings = row.settings.clone();
-    if settings.deny.contains(&cx.sender)
-        || (!settings.allow.is_empty() && !settings.allow.contains(&cx.sender))
-    {
+    if !secrecy::may_enter(cx, row) {
         let text = msg!("seats.not_open", game = row.name, address = cx.sender);
         cx.fail(line, text);
         return Ok(false);
