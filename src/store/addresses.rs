@@ -126,3 +126,64 @@ impl Tx<'_> {
         Ok(true)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::store::{Added, Store};
+
+    #[test]
+    fn one_address_is_one_accounts_and_finds_it() {
+        let mut store = Store::in_memory().unwrap();
+        let tx = store.begin().unwrap();
+        let now = "2027-01-05T12:00:00Z".parse().unwrap();
+        let ann = tx
+            .register_player("ann@x.test", Some("Ann"), None, now)
+            .unwrap();
+        let bob = tx
+            .register_player("bob@x.test", Some("Bob"), None, now)
+            .unwrap();
+        let added = |player, address| tx.add_address(player, address, now).unwrap();
+        assert_eq!(added(ann.id, "Ann@Home.test"), Added::Added);
+        assert_eq!(tx.account_of("ann@home.test").unwrap(), Some(ann.id));
+        assert_eq!(
+            tx.player_by_email("ANN@home.test").unwrap().unwrap().id,
+            ann.id
+        );
+        assert!(tx.is_confirmed("ann@home.test").unwrap());
+        assert_eq!(added(ann.id, "ann@home.test"), Added::Already);
+        assert_eq!(added(bob.id, "ann@home.test"), Added::Taken);
+        assert_eq!(added(bob.id, "ann@x.test"), Added::Taken);
+        // Registering from a further address is the account's own.
+        let again = tx
+            .register_player("ann@home.test", None, None, now)
+            .unwrap();
+        assert_eq!(again.id, ann.id);
+        // The schema refuses what the code never does: an address in two places.
+        let refused = |sql: &str, id: i64| tx.tx.execute(sql, [id]).is_err();
+        assert!(refused(
+            "INSERT INTO players (email, registered_at) VALUES ('ann@home.test', ?1)",
+            0
+        ));
+        assert!(refused(
+            "UPDATE players SET email = 'ann@home.test' WHERE id = ?1",
+            bob.id
+        ));
+        assert!(refused(
+            "INSERT INTO addresses (address, player_id, added_at) VALUES ('bob@x.test', ?1, '')",
+            ann.id
+        ));
+        // Choosing swaps the chosen address with a further one; removing spares the chosen.
+        assert!(tx.choose_address(ann.id, "ann@home.test", now).unwrap());
+        assert_eq!(
+            tx.addresses_of(ann.id).unwrap(),
+            ["ann@home.test", "ann@x.test"]
+        );
+        assert!(!tx.remove_address(ann.id, "ann@home.test").unwrap());
+        assert!(!tx.remove_address(bob.id, "ann@x.test").unwrap());
+        // An account that is only an address that once confirmed gives way.
+        let bare = tx.register_player("carol@x.test", None, None, now).unwrap();
+        assert_eq!(added(bob.id, "carol@x.test"), Added::Added);
+        assert!(tx.identity(bare.id).unwrap().is_none());
+        assert_eq!(tx.account_of("carol@x.test").unwrap(), Some(bob.id));
+    }
+}

@@ -237,7 +237,9 @@ pub(crate) fn show_address(
     match (code, tx.player_by_email(&address)?) {
         (Some(code), Some(player)) if code == expected => {
             tx.set_show_address(player.id, true)?;
-            cx.say(msg!("secrecy.address_shown", address = address));
+            // The address shown is the one game letters go to, whichever of the account's
+            // addresses the code came back from.
+            cx.say(msg!("secrecy.address_shown", address = player.email));
         }
         (Some(_), _) => cx.fail(line, msg!("secrecy.wrong_code", address = address)),
         (None, _) => cx.say(msg!(
