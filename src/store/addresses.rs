@@ -79,7 +79,7 @@ impl Tx<'_> {
 
     /// Whether account `id` is bare: made for an address that confirmed once, and nothing
     /// more (no password, no name, no seat, no game created, no diary, no further address).
-    fn bare_account(&self, id: i64) -> rusqlite::Result<bool> {
+    pub(super) fn bare_account(&self, id: i64) -> rusqlite::Result<bool> {
         self.query_row_cached(
             "SELECT password_hash IS NULL AND name IS NULL
                  AND NOT EXISTS (SELECT 1 FROM members WHERE player_id = ?1)

@@ -644,11 +644,20 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Moves a player's chosen address to a new one (SET ADDRESS), which the account leaves
-    /// (its further addresses stay); false when an account has it, this one included.
+    /// Moves a player's chosen address to a new one (SET ADDRESS), which the old one leaves
+    /// (its further addresses stay; the new one, if it was one of them, is chosen); false when
+    /// another account has it. An account that is only the address having confirmed once
+    /// gives way, as for `add_address`.
     pub fn change_email(&self, player_id: i64, email: &str) -> rusqlite::Result<bool> {
-        if self.player_by_email(email)?.is_some() {
-            return Ok(false);
+        match self.account_of(email)? {
+            Some(id) if id == player_id => {
+                self.remove_address(player_id, email)?;
+            }
+            Some(id) if self.bare_account(id)? => {
+                self.execute_cached("DELETE FROM players WHERE id = ?1", [id])?;
+            }
+            Some(_) => return Ok(false),
+            None => {}
         }
         self.execute_cached(
             "UPDATE players SET email = ?2 WHERE id = ?1",
