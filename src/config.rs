@@ -202,7 +202,7 @@ pub struct LimitsConfig {
     pub commands_per_letter: u32,
     /// Order lines read from one letter, all its blocks together; the rest are not read.
     pub order_lines_per_letter: u32,
-    /// Games one address may create in 24 hours.
+    /// Games one account (all its addresses together) may create in 24 hours.
     pub games_created_per_day: u32,
     /// Addresses one account may have (`I AM ALSO`), the chosen one included.
     pub addresses_per_account: u32,

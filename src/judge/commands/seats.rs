@@ -124,7 +124,7 @@ fn can_create(
         cx.fail(line, msg!("seats.game_exists", game = game));
         return Ok(false);
     }
-    // So many games an address may create a day.
+    // So many games an account (all its addresses together) may create a day.
     let most = cx.judge.config.limits.games_created_per_day;
     if let Some(player) = tx.player_by_email(&cx.sender)?
         && tx.games_created_by(player.id, cx.now - chrono::Duration::days(1))? >= most as usize
