@@ -6,6 +6,7 @@ use std::fmt::Display;
 
 use chrono::{DateTime, Utc};
 
+use crate::diplomacy::map::{PowerInfo, Province};
 use crate::lang::Lang;
 
 /// A value to put in a message: text, another message rendered in the same language, a
@@ -51,6 +52,28 @@ impl From<&Arg> for Arg {
 impl From<&Message> for Arg {
     fn from(message: &Message) -> Arg {
         Arg::Message(message.clone())
+    }
+}
+
+/// A power's name in each language its variant gives one (`England`, `Англия`).
+impl From<&PowerInfo> for Arg {
+    fn from(power: &PowerInfo) -> Arg {
+        Arg::Each(
+            Lang::ALL
+                .map(|l| (l, power.name_in(l).to_string()))
+                .to_vec(),
+        )
+    }
+}
+
+/// A province's name in each language its variant gives one (`London`, `Лондон`).
+impl From<&Province> for Arg {
+    fn from(province: &Province) -> Arg {
+        Arg::Each(
+            Lang::ALL
+                .map(|l| (l, province.name_in(l).to_string()))
+                .to_vec(),
+        )
     }
 }
 

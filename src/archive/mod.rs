@@ -111,7 +111,7 @@ pub fn write_site_with(
                 began: row.created_at,
             })
             .collect();
-        let now = now_of(tx, variant, &game).map_err(db)?;
+        let now = now_of(tx, variant, &game, language).map_err(db)?;
         let status = page::Status {
             deadline: now.deadline.map(|at| {
                 words.when(&crate::report::When {
@@ -203,8 +203,14 @@ impl Now {
     }
 }
 
-/// Where `game` stands now (no deadline, and no one owing, unless it runs).
-pub fn now_of(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite::Result<Now> {
+/// Where `game` stands now (no deadline, and no one owing, unless it runs), the powers owing
+/// named in `language`.
+pub fn now_of(
+    tx: &Tx,
+    variant: Option<&Variant>,
+    game: &GameRow,
+    language: Lang,
+) -> rusqlite::Result<Now> {
     let phases = tx.phases(game.id)?;
     let current = phases.iter().find(|p| p.phase_serial == game.phase_serial);
     let since = current
@@ -232,7 +238,7 @@ pub fn now_of(tx: &Tx, variant: Option<&Variant>, game: &GameRow) -> rusqlite::R
             .map(|d| settings.grace_end(game.phase_serial, position.turn.kind, d));
         now.owing = crate::game::orders::owing_powers(tx, game, variant, &position)?
             .into_iter()
-            .map(|p| variant.map.power(p).name.clone())
+            .map(|p| variant.map.power(p).name_in(language).to_string())
             .collect();
     }
     Ok(now)

@@ -177,7 +177,7 @@ pub fn summarise(
             .map
             .powers
             .iter()
-            .map(|p| (p.id.clone(), p.name.clone()))
+            .map(|p| (p.id.clone(), p.name_in(words.language()).to_string()))
             .collect(),
         None => {
             let ids: std::collections::BTreeSet<&String> = history
@@ -395,6 +395,7 @@ pub fn summary_text(
             &game.name,
             &game.settings,
             &game.time_zone,
+            Some(&variant.map),
         )));
     }
     out.push_str("\n\n");

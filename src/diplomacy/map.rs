@@ -5,6 +5,7 @@
 //! adjudication can use plain vectors instead of hash maps.
 
 use super::power::PowerId;
+use crate::lang::Lang;
 
 /// Index of a province in `Map::provinces`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -94,6 +95,9 @@ pub struct Province {
     pub id: String,
     /// Full English name: `London`, `St Petersburg`.
     pub name: String,
+    /// The Russian name, where the variant gives one (`Лондон`); Russian letters fall back to
+    /// the English name.
+    pub ru: Option<String>,
     pub terrain: Terrain,
     /// The region an army (or a fleet on a single-coast province) occupies.
     pub region: RegionId,
@@ -109,6 +113,16 @@ pub struct Province {
     /// A partisan site of this power: no centre, but it may build here, and the site is
     /// worth a unit to it, while it owns some of its home centres but not all (1900).
     pub partisan_of: Option<PowerId>,
+}
+
+impl Province {
+    /// The province's name in `lang`: the variant's Russian name, else the English one.
+    pub fn name_in(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Ru => self.ru.as_deref().unwrap_or(&self.name),
+            Lang::En => &self.name,
+        }
+    }
 }
 
 /// A place a unit stands: a province, or one coast of a multi-coast province.
@@ -128,10 +142,22 @@ pub struct PowerInfo {
     pub id: String,
     /// Display name: `England`.
     pub name: String,
+    /// The Russian name, where the variant gives one (`Англия`).
+    pub ru: Option<String>,
     /// Adjective: `English`.
     pub adjective: String,
     /// One letter used in classic judge commands (`SIGNON Egame`).
     pub letter: char,
+}
+
+impl PowerInfo {
+    /// The power's name in `lang`: the variant's Russian name, else the English one.
+    pub fn name_in(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::Ru => self.ru.as_deref().unwrap_or(&self.name),
+            Lang::En => &self.name,
+        }
+    }
 }
 
 /// The validated board of a variant.
@@ -207,7 +233,13 @@ impl Map {
     pub fn power_by_id(&self, id: &str) -> Option<PowerId> {
         self.powers
             .iter()
-            .position(|p| p.id.eq_ignore_ascii_case(id) || p.name.eq_ignore_ascii_case(id))
+            .position(|p| {
+                p.id.eq_ignore_ascii_case(id)
+                    || p.name.eq_ignore_ascii_case(id)
+                    || p.ru
+                        .as_ref()
+                        .is_some_and(|ru| ru.to_lowercase() == id.to_lowercase())
+            })
             .map(|i| PowerId(i as u8))
     }
 
@@ -329,6 +361,9 @@ pub fn normalise_chars_into(chars: impl IntoIterator<Item = char>, out: &mut Str
         }
         if c.is_ascii() {
             out.push(c.to_ascii_lowercase());
+        } else if c == 'ё' || c == 'Ё' {
+            // Russian writes ё as е as often as not.
+            out.push('е');
         } else {
             out.extend(c.to_lowercase());
         }

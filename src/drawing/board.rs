@@ -415,7 +415,11 @@ impl<'s, 'a> Board<'s, 'a> {
                     num(at.y - 7.0),
                     num(at.x - 7.0),
                     num(at.y + 7.0),
-                    escape(&tr!(words, "map.destroyed", province = province.name))
+                    escape(&tr!(
+                        words,
+                        "map.destroyed",
+                        province = province.name_in(words.language())
+                    ))
                 );
             }
             for r in position.restoring.iter().filter(|r| r.province == p) {
@@ -428,8 +432,8 @@ impl<'s, 'a> Board<'s, 'a> {
                     escape(&tr!(
                         words,
                         "map.restoring",
-                        province = province.name,
-                        power = map.power(r.power).name,
+                        province = province.name_in(words.language()),
+                        power = map.power(r.power).name_in(words.language()),
                         turns = r.turns
                     ))
                 );

@@ -32,7 +32,12 @@ fn legend_per_row(map: &Map, w: f64) -> usize {
         .powers
         .iter()
         .map(|p| {
-            p.name.chars().count()
+            // The longer of its names, so that the layout is the same in every language.
+            crate::lang::Lang::ALL
+                .iter()
+                .map(|l| p.name_in(*l).chars().count())
+                .max()
+                .unwrap_or(0)
                 + if power_mark(map, PowerId(0)).is_some() {
                     2
                 } else {
@@ -127,8 +132,8 @@ pub(super) fn legend(scene: &Scene, words: Words, w: f64, h: f64) -> Legend {
             let mut named = String::new();
             centre_symbol(&mut named, Point::new(x + 6.0, y + 43.0), colour);
             let name = match power_mark(map, power) {
-                Some(mark) => format!("{mark} {}", info.name),
-                None => info.name.clone(),
+                Some(mark) => format!("{mark} {}", info.name_in(words.language())),
+                None => info.name_in(words.language()).to_string(),
             };
             let _ = write!(
                 named,
@@ -158,8 +163,8 @@ pub(super) fn legend(scene: &Scene, words: Words, w: f64, h: f64) -> Legend {
             tr!(
                 words,
                 "map.credit",
-                lender = map.power(c.lender).name,
-                borrower = map.power(c.borrower).name,
+                lender = map.power(c.lender).name_in(words.language()),
+                borrower = map.power(c.borrower).name_in(words.language()),
                 amount = c.amount
             )
         })

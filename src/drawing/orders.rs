@@ -10,6 +10,7 @@ use crate::diplomacy::map::{Map, RegionId};
 use crate::diplomacy::order::{Action, Order};
 use crate::diplomacy::position::Position;
 use crate::diplomacy::unit::UnitKind;
+use crate::report::describe::region_name_in;
 use crate::report::messages::Words;
 use crate::tr;
 
@@ -228,12 +229,21 @@ pub(super) fn draw_dislodged(out: &mut String, scene: &Scene, spots: &Spots, wor
     for (unit, retreats) in shown {
         let base = spots.region(unit.region);
         let at = Point::new(base.x + 13.0, base.y - 13.0);
-        let options: Vec<String> = retreats.iter().map(|r| map.region_name(*r)).collect();
+        let options: Vec<String> = retreats
+            .iter()
+            .map(|r| region_name_in(words, map, *r))
+            .collect();
+        let power = map.power(unit.power);
         let text = tr!(
             words,
             "map.dislodged",
-            unit = format!("{} {}", map.power(unit.power).adjective, unit.kind.word()),
-            province = map.region_name(unit.region),
+            adjective = power.adjective,
+            kind = match unit.kind {
+                UnitKind::Army => tr!(words, "unit.army"),
+                UnitKind::Fleet => tr!(words, "unit.fleet"),
+            },
+            power = power.name_in(words.language()),
+            province = region_name_in(words, map, unit.region),
             options = if options.is_empty() {
                 tr!(words, "map.no_retreat")
             } else {

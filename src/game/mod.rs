@@ -73,16 +73,46 @@ impl GameKind {
 
 /// How a finished game ended, and when: `Game 'pact' is over: drawn between North, South,
 /// Wed 06 Jan 2027 12:00 UTC.`
-pub fn ended(game: &str, settings: &settings::GameSettings, zone: &str) -> crate::message::Message {
+pub fn ended(
+    game: &str,
+    settings: &settings::GameSettings,
+    zone: &str,
+    map: Option<&crate::diplomacy::map::Map>,
+) -> crate::message::Message {
+    use crate::message::Arg;
     use crate::msg;
     use settings::{EndedBy, Ending};
     let Some(Ending { how, at }) = &settings.ending else {
         return msg!("info.ended_unknown", game = game);
     };
+    // A power kept by its English name, in each language the variant names it.
+    let named = |names: &[String]| -> Arg {
+        let in_lang = |lang: crate::lang::Lang| {
+            let each: Vec<&str> = names
+                .iter()
+                .map(|name| {
+                    map.and_then(|m| m.power_by_id(name).map(|p| m.power(p).name_in(lang)))
+                        .unwrap_or(name)
+                })
+                .collect();
+            (lang, each.join(", "))
+        };
+        Arg::Each(crate::lang::Lang::ALL.map(in_lang).to_vec())
+    };
     let how = match how {
-        EndedBy::Victory { winner } => msg!("info.ended_victory", winner = winner),
-        EndedBy::Draw { powers } => msg!("info.ended_draw", powers = powers.join(", ")),
-        EndedBy::Concession { to } => msg!("info.ended_concession", to = to),
+        EndedBy::Victory { winner } => {
+            msg!(
+                "info.ended_victory",
+                winner = named(std::slice::from_ref(winner))
+            )
+        }
+        EndedBy::Draw { powers } => msg!("info.ended_draw", powers = named(powers)),
+        EndedBy::Concession { to } => {
+            msg!(
+                "info.ended_concession",
+                to = named(std::slice::from_ref(to))
+            )
+        }
         EndedBy::Terminated => msg!("info.ended_terminated"),
     };
     let when = crate::message::When {

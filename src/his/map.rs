@@ -86,6 +86,8 @@ pub struct Space {
     pub id: String,
     /// The printed name: `Vienna`, `St. Quentin`.
     pub name: String,
+    /// The Russian name, where the map file gives one (`Вена`).
+    pub ru: Option<String>,
     pub kind: SpaceKind,
     /// The home power (`Power::Independent` for independent spaces and sea zones).
     pub home: Power,
@@ -216,6 +218,7 @@ pub fn fold_name(name: &str) -> String {
                 'ú' | 'ù' | 'û' | 'ü' => 'u',
                 'ç' => 'c',
                 'ñ' => 'n',
+                'ё' => 'е',
                 other => other,
             });
         }

@@ -86,11 +86,11 @@ pub fn wrapped(text: &str, at: char, indent: usize) -> Vec<String> {
             lines.push(format!("{}{rest}", " ".repeat(lead)));
             return lines;
         }
-        // The last break character at or before the room (kept on this line when it is a
-        // comma; dropped when it is a space).
-        let cut = chars[..=room.min(chars.len() - 1)]
-            .iter()
-            .rposition(|c| *c == at);
+        // The last break character that leaves the line within the room: a comma is kept on
+        // this line, so it must stand inside the room; a space is dropped, so it may stand
+        // just after it.
+        let end = if at == ' ' { room + 1 } else { room };
+        let cut = chars[..end.min(chars.len())].iter().rposition(|c| *c == at);
         let Some(cut) = cut.filter(|c| *c > 0) else {
             lines.push(format!("{}{rest}", " ".repeat(lead)));
             return lines;

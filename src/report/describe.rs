@@ -1,7 +1,8 @@
 //! Orders, units and places in the words of a report: `Army Vienna -> Galicia.`,
 //! `Fleet London SUPPORT French Army Paris -> Burgundy.`, and result notes like `(*bounce*)`,
 //! in the reader's language (the `unit`, `order`, `note`, `illegal` and `list` keys of the
-//! message catalog); names of powers, provinces and coasts stay as the variant writes them.
+//! message catalog); names of powers and provinces in the reader's language where the variant
+//! gives one (`Province::name_in`).
 //! The functions without `_in` write English.
 
 use super::messages::Words;
@@ -34,9 +35,9 @@ fn kind_object(words: Words, kind: UnitKind) -> String {
 /// (`St Petersburg (south coast)`, `St Petersburg (южный берег)`).
 pub fn region_name_in(words: Words, map: &Map, region: RegionId) -> String {
     let r = map.region(region);
-    let province = &map.province(r.province).name;
+    let province = map.province(r.province).name_in(words.language());
     match r.coast.as_deref() {
-        None => province.clone(),
+        None => province.to_string(),
         Some(coast) => {
             let coast = match coast {
                 "nc" => tr!(words, "coast.nc"),
@@ -54,7 +55,10 @@ pub fn region_name_in(words: Words, map: &Map, region: RegionId) -> String {
 fn place(words: Words, map: &Map, at: Location) -> String {
     match at.coast {
         Some(region) => region_name_in(words, map, region),
-        None => map.province(at.province).name.clone(),
+        None => map
+            .province(at.province)
+            .name_in(words.language())
+            .to_string(),
     }
 }
 
@@ -98,10 +102,12 @@ fn named_unit(
                 region_name_in(words, map, unit.region)
             );
             if unit.power != viewer {
+                let power = map.power(unit.power);
                 tr!(
                     words,
                     "unit.foreign",
-                    adjective = map.power(unit.power).adjective,
+                    adjective = power.adjective,
+                    power = power.name_in(words.language()),
                     unit = name
                 )
             } else {
@@ -237,7 +243,8 @@ pub fn note_in(words: Words, map: &Map, outcome: &Outcome) -> String {
         Outcome::Restoring => tr!(words, "note.restoring"),
         Outcome::Restored => tr!(words, "note.restored"),
         Outcome::Dislodged { by } => {
-            tr!(words, "note.dislodged", from = map.province(*by).name)
+            let from = map.province(*by).name_in(words.language());
+            tr!(words, "note.dislodged", from = from)
         }
         Outcome::Bounced { by } if by.is_empty() => tr!(words, "note.bounce"),
         Outcome::Bounced { by } => {
@@ -246,7 +253,11 @@ pub fn note_in(words: Words, map: &Map, outcome: &Outcome) -> String {
         }
         Outcome::NoConvoy => tr!(words, "note.no_convoy"),
         Outcome::Paradox => tr!(words, "note.paradox"),
-        Outcome::Cut { by } => tr!(words, "note.cut", from = map.province(*by).name),
+        Outcome::Cut { by } => tr!(
+            words,
+            "note.cut",
+            from = map.province(*by).name_in(words.language())
+        ),
         Outcome::Void => tr!(words, "note.void"),
         Outcome::Superseded => tr!(words, "note.replaced"),
         Outcome::Illegal(why) => tr!(words, "note.illegal", why = explain(words, *why)),
@@ -262,7 +273,7 @@ pub fn note_in(words: Words, map: &Map, outcome: &Outcome) -> String {
 /// The unit a move bounced with, named by its kind and where it came from: "the army from
 /// Warsaw" (a rival), "the fleet in Ukraine" (the unit standing in the destination).
 fn bouncer(words: Words, map: &Map, b: &crate::diplomacy::adjudicate::Bouncer) -> String {
-    let place = &map.province(b.at).name;
+    let place = map.province(b.at).name_in(words.language());
     match (b.kind, b.defended) {
         (UnitKind::Army, false) => tr!(words, "note.army_from", place = place),
         (UnitKind::Fleet, false) => tr!(words, "note.fleet_from", place = place),

@@ -298,10 +298,13 @@ fn power(map: &Map, word: &str) -> Option<PowerId> {
         .iter()
         .enumerate()
         .filter(|(_, p)| {
-            [&p.id, &p.name, &p.adjective].iter().any(|n| {
-                let n = n.to_lowercase();
-                n == word || n.starts_with(&word)
-            })
+            [&p.id, &p.name, &p.adjective]
+                .into_iter()
+                .chain(&p.ru)
+                .any(|n| {
+                    let n = n.to_lowercase();
+                    n == word || n.starts_with(&word)
+                })
         })
         .map(|(i, _)| i)
         .collect();

@@ -59,7 +59,7 @@ impl Lexicon {
         let powers: HashSet<String, ByName> = map
             .powers
             .iter()
-            .flat_map(|p| [&p.id, &p.name, &p.adjective])
+            .flat_map(|p| [&p.id, &p.name, &p.adjective].into_iter().chain(&p.ru))
             .map(|s| normalise_name(s))
             .filter(|s| !s.is_empty())
             .collect();
@@ -99,6 +99,9 @@ impl Lexicon {
         for (i, power) in map.powers.iter().enumerate().rev() {
             for key in [&power.name, &power.id] {
                 power_ids.insert(key.to_ascii_lowercase(), PowerId(i as u8));
+            }
+            if let Some(ru) = &power.ru {
+                power_ids.insert(ru.to_lowercase(), PowerId(i as u8));
             }
         }
         Lexicon {
@@ -141,9 +144,12 @@ impl Lexicon {
         self.ids.get(lowercase(id).as_ref()).copied()
     }
 
-    /// The power with this id or name (`england`, `England`), ASCII case ignored: as
+    /// The power with this id or name (`england`, `England`, `Англия`), case ignored: as
     /// `Map::power_by_id`, without going through every power.
     pub fn power_by_id(&self, id: &str) -> Option<PowerId> {
+        if !id.is_ascii() {
+            return self.power_ids.get(&id.to_lowercase()).copied();
+        }
         self.power_ids.get(lowercase(id).as_ref()).copied()
     }
 

@@ -2,6 +2,8 @@
 //! (through the variant's shared `Lexicon`).
 
 use crate::diplomacy::map::{Map, NameTarget};
+use crate::message::Arg;
+use crate::msg;
 use crate::variant::Variant;
 
 use super::lexicon::{Rows, distance};
@@ -31,6 +33,26 @@ pub(crate) fn target_name(map: &Map, target: NameTarget) -> String {
     match target {
         NameTarget::Province(p) => map.province(p).name.clone(),
         NameTarget::Region(r) => map.region_name(r),
+    }
+}
+
+/// The name of a place for a message, in each reader's language: `London`, `Лондон`,
+/// `St Petersburg (north coast)`, `Санкт-Петербург (северный берег)`.
+pub(crate) fn target_arg(map: &Map, target: NameTarget) -> Arg {
+    match target {
+        NameTarget::Province(p) => Arg::from(map.province(p)),
+        NameTarget::Region(r) => {
+            let region = map.region(r);
+            let province = map.province(region.province);
+            let coast = match region.coast.as_deref() {
+                Some("nc") => msg!("coast.nc"),
+                Some("sc") => msg!("coast.sc"),
+                Some("ec") => msg!("coast.ec"),
+                Some("wc") => msg!("coast.wc"),
+                _ => return Arg::from(province),
+            };
+            Arg::Message(msg!("coast.region", province = *province, coast = coast))
+        }
     }
 }
 

@@ -17,17 +17,60 @@ pub(crate) const MAX_WAIVES: usize = 34;
 /// Most chars of a player's text quoted in a message.
 const QUOTE_MAX: usize = 40;
 
-const HOLD: &[&str] = &["h", "hold", "holds", "stand", "stands"];
-const SUPPORT: &[&str] = &["s", "sup", "supp", "support", "supports"];
-const CONVOY: &[&str] = &["c", "convoy", "convoys", "transport", "transports"];
-const RETREAT: &[&str] = &["r", "retreat", "retreats"];
-const DISBAND: &[&str] = &["d", "disband", "disbands", "remove", "removes"];
-const BUILD: &[&str] = &["b", "build", "builds"];
+// Each order's words: English (njudge's and the rulebook's), then Russian, as Russian letters
+// echo orders (`Флот Лондон стоит`, `... поддерживает армию ...`) and players abbreviate them.
+const HOLD: &[&str] = &[
+    "h",
+    "hold",
+    "holds",
+    "stand",
+    "stands",
+    "стоит",
+    "стоять",
+    "стоп",
+];
+const SUPPORT: &[&str] = &[
+    "s",
+    "sup",
+    "supp",
+    "support",
+    "supports",
+    "п",
+    "поддерживает",
+    "поддержать",
+    "поддержка",
+];
+const CONVOY: &[&str] = &[
+    "c",
+    "convoy",
+    "convoys",
+    "transport",
+    "transports",
+    "к",
+    "конвоирует",
+    "конвоировать",
+    "конвой",
+];
+const RETREAT: &[&str] = &["r", "retreat", "retreats", "отступает", "отступить"];
+const DISBAND: &[&str] = &[
+    "d",
+    "disband",
+    "disbands",
+    "remove",
+    "removes",
+    "распускается",
+    "распустить",
+    "распускает",
+];
+const BUILD: &[&str] = &["b", "build", "builds", "строит", "построить", "постройка"];
 const MOVE: &[&str] = &["m", "move", "moves"];
 /// Diadochi V's orders: destroy the centre the unit stands in, restore a destroyed one.
-const DESTROY: &[&str] = &["z", "destroy", "destroys"];
-const RESTORE: &[&str] = &["restore", "restores"];
-const OTHER_KEYWORDS: &[&str] = &["to", "via", "by", "waive", "a", "army", "f", "fleet"];
+const DESTROY: &[&str] = &["z", "destroy", "destroys", "разрушает", "разрушить"];
+const RESTORE: &[&str] = &["restore", "restores", "восстанавливает", "восстановить"];
+/// A unit's kind, in English and in Russian (`армию` as Russian letters write the object).
+pub(super) const ARMY: &[&str] = &["a", "army", "а", "армия", "армию"];
+pub(super) const FLEET: &[&str] = &["f", "fleet", "ф", "флот"];
+const OTHER_KEYWORDS: &[&str] = &["to", "via", "by", "waive", "через"];
 
 pub(super) fn is_keyword(word: &str) -> bool {
     [
@@ -40,6 +83,8 @@ pub(super) fn is_keyword(word: &str) -> bool {
         MOVE,
         DESTROY,
         RESTORE,
+        ARMY,
+        FLEET,
         OTHER_KEYWORDS,
     ]
     .iter()
@@ -302,7 +347,7 @@ impl<'a> Parser<'a> {
                 }
                 let province = self.map.province(to.province);
                 if province.terrain != Terrain::Sea {
-                    let said = msg!("parse.route_not_sea", place = province.name.clone());
+                    let said = msg!("parse.route_not_sea", place = *province);
                     return Err(self.error(at, said));
                 }
                 self.pos += n;
@@ -350,7 +395,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// `via`, `via convoy`, `by convoy` after a move.
+    /// `via`, `via convoy`, `by convoy` after a move; `через конвой` as Russian letters echo it.
     fn via(&mut self) -> bool {
         if self.word(self.pos) == Some("via") {
             self.pos += 1;
@@ -358,7 +403,9 @@ impl<'a> Parser<'a> {
                 self.pos += 1;
             }
             true
-        } else if self.word(self.pos) == Some("by") && self.word(self.pos + 1) == Some("convoy") {
+        } else if (self.word(self.pos) == Some("by") && self.word(self.pos + 1) == Some("convoy"))
+            || (self.word(self.pos) == Some("через") && self.word(self.pos + 1) == Some("конвой"))
+        {
             self.pos += 2;
             true
         } else {

@@ -7,8 +7,9 @@ use crate::msg;
 
 use super::Diagnostic;
 use super::lexer::Kind;
-use super::names::target_name;
-use super::parse::{Parser, is_keyword};
+use super::names::target_arg;
+use super::parse::{ARMY, FLEET, Parser, is_keyword};
+use crate::message::Arg;
 
 /// Coasts that may be written after a place with no `/` or brackets: `stp nc`.
 const BARE_COASTS: &[&str] = &["nc", "sc", "ec", "wc"];
@@ -16,7 +17,7 @@ const BARE_COASTS: &[&str] = &["nc", "sc", "ec", "wc"];
 impl<'a> Parser<'a> {
     /// `there is no province 'Lodnon'; did you mean London?`, about the word at `i`.
     pub(super) fn unknown_place(&self, i: usize) -> Diagnostic {
-        let mut best: Option<(String, usize, usize)> = None;
+        let mut best: Option<(Arg, usize, usize)> = None;
         for n in 1..=3 {
             if (i..i + n).any(|k| self.word(k).is_none()) {
                 break;
@@ -24,7 +25,7 @@ impl<'a> Parser<'a> {
             if let Some((name, d)) = self
                 .lex
                 .closest(&self.src(i, i + n))
-                .map(|(target, d)| (target_name(self.map, target), d))
+                .map(|(target, d)| (target_arg(self.map, target), d))
                 && best.as_ref().is_none_or(|b| d <= b.1)
             {
                 best = Some((name, d, n));
@@ -113,9 +114,9 @@ impl<'a> Parser<'a> {
     pub(super) fn unit_kind_at(&self, i: usize) -> Option<Option<UnitKind>> {
         if self.tok(i).is_some_and(|t| t.kind == Kind::Unknown) {
             Some(None)
-        } else if self.word_in(i, &["a", "army"]) {
+        } else if self.word_in(i, ARMY) {
             Some(Some(UnitKind::Army))
-        } else if self.word_in(i, &["f", "fleet"]) {
+        } else if self.word_in(i, FLEET) {
             Some(Some(UnitKind::Fleet))
         } else {
             None
@@ -191,7 +192,7 @@ impl<'a> Parser<'a> {
                 coast: Some(r),
             }),
             None => {
-                let name = &map.province(province).name;
+                let name = map.province(province);
                 let coast = match coast.as_str() {
                     "nc" => msg!("coast.nc"),
                     "sc" => msg!("coast.sc"),
@@ -199,7 +200,7 @@ impl<'a> Parser<'a> {
                     "wc" => msg!("coast.wc"),
                     other => msg!("parse.english", text = coast_name(other)),
                 };
-                self.warn(at, msg!("parse.no_such_coast", name = name, coast = coast));
+                self.warn(at, msg!("parse.no_such_coast", name = *name, coast = coast));
                 Ok(Location::province(province))
             }
         }

@@ -89,6 +89,8 @@ pub struct VictoryFile {
 #[serde(deny_unknown_fields)]
 pub struct PowerFile {
     pub name: String,
+    /// The Russian name (`Англия`), for Russian letters and read in orders.
+    pub ru: Option<String>,
     pub adjective: Option<String>,
     pub letter: Option<Spanned<String>>,
     #[serde(default)]
@@ -110,6 +112,9 @@ pub struct PowerFile {
 #[serde(deny_unknown_fields)]
 pub struct ProvinceFile {
     pub name: Option<String>,
+    /// The Russian name (`Лондон`), for Russian letters and read in orders beside the
+    /// English name, its aliases and its id.
+    pub ru: Option<String>,
     pub terrain: Spanned<String>,
     #[serde(default)]
     pub aliases: Vec<Spanned<String>>,

@@ -39,6 +39,8 @@ struct MapFile {
 #[serde(deny_unknown_fields)]
 struct SpaceFile {
     name: String,
+    /// The Russian name, for Russian letters and read in commands beside the English.
+    ru: Option<String>,
     kind: String,
     home: Option<String>,
     alternate_home: Option<String>,
@@ -213,7 +215,7 @@ fn build(file: MapFile, problems: &mut Problems<'_>) -> Map {
             }
             p
         });
-        for written in [id, &s.name] {
+        for written in [id, &s.name].into_iter().chain(&s.ru) {
             let f = fold_name(written);
             if let Some(other) = folded.get(&f)
                 && other != id
@@ -230,6 +232,7 @@ fn build(file: MapFile, problems: &mut Problems<'_>) -> Map {
         spaces.push(Space {
             id: id.clone(),
             name: s.name.clone(),
+            ru: s.ru.clone().filter(|r| !r.trim().is_empty()),
             kind,
             home,
             alternate_home,

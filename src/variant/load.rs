@@ -261,6 +261,7 @@ fn build_powers(file: &VariantFile, problems: &mut Problems) -> Vec<PowerInfo> {
         out.push(PowerInfo {
             id: key.clone(),
             name: power.name.clone(),
+            ru: power.ru.clone().filter(|r| !r.trim().is_empty()),
             adjective: power
                 .adjective
                 .clone()
@@ -359,6 +360,7 @@ fn build_provinces(
         provinces.push(Province {
             id: key.clone(),
             name,
+            ru: p.ru.clone().filter(|r| !r.trim().is_empty()),
             terrain,
             region,
             coasts,
@@ -517,6 +519,9 @@ fn build_names(
             key.clone(),
             problems,
         );
+        if let Some(ru) = &province.ru {
+            add(normalise_name(ru), target, format!("{key}.ru"), problems);
+        }
         if let Some(p) = file.provinces.get(&province.id) {
             for alias in &p.aliases {
                 add(

@@ -450,7 +450,9 @@ fn the_chart_and_the_table_paint_each_power_in_its_colour_on_the_map() {
     let map = std::fs::read_to_string(map_file).unwrap();
     let variant = variants.iter().find(|v| v.id == "france-austria").unwrap();
     let layout = variant.layout.as_deref().unwrap();
+    // The game 'fa' is played in Russian: its page, chart and map name the powers so.
     for (i, power) in variant.map.powers.iter().enumerate() {
+        let name = power.name_in(strategos::lang::Lang::Ru);
         let painted = strategos::drawing::scene::colour_of(
             &variant.map,
             layout,
@@ -460,24 +462,19 @@ fn the_chart_and_the_table_paint_each_power_in_its_colour_on_the_map() {
         let on_map = colour_in(
             &map,
             r##"r="5" fill="(#[0-9A-Fa-f]{6})" stroke="#222" stroke-width="1.5"/><circle[^>]*/><text[^>]*>NAME</text>"##,
-            &power.name,
+            name,
         );
         let in_chart = colour_in(
             &page,
             r##"<rect [^>]*height="8" fill="(#[0-9A-Fa-f]{6})"/><text [^>]*>NAME</text>"##,
-            &power.name,
+            name,
         );
         let in_table = colour_in(
             &page,
             r##"style="background:(#[0-9A-Fa-f]{6})"></span>NAME</th>"##,
-            &power.name,
+            name,
         );
-        assert_eq!(
-            on_map.as_deref(),
-            Some(painted),
-            "{} on the map",
-            power.name
-        );
+        assert_eq!(on_map.as_deref(), Some(painted), "{} on the map", name);
         assert_eq!(
             in_chart.as_deref(),
             Some(painted),

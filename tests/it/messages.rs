@@ -231,8 +231,12 @@ fn catalog(language: Lang) -> BTreeMap<String, String> {
 
 /// A placeholder's name without its grammar: `power_gen`, `power_dat`, `power_ins` (a name in
 /// a Russian case) and `power_n` (the number a verb agrees with) are forms of `power`, which
-/// one language needs and another not.
+/// one language needs and another not; so is `adjective` (English writes `Austrian Army
+/// Vienna`, Russian `Армия Вена (Австрия)`).
 fn stem(name: &str) -> String {
+    if name == "adjective" {
+        return "power".to_string();
+    }
     ["_gen", "_dat", "_ins", "_n"]
         .iter()
         .find_map(|suffix| name.strip_suffix(suffix))
@@ -321,29 +325,59 @@ fn report_words_in_russian_and_english() {
         (
             "A Lvp - Yor",
             "Army Liverpool -> Yorkshire.",
-            "Армия Liverpool -> Yorkshire.",
+            "Армия Ливерпуль -> Йоркшир.",
         ),
         (
             "F Lon S F Bre",
             "Fleet London SUPPORT French Fleet Brest.",
-            "Флот London поддерживает флот Brest (French).",
+            "Флот Лондон поддерживает флот Брест (Франция).",
         ),
         (
             "F Edi S A Lvp - Yor",
             "Fleet Edinburgh SUPPORT Army Liverpool -> Yorkshire.",
-            "Флот Edinburgh поддерживает армию Liverpool -> Yorkshire.",
+            "Флот Эдинбург поддерживает армию Ливерпуль -> Йоркшир.",
         ),
         (
             "F Nth C A Wal - Bel",
             "Fleet North Sea CONVOY Army Wales -> Belgium.",
-            "Флот North Sea конвоирует армию Wales -> Belgium.",
+            "Флот Северное море конвоирует армию Уэльс -> Бельгия.",
         ),
-        ("F Lon H", "Fleet London HOLD.", "Флот London стоит."),
+        ("F Lon H", "Fleet London HOLD.", "Флот Лондон стоит."),
     ];
     for (text, english, russian) in cases {
         let o = order(text);
         assert_eq!(describe_order(map, position, england, &o), english);
         assert_eq!(describe_order_in(ru, map, position, england, &o), russian);
+        // The Russian echo, sent back as an order, is read as the same order (but for a
+        // foreign unit's power in brackets after it).
+        if !russian.contains('(') {
+            let echoed = order(russian.trim_end_matches('.'));
+            assert_eq!(describe_order(map, position, england, &echoed), english);
+        }
+    }
+    // Russian names and words read as orders: abbreviated, in any case, with ё as е.
+    for (text, english) in [
+        ("а ливерпуль - йоркшир", "Army Liverpool -> Yorkshire."),
+        (
+            "Ф Эдинбург П А Ливерпуль - Йоркшир",
+            "Fleet Edinburgh SUPPORT Army Liverpool -> Yorkshire.",
+        ),
+        (
+            "Ф Северное море К А Уэльс - Бельгия",
+            "Fleet North Sea CONVOY Army Wales -> Belgium.",
+        ),
+        ("флот Лондон стоит", "Fleet London HOLD."),
+        ("Ф Лондон - Северное море", "Fleet London -> North Sea."),
+        (
+            "А Ливерпуль - Уэльс через конвой",
+            "Army Liverpool -> Wales VIA CONVOY.",
+        ),
+    ] {
+        assert_eq!(
+            describe_order(map, position, england, &order(text)),
+            english,
+            "{text}"
+        );
     }
     let war = map.province_by_id("war").unwrap();
     let ukr = map.province_by_id("ukr").unwrap();
@@ -369,7 +403,7 @@ fn report_words_in_russian_and_english() {
     );
     assert_eq!(
         note_in(ru, map, &bounce),
-        "отскок от армии в Ukraine, армии из Warsaw"
+        "отскок от армии в провинции Украина, армии из провинции Варшава"
     );
     // Deadlines the reader's way, in the game's zone.
     let when = When {

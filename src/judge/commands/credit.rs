@@ -65,7 +65,7 @@ pub fn change_credit(
     let Some(other) = power_named(map, other) else {
         return Ok(Err(msg!("credit.not_a_power", power = other)));
     };
-    let (me, them) = (map.power(power).name.clone(), map.power(other).name.clone());
+    let (me, them) = (map.power(power).clone(), map.power(other).clone());
     let refused = |why: Refusal| refusal(variant, why, power, other, amount);
     let change = match action {
         CreditAction::Ask => {
@@ -168,28 +168,28 @@ fn refusal(
     amount: u32,
 ) -> Message {
     let map = &variant.map;
-    let (me, them) = (&map.power(power).name, &map.power(other).name);
+    let (me, them) = (map.power(power), map.power(other));
     match why {
         Refusal::NotInVariant => msg!("credit.none_in_variant", variant = variant.name),
-        Refusal::SamePower => msg!("credit.same_power", power = me),
+        Refusal::SamePower => msg!("credit.same_power", power = *me),
         Refusal::NoAmount => msg!("credit.no_amount"),
         Refusal::NoCentre { power: p } if p == power => msg!("credit.ask_needs_centre"),
-        Refusal::NoCentre { .. } => msg!("credit.no_centre", other = them),
+        Refusal::NoCentre { .. } => msg!("credit.no_centre", other = *them),
         Refusal::BeyondSupply { supply, lent } => msg!(
             "credit.cannot_lend",
-            power = me,
+            power = *me,
             supply = supply,
             lent = lent,
             amount = amount
         ),
         Refusal::BeyondReceived { received } => msg!(
             "credit.cannot_pass",
-            power = me,
-            other = them,
+            power = *me,
+            other = *them,
             received = received,
             amount = amount
         ),
-        Refusal::NoCredit => msg!("credit.no_credit", power = me, other = them),
+        Refusal::NoCredit => msg!("credit.no_credit", power = *me, other = *them),
     }
 }
 
@@ -202,9 +202,9 @@ pub fn credit_lines(words: Words, map: &Map, position: &Position) -> Vec<String>
             tr!(
                 words,
                 "credit.line",
-                power = map.power(c.lender).name,
+                power = map.power(c.lender).name_in(words.language()),
                 amount = c.amount,
-                other = map.power(c.borrower).name
+                other = map.power(c.borrower).name_in(words.language())
             )
         })
         .collect()
@@ -215,7 +215,10 @@ pub fn lapse_lines(words: Words, map: &Map, lapsed: &[Lapse]) -> Vec<String> {
     lapsed
         .iter()
         .map(|l| {
-            let (lender, borrower) = (&map.power(l.lender).name, &map.power(l.borrower).name);
+            let (lender, borrower) = (
+                map.power(l.lender).name_in(words.language()),
+                map.power(l.borrower).name_in(words.language()),
+            );
             match l.reason {
                 LapseReason::SamePower => {
                     tr!(

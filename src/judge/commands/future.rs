@@ -181,9 +181,9 @@ pub(crate) fn later_orders(
     let mut lines = vec![tr!(
         words,
         "future.kept",
-        power = map
-            .power_by_id(&power_id)
-            .map_or(power_id.clone(), |p| map.power(p).name.clone()),
+        power = map.power_by_id(&power_id).map_or(power_id.clone(), |p| {
+            map.power(p).name_in(words.language()).to_string()
+        }),
         phase = phase_of_turn_message(variant, turn),
         game = row.name
     )];

@@ -63,7 +63,7 @@ fn calendar(cx: &mut Session<'_>, tx: &Tx, line: usize, name: &str) -> rusqlite:
         return Ok(());
     };
     let variant = cx.judge.variant(&game.variant);
-    let now = crate::archive::now_of(tx, variant, &game)?;
+    let now = crate::archive::now_of(tx, variant, &game, cx.words().language())?;
     let ics = crate::archive::deadlines_ics(
         &cx.judge.templates,
         cx.words().language(),

@@ -79,6 +79,7 @@ fn listing(
             &row.name,
             &row.settings,
             &row.time_zone,
+            Some(map),
         )),
         Some(at) => tr!(
             words,
@@ -123,7 +124,12 @@ fn listing(
     seated.sort();
     let players: Vec<String> = seated
         .iter()
-        .map(|(p, name)| format!("     {}{name}", classic::padded(&map.power(*p).name, 26)))
+        .map(|(p, name)| {
+            format!(
+                "     {}{name}",
+                classic::padded(map.power(*p).name_in(words.language()), 26)
+            )
+        })
         .collect();
     let (season, year) =
         crate::judge::phases::subjects::season_and_year(words, variant, position.turn);
@@ -161,10 +167,10 @@ fn listing(
         .units
         .iter()
         .chain(position.dislodged.iter().map(|d| &d.unit))
-        .map(|u| map.power(u.power).name.chars().count())
+        .map(|u| map.power(u.power).name_in(words.language()).chars().count())
         .max()
         .unwrap_or(0);
-    let lead = |power| classic::padded(&map.power(power).name, longest + 2);
+    let lead = |power| classic::padded(map.power(power).name_in(words.language()), longest + 2);
     let mut unit_lines: Vec<String> = units
         .iter()
         .map(|(_, u)| format!("{}{}.", lead(u.power), unit_name_in(words, map, u)))
@@ -218,7 +224,7 @@ fn listing(
             notes.push(tr!(
                 words,
                 "info.supply",
-                power = power.name,
+                power = power.name_in(words.language()),
                 supply = tally.supply,
                 centres = tally.centres
             ));
@@ -277,7 +283,10 @@ pub(crate) fn owing_names(
     let missing = cx.judge.missing_powers(tx, row)?;
     Ok(missing
         .into_iter()
-        .map(|p| variant.map.power(p).name.clone())
+        .map(|p| {
+            let name = variant.map.power(p).name_in(cx.words().language());
+            name.to_string()
+        })
         .collect())
 }
 
@@ -384,6 +393,15 @@ pub(crate) fn history(
             })
         )
     );
+    // The reports stay in njudge's English for the tools that read them: said once.
+    if words.language() != crate::lang::Lang::En {
+        let note = tr!(words, "classic.history_english");
+        for line in crate::report::classic::wrapped(&note, ' ', 0) {
+            body.push_str(&line);
+            body.push('\n');
+        }
+        body.push('\n');
+    }
     for (when, title, text) in &reports {
         let at = crate::store::parse_time(when).unwrap_or(cx.now);
         body.push_str(&format!(

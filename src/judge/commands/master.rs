@@ -144,7 +144,7 @@ pub(crate) fn predict(cx: &mut Session<'_>, tx: &Tx, line: usize) -> rusqlite::R
         };
         lines.push(format!(
             "  {}: {}{n}",
-            map.power(s.power).name,
+            map.power(s.power).name_in(words.language()),
             describe_order_in(words, map, &position, s.power, &s.order)
         ));
     }
@@ -389,7 +389,7 @@ pub(crate) fn become_power(
     cx.touched.push((game.id, false));
     cx.say(msg!(
         "master.acting_as",
-        power = variant.map.power(id).name,
+        power = *variant.map.power(id),
         game = game.name
     ));
     cx.sign_on(game, power_id);
@@ -424,7 +424,7 @@ pub(crate) fn eject(cx: &mut Session<'_>, tx: &Tx, line: usize, who: &str) -> ru
     {
         Some(p) => msg!(
             "master.ejected_power",
-            power = variant.map.power(p).name,
+            power = *variant.map.power(p),
             game = game.name,
             letter = variant.map.power(p).letter
         ),

@@ -185,7 +185,7 @@ fn standing(
     submission: &crate::game::orders::Submission,
 ) -> String {
     let map = &variant.map;
-    let name = &map.power(power).name;
+    let name = map.power(power).name_in(words.language());
     let unit_names = |units: Vec<Unit>| {
         units
             .iter()
@@ -419,7 +419,7 @@ pub(crate) fn order_list(
         }
     };
     let mut lines = vec![heading, String::new()];
-    let name = &map.power(power).name;
+    let name = map.power(power).name_in(words.language());
     let units: Vec<&Unit> = match position.turn.kind {
         PhaseKind::Movement => position.units.iter().filter(|u| u.power == power).collect(),
         PhaseKind::Retreat => position

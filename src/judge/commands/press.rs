@@ -101,9 +101,9 @@ pub(crate) fn press(
     let letter = |words: Words| -> (String, String) {
         let signature = match (&from, anonymous) {
             (_, true) => tr!(words, "press.someone"),
-            (Some(power), false) => map
-                .power_by_id(power)
-                .map_or(power.clone(), |p| map.power(p).name.clone()),
+            (Some(power), false) => map.power_by_id(power).map_or(power.clone(), |p| {
+                map.power(p).name_in(words.language()).to_string()
+            }),
             (None, false) if role == "master" => tr!(words, "press.the_master"),
             (None, false) => tr!(words, "press.the_observer"),
         };

@@ -134,10 +134,9 @@ fn members_named(
             continue;
         }
         let what = match (&member.power, variant) {
-            (Some(power), Some(v)) => v
-                .map
-                .power_by_id(power)
-                .map_or(power.clone(), |p| v.map.power(p).name.clone()),
+            (Some(power), Some(v)) => v.map.power_by_id(power).map_or(power.clone(), |p| {
+                v.map.power(p).name_in(words.language()).to_string()
+            }),
             _ => crate::judge::commands::info::role_word(words, &member.role),
         };
         // Masters and observers are never hidden behind the game's anonymity.
@@ -185,6 +184,7 @@ pub(crate) fn who_game(
             &row.name,
             &row.settings,
             &row.time_zone,
+            cx.judge.variant(&row.variant).map(|v| &v.map),
         )));
     }
     for (what, name) in members_named(cx, tx, &row, full)? {

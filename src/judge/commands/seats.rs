@@ -384,11 +384,7 @@ pub(crate) fn signon(
             return Ok(());
         }
         if !cx.proven {
-            let what = msg!(
-                "confirm.what_take_over",
-                power = power.name,
-                game = row.name
-            );
+            let what = msg!("confirm.what_take_over", power = *power, game = row.name);
             cx.hold(what);
             return Ok(());
         }
@@ -408,7 +404,7 @@ pub(crate) fn signon(
     cx.account_proven = Some(member.player_id);
     cx.answer_for(member.player_id, &member.email);
     cx.language = cx.judge.language_of(tx, &row, member)?;
-    cx.say(msg!("seats.signed_on", power = power.name, game = row.name));
+    cx.say(msg!("seats.signed_on", power = *power, game = row.name));
     cx.sign_on(row, power.id.clone());
     Ok(())
 }
@@ -482,12 +478,12 @@ pub(crate) fn resign(cx: &mut Session<'_>, tx: &Tx, line: usize) -> rusqlite::Re
             msg!(
                 "seats.open_subject",
                 game = crate::judge::phases::subjects::prefix(&cx.judge.config.judge.code, &row),
-                power = info.name
+                power = info
             ),
             msg!(
                 "seats.open",
                 game = row.name,
-                power = info.name,
+                power = info,
                 letter = info.letter
             ),
         )?;
@@ -649,7 +645,7 @@ fn take_over(
     let text = msg!(
         "seats.taken_over",
         player = secrecy::member_named(tx, &row, player.id)?,
-        power = power.name,
+        power = *power,
         game = row.name,
         deadline = crate::judge::deadline_of(&row)
     );
@@ -657,12 +653,12 @@ fn take_over(
     cx.say(match phase {
         Some(phase) => msg!(
             "seats.now_play",
-            power = power.name,
+            power = *power,
             game = row.name,
             phase = phase,
             deadline = crate::judge::deadline_of(&row)
         ),
-        None => msg!("seats.now_play_only", power = power.name, game = row.name),
+        None => msg!("seats.now_play_only", power = *power, game = row.name),
     });
     notices::announce_seat(
         cx,
@@ -671,7 +667,7 @@ fn take_over(
         msg!(
             "seats.taken_over_subject",
             game = crate::judge::phases::subjects::prefix(&cx.judge.config.judge.code, &row),
-            power = power.name
+            power = *power
         ),
         text,
     )?;

@@ -16,6 +16,7 @@ use crate::judge::session::Session;
 use crate::judge::session::notices;
 use crate::lang::Lang;
 use crate::letter::OutgoingLetter;
+use crate::message::Arg;
 use crate::report::Message;
 use crate::store::{GameRow, MemberRow, Tx};
 use crate::text::command::Setting;
@@ -161,7 +162,7 @@ pub(crate) fn player_setting(
                 return Ok(());
             };
             wishes.concede = Some(named.id.clone());
-            cx.say(msg!("wishes.concede", power = named.name));
+            cx.say(msg!("wishes.concede", power = named));
         }
         Setting::NoConcede => {
             wishes.concede = None;
@@ -421,13 +422,25 @@ fn check_end_by_vote(cx: &mut Session<'_>, tx: &Tx, mut game: GameRow) -> rusqli
         (Some(powers), _) if powers.len() > 1 => {
             let names: Vec<&str> = powers.iter().map(|p| map.power(*p).name.as_str()).collect();
             let letters: String = powers.iter().map(|p| map.power(*p).letter).collect();
-            let (most, last) = names.split_at(names.len().saturating_sub(1));
+            // The names in each language, all but the last joined, and the last.
+            let (most, last) = powers.split_at(powers.len().saturating_sub(1));
+            let named = |part: &[PowerId]| {
+                Arg::Each(
+                    Lang::ALL
+                        .map(|l| {
+                            let names: Vec<&str> =
+                                part.iter().map(|p| map.power(*p).name_in(l)).collect();
+                            (l, names.join(", "))
+                        })
+                        .to_vec(),
+                )
+            };
             (
                 msg!(
                     "wishes.draw_end",
                     game = game.name,
-                    powers = most.join(", "),
-                    last = last.join("")
+                    powers = named(most),
+                    last = named(last)
                 ),
                 msg!("wishes.draw_subject", game = prefix, powers = letters),
                 EndedBy::Draw {
@@ -439,7 +452,7 @@ fn check_end_by_vote(cx: &mut Session<'_>, tx: &Tx, mut game: GameRow) -> rusqli
             msg!(
                 "wishes.concede_end",
                 game = game.name,
-                power = map.power(powers[0]).name
+                power = *map.power(powers[0])
             ),
             msg!(
                 "wishes.concede_subject",
@@ -454,7 +467,7 @@ fn check_end_by_vote(cx: &mut Session<'_>, tx: &Tx, mut game: GameRow) -> rusqli
             msg!(
                 "wishes.concede_end",
                 game = game.name,
-                power = map.power(w).name
+                power = *map.power(w)
             ),
             msg!(
                 "wishes.concede_subject",

@@ -114,7 +114,7 @@ impl Judge {
                         words,
                         "deadlines.waiting",
                         game = game.name,
-                        power = map.power(*power).name
+                        power = map.power(*power).name_in(words.language())
                     ));
                 }
                 // Why each is late, in a word every player may read (never which units).
@@ -124,7 +124,7 @@ impl Judge {
                         Owing::Incomplete => tr!(words, "deadlines.why_incomplete"),
                         Owing::Refused => tr!(words, "deadlines.why_refused"),
                     };
-                    let power = &map.power(*power).name;
+                    let power = &map.power(*power).name_in(words.language());
                     lines.push(tr!(words, "deadlines.why", power = power, why = why));
                 }
                 // Under SET LATE COUNT, how often each has been late.
@@ -138,7 +138,7 @@ impl Judge {
                         lines.push(tr!(
                             words,
                             "deadlines.late_count",
-                            power = power.name,
+                            power = power.name_in(words.language()),
                             count = count
                         ));
                     }
@@ -229,14 +229,14 @@ impl Judge {
                                     &self.config.judge.code,
                                     game
                                 ),
-                                power = map.power(*power).name
+                                power = map.power(*power).name_in(words.language())
                             ),
                             tr!(
                                 words,
                                 "deadlines.lost",
                                 phase = phase_name_in(words, variant, &position),
                                 game = game.name,
-                                power = map.power(*power).name
+                                power = map.power(*power).name_in(words.language())
                             ) + "\n",
                         )
                         .about(&game.name),
@@ -247,7 +247,7 @@ impl Judge {
             let offer = |words: Words| -> (String, String) {
                 let names: Vec<&str> = missing
                     .iter()
-                    .map(|p| map.power(*p).name.as_str())
+                    .map(|p| map.power(*p).name_in(words.language()))
                     .collect();
                 let lines: Vec<String> = missing
                     .iter()
@@ -255,7 +255,7 @@ impl Judge {
                         tr!(
                             words,
                             "deadlines.offer_line",
-                            power = map.power(*p).name,
+                            power = map.power(*p).name_in(words.language()),
                             letter = map.power(*p).letter,
                             game = game.name
                         )

@@ -189,7 +189,7 @@ impl Judge {
                 Some(p) => tr!(
                     words,
                     "start.selected",
-                    power = map.power(p).name,
+                    power = map.power(p).name_in(words.language()),
                     game = game.name
                 ),
                 None if master => tr!(words, "start.selected_master", game = game.name),
@@ -206,11 +206,12 @@ impl Judge {
             let player_lines: Vec<String> = master_names
                 .iter()
                 .map(|names| line(&role, &names[usize::from(master)]))
-                .chain(
-                    ordered
-                        .iter()
-                        .map(|(_, name, i)| line(name, &names[*i][usize::from(master)])),
-                )
+                .chain(ordered.iter().map(|(p, _, i)| {
+                    line(
+                        map.power(*p).name_in(words.language()),
+                        &names[*i][usize::from(master)],
+                    )
+                }))
                 .collect();
             let mut unit_lines = Vec::new();
             let mut last = None;
@@ -225,7 +226,7 @@ impl Judge {
                 };
                 unit_lines.push(format!(
                     "{}{kind:<5} {}.",
-                    crate::report::classic::padded(&map.power(u.power).name, 9),
+                    crate::report::classic::padded(map.power(u.power).name_in(words.language()), 9),
                     crate::report::describe::region_name_in(words, map, u.region)
                 ));
             }

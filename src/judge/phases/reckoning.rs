@@ -18,7 +18,7 @@ pub(crate) fn ownership_lines(words: Words, map: &Map, board: &Position) -> Vec<
     let longest = map
         .powers
         .iter()
-        .map(|p| p.name.chars().count())
+        .map(|p| p.name_in(words.language()).chars().count())
         .chain(std::iter::once(
             tr!(words, "classic.unowned").chars().count(),
         ))
@@ -27,10 +27,14 @@ pub(crate) fn ownership_lines(words: Words, map: &Map, board: &Position) -> Vec<
     let column = (longest + 1).max(10) + 1;
     let mut ownership = Vec::new();
     let by_name = |mut centres: Vec<ProvinceId>| {
-        centres.sort_by(|a, b| map.province(*a).name.cmp(&map.province(*b).name));
+        centres.sort_by(|a, b| {
+            map.province(*a)
+                .name_in(words.language())
+                .cmp(map.province(*b).name_in(words.language()))
+        });
         centres
             .iter()
-            .map(|c| map.province(*c).name.clone())
+            .map(|c| map.province(*c).name_in(words.language()).to_string())
             .collect::<Vec<_>>()
             .join(", ")
     };
@@ -41,7 +45,7 @@ pub(crate) fn ownership_lines(words: Words, map: &Map, board: &Position) -> Vec<
         }
         let entry = format!(
             "{}{}.",
-            classic::padded(&info.name, column),
+            classic::padded(info.name_in(words.language()), column),
             by_name(centres)
         );
         ownership.extend(classic::wrapped(&entry, ',', column));
@@ -73,7 +77,7 @@ pub(crate) fn final_board_lines(words: Words, map: &Map, board: &Position) -> Ve
         .map(|p| PowerId(p as u8))
         .map(|p| (p, board.owned_centres(map, p).len()))
         .filter(|(_, n)| *n > 0)
-        .map(|(p, n)| format!("{} {n}", map.power(p).name))
+        .map(|(p, n)| format!("{} {n}", map.power(p).name_in(words.language())))
         .collect();
     lines.push(String::new());
     lines.push(tr!(
@@ -105,12 +109,17 @@ pub(crate) fn count_lines(
         let supply = (i64::from(units) + i64::from(*owed)).max(0) as u32;
         let suffix = (winner == Some(power)).then_some("(* VICTORY!! *)");
         counts.push(if words.language() == Lang::En {
-            classic::count_line(&map.power(power).name, supply, units, suffix)
+            classic::count_line(
+                map.power(power).name_in(words.language()),
+                supply,
+                units,
+                suffix,
+            )
         } else {
             tr!(
                 words,
                 "classic.count",
-                power = classic::padded(&map.power(power).name, 10),
+                power = classic::padded(map.power(power).name_in(words.language()), 10),
                 supply = supply,
                 units = units,
                 change = *owed
@@ -138,7 +147,10 @@ pub(crate) fn adjustment_order(
         }) => {
             let place = match at.coast {
                 Some(region) => crate::report::describe::region_name_in(words, map, region),
-                None => map.province(at.province).name.clone(),
+                None => map
+                    .province(at.province)
+                    .name_in(words.language())
+                    .to_string(),
             };
             match unit {
                 Some(UnitKind::Fleet) => tr!(words, "classic.builds_fleet", place = place),

@@ -143,13 +143,17 @@ impl Results<'_> {
             let names: Vec<&str> = self
                 .missing
                 .iter()
-                .map(|p| map.power(*p).name.as_str())
+                .map(|p| map.power(*p).name_in(words.language()))
                 .collect();
             explanations.push(tr!(words, "classic.missing", powers = names.join(", ")));
         }
         explanations.extend(self.variant_lines(words));
         if let Some(winner) = self.winner {
-            explanations.push(tr!(words, "classic.winner", power = map.power(winner).name));
+            explanations.push(tr!(
+                words,
+                "classic.winner",
+                power = map.power(winner).name_in(words.language())
+            ));
         }
         serde_json::json!({
             "header": header, "heading": heading, "orders": orders, "dislodged": dislodged,
@@ -174,7 +178,7 @@ impl Results<'_> {
                 last_power = Some(unit.power);
             }
             let province = map.province_of(unit.region);
-            let power = &map.power(unit.power).name;
+            let power = map.power(unit.power).name_in(words.language());
             let dislodged = self
                 .resolution
                 .dislodged
@@ -233,11 +237,17 @@ impl Results<'_> {
         {
             let mut text = unit_name_in(words, map, unit);
             for sea in route {
-                text.push_str(&format!(" -> {}", map.province(sea).name));
+                text.push_str(&format!(
+                    " -> {}",
+                    map.province(sea).name_in(words.language())
+                ));
             }
             let destination = match to.coast {
                 Some(region) => crate::report::describe::region_name_in(words, map, region),
-                None => map.province(to.province).name.clone(),
+                None => map
+                    .province(to.province)
+                    .name_in(words.language())
+                    .to_string(),
             };
             return format!("{text} -> {destination}.");
         }
@@ -304,7 +314,7 @@ impl Results<'_> {
         let mut lines = vec![String::new()];
         for (_, unit) in dislodged {
             let province = map.province_of(unit.region);
-            let power = &map.power(unit.power).name;
+            let power = map.power(unit.power).name_in(words.language());
             let name = format!(
                 "{:<5} {}",
                 kind_word(words, unit.kind),
@@ -330,7 +340,10 @@ impl Results<'_> {
                 )) => {
                     let to = match to.coast {
                         Some(region) => crate::report::describe::region_name_in(words, map, region),
-                        None => map.province(to.province).name.clone(),
+                        None => map
+                            .province(to.province)
+                            .name_in(words.language())
+                            .to_string(),
                     };
                     match outcome {
                         Outcome::Retreated => format!(" -> {to}."),
@@ -367,7 +380,7 @@ impl Results<'_> {
         let mut defaults = Vec::new();
         for (p, owed) in owed.iter().enumerate() {
             let power = PowerId(p as u8);
-            let name = &map.power(power).name;
+            let name = map.power(power).name_in(words.language());
             let lead = classic::padded(name, 26);
             let mut built = 0;
             for (s, outcome) in self
@@ -390,7 +403,10 @@ impl Results<'_> {
                             Some(region) => {
                                 crate::report::describe::region_name_in(words, map, region)
                             }
-                            None => map.province(at.province).name.clone(),
+                            None => map
+                                .province(at.province)
+                                .name_in(words.language())
+                                .to_string(),
                         };
                         let builds = match unit {
                             Some(UnitKind::Fleet) => {
@@ -527,10 +543,14 @@ impl Results<'_> {
                         Some(owner) => tr!(
                             words,
                             "report.city",
-                            city = province.name,
-                            power = map.power(owner).name
+                            city = province.name_in(words.language()),
+                            power = map.power(owner).name_in(words.language())
                         ),
-                        None => tr!(words, "report.city_free", city = province.name),
+                        None => tr!(
+                            words,
+                            "report.city_free",
+                            city = province.name_in(words.language())
+                        ),
                     });
                 }
                 if let (Some(owner), Some(crate::diplomacy::position::Unsupplied::NoGarrison)) =
@@ -539,8 +559,8 @@ impl Results<'_> {
                     lines.push(tr!(
                         words,
                         "report.ungarrisoned",
-                        province = province.name,
-                        power = map.power(owner).name
+                        province = province.name_in(words.language()),
+                        power = map.power(owner).name_in(words.language())
                     ));
                 }
             }
@@ -570,7 +590,7 @@ impl Results<'_> {
                 lines.push(tr!(
                     words,
                     "report.adjustment_credit",
-                    power = map.power(power).name,
+                    power = map.power(power).name_in(words.language()),
                     supply = board.supply_of(map, power),
                     credit = credit.join(", "),
                     units = board.units.iter().filter(|u| u.power == power).count(),
@@ -584,7 +604,7 @@ impl Results<'_> {
                 .next
                 .destroyed
                 .iter()
-                .map(|p| map.province(*p).name.as_str())
+                .map(|p| map.province(*p).name_in(words.language()))
                 .collect();
             lines.push(tr!(words, "classic.destroyed", centres = names.join(", ")));
         }
@@ -595,8 +615,8 @@ impl Results<'_> {
                 restoring = tr!(
                     words,
                     "report.restoring",
-                    province = map.province(r.province).name,
-                    power = map.power(r.power).name,
+                    province = map.province(r.province).name_in(words.language()),
+                    power = map.power(r.power).name_in(words.language()),
                     turns = r.turns
                 )
             ));
@@ -611,7 +631,7 @@ impl Results<'_> {
             let names: Vec<&str> = self
                 .eliminated
                 .iter()
-                .map(|p| map.power(*p).name.as_str())
+                .map(|p| map.power(*p).name_in(words.language()))
                 .collect();
             lines.push(tr!(words, "classic.eliminated", powers = names.join(", ")));
         }
@@ -624,6 +644,7 @@ impl Results<'_> {
 pub(crate) fn dislodged_line(words: Words, map: &Map, d: &RetreatOptions) -> String {
     let unit = &d.dislodgement.unit;
     let adjective = &map.power(unit.power).adjective;
+    let power = map.power(unit.power).name_in(words.language());
     let kind = kind_word(words, unit.kind);
     let place = in_place(words, map, unit.region);
     if d.retreats.is_empty() {
@@ -631,6 +652,7 @@ pub(crate) fn dislodged_line(words: Words, map: &Map, d: &RetreatOptions) -> Str
             words,
             "classic.dislodged_destroyed",
             adjective = adjective,
+            power = power,
             kind = kind,
             place = place
         );
@@ -644,6 +666,7 @@ pub(crate) fn dislodged_line(words: Words, map: &Map, d: &RetreatOptions) -> Str
         words,
         "classic.dislodged",
         adjective = adjective,
+        power = power,
         kind = kind,
         place = place,
         options = options.join(&tr!(words, "classic.or"))
