@@ -202,8 +202,10 @@ pub struct LimitsConfig {
     pub commands_per_letter: u32,
     /// Order lines read from one letter, all its blocks together; the rest are not read.
     pub order_lines_per_letter: u32,
-    /// Games one address may create in 24 hours.
+    /// Games one account (all its addresses together) may create in 24 hours.
     pub games_created_per_day: u32,
+    /// Addresses one account may have (`I AM ALSO`), the chosen one included.
+    pub addresses_per_account: u32,
     /// The largest letter the judge writes, in bytes of body; past it the rest is summed up.
     pub answer_bytes: usize,
     /// Letters one letter may cause to other people (announcements, press, reports...).
@@ -329,6 +331,7 @@ impl Default for LimitsConfig {
             commands_per_letter: 100,
             order_lines_per_letter: 1000,
             games_created_per_day: 3,
+            addresses_per_account: 5,
             answer_bytes: 512 * 1024,
             letters_to_others_per_letter: 200,
             keep_quarantined_days: 30,
@@ -529,6 +532,9 @@ impl Config {
         }
         if self.limits.handling_attempts == 0 {
             return Err(("limits.handling_attempts", "must be at least 1".into()));
+        }
+        if self.limits.addresses_per_account == 0 {
+            return Err(("limits.addresses_per_account", "must be at least 1".into()));
         }
         if self.limits.confirm_hours == 0 {
             return Err(("limits.confirm_hours", "must be at least 1".into()));

@@ -89,16 +89,22 @@ fn game_row(r: &Row<'_>) -> rusqlite::Result<GameRow> {
 }
 
 impl Tx<'_> {
+    /// The account `email` is an address of: its chosen address or a further one.
     pub fn player_by_email(&self, email: &str) -> rusqlite::Result<Option<PlayerRow>> {
         self.query_row_cached(
-            "SELECT id, email, name, password_hash FROM players WHERE email = ?1",
+            "SELECT id, email, name, password_hash FROM players WHERE email = ?1
+             UNION ALL
+             SELECT p.id, p.email, p.name, p.password_hash FROM addresses a
+             JOIN players p ON p.id = a.player_id WHERE a.address = ?1
+             LIMIT 1",
             [email.to_lowercase()],
             player_row,
         )
         .optional()
     }
 
-    /// Registers a player (or updates the name and password of one already known).
+    /// Registers a player (or updates the name and password of the account the address is
+    /// already one of).
     pub fn register_player(
         &self,
         email: &str,
@@ -106,9 +112,18 @@ impl Tx<'_> {
         password_hash: Option<&str>,
         now: DateTime<Utc>,
     ) -> rusqlite::Result<PlayerRow> {
+        if let Some(player) = self.player_by_email(email)? {
+            if name.is_some() || password_hash.is_some() {
+                self.execute_cached(
+                    "UPDATE players SET name = COALESCE(?2, name), password_hash = COALESCE(?3, password_hash) WHERE id = ?1",
+                    params![player.id, name, password_hash],
+                )?;
+                return self.player(player.id);
+            }
+            return Ok(player);
+        }
         self.execute_cached(
-            "INSERT INTO players (email, name, password_hash, registered_at) VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (email) DO UPDATE SET name = COALESCE(?2, name), password_hash = COALESCE(?3, password_hash)",
+            "INSERT INTO players (email, name, password_hash, registered_at) VALUES (?1, ?2, ?3, ?4)",
             params![email.to_lowercase(), name, password_hash, time_text(now)],
         )?;
         Ok(self.player_by_email(email)?.expect("just stored"))
@@ -629,10 +644,20 @@ impl Tx<'_> {
         Ok(())
     }
 
-    /// Changes a player's address (SET ADDRESS); false when another player has it.
+    /// Moves a player's chosen address to a new one (SET ADDRESS), which the old one leaves
+    /// (its further addresses stay; the new one, if it was one of them, is chosen); false when
+    /// another account has it. An account that is only the address having confirmed once
+    /// gives way, as for `add_address`.
     pub fn change_email(&self, player_id: i64, email: &str) -> rusqlite::Result<bool> {
-        if self.player_by_email(email)?.is_some() {
-            return Ok(false);
+        match self.account_of(email)? {
+            Some(id) if id == player_id => {
+                self.remove_address(player_id, email)?;
+            }
+            Some(id) if self.bare_account(id)? => {
+                self.execute_cached("DELETE FROM players WHERE id = ?1", [id])?;
+            }
+            Some(_) => return Ok(false),
+            None => {}
         }
         self.execute_cached(
             "UPDATE players SET email = ?2 WHERE id = ?1",
@@ -641,10 +666,14 @@ impl Tx<'_> {
         Ok(true)
     }
 
-    /// The language a player chose for letters outside games, if any.
+    /// The language the account of address `email` chose for letters outside games, if any.
     pub fn player_language(&self, email: &str) -> rusqlite::Result<Option<Lang>> {
         self.query_row_cached(
-            "SELECT language FROM players WHERE email = ?1",
+            "SELECT language FROM players WHERE email = ?1
+             UNION ALL
+             SELECT p.language FROM addresses a JOIN players p ON p.id = a.player_id
+             WHERE a.address = ?1
+             LIMIT 1",
             [email.to_lowercase()],
             |r| r.get::<_, Option<String>>(0),
         )

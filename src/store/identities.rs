@@ -36,7 +36,8 @@ impl Tx<'_> {
         .optional()
     }
 
-    /// The identity of the player registered at this address, if there is one.
+    /// The identity of the player whose chosen address this is, if there is one (a further
+    /// address is the account's own business: `Tx::account_of` finds it).
     pub fn identity_by_email(&self, email: &str) -> rusqlite::Result<Option<IdentityRow>> {
         self.query_row_cached(
             "SELECT id, email, name, show_address FROM players WHERE email = ?1",
@@ -65,17 +66,23 @@ impl Tx<'_> {
             "SELECT id, email, name, show_address FROM (
                  SELECT id, email, name, show_address FROM players
                  WHERE email >= ?1 AND email < ?1 || char(1114111)
-                   AND (show_address = 1 OR email = ?4)
+                   AND (show_address = 1 OR id = (
+                       SELECT id FROM players WHERE email = ?4
+                       UNION ALL SELECT player_id FROM addresses WHERE address = ?4
+                       LIMIT 1))
                  UNION
                  SELECT id, email, name, show_address FROM players
                  WHERE lower(name) = ?2
                    AND EXISTS (SELECT 1 FROM members m WHERE m.player_id = players.id)
              ) AS found
              ORDER BY EXISTS (
-                 SELECT 1 FROM players me
-                 JOIN members mine ON mine.player_id = me.id
+                 SELECT 1 FROM members mine
                  JOIN members theirs ON theirs.game_id = mine.game_id
-                 WHERE me.email = ?4 AND theirs.player_id = found.id
+                 WHERE mine.player_id = (
+                       SELECT id FROM players WHERE email = ?4
+                       UNION ALL SELECT player_id FROM addresses WHERE address = ?4
+                       LIMIT 1)
+                   AND theirs.player_id = found.id
              ) DESC, email
              LIMIT ?3",
         )?;

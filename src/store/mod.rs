@@ -4,6 +4,7 @@
 //! Callers open a `Tx` for each unit of work: a handled letter, the state it changes and
 //! the letters it causes commit together or not at all.
 
+mod addresses;
 mod diary;
 mod games;
 mod identities;
@@ -15,6 +16,7 @@ mod upgrade;
 use chrono::{DateTime, Utc};
 use rusqlite::{Connection, Transaction};
 
+pub use addresses::Added;
 pub use diary::DiaryEntry;
 pub use games::{ArchivedReport, GameRow, MemberRow, PhaseRow, PlayerRow};
 pub use identities::IdentityRow;
@@ -37,6 +39,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema7.sql"),
     include_str!("schema8.sql"),
     include_str!("schema9.sql"),
+    include_str!("schema10.sql"),
 ];
 
 /// An open database.
@@ -311,6 +314,7 @@ mod tests {
             include_str!("games.rs"),
             include_str!("trust.rs"),
             include_str!("identities.rs"),
+            include_str!("addresses.rs"),
             include_str!("diary.rs"),
         ];
         let growing = [
@@ -326,6 +330,7 @@ mod tests {
             "outbox",
             "outbox_parts",
             "players",
+            "addresses",
         ];
         let mut checked = 0;
         let mut whole_reads = Vec::new();

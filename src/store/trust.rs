@@ -54,11 +54,14 @@ pub struct FailureRow {
 }
 
 impl Tx<'_> {
-    /// Whether `email` has proven it wants the judge's letters.
+    /// Whether `email` has proven it wants the judge's letters (an account's further address
+    /// has: it was added by its token).
     pub fn is_confirmed(&self, email: &str) -> rusqlite::Result<bool> {
         let at: Option<Option<String>> = self
             .query_row_cached(
-                "SELECT confirmed_at FROM players WHERE email = ?1",
+                "SELECT confirmed_at FROM players WHERE email = ?1
+                 UNION ALL SELECT added_at FROM addresses WHERE address = ?1
+                 LIMIT 1",
                 [email.to_lowercase()],
                 |r| r.get(0),
             )
@@ -67,7 +70,7 @@ impl Tx<'_> {
     }
 
     /// Records that `email` proved it wants the judge's letters (a player row is made if
-    /// there is none).
+    /// no account has the address).
     pub fn confirm_address(&self, email: &str, now: DateTime<Utc>) -> rusqlite::Result<()> {
         self.register_player(email, None, None, now)?;
         self.execute_cached(

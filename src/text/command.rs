@@ -141,9 +141,17 @@ pub enum CommandKind {
     WhoGame { game: Option<String>, full: bool },
     /// `VERSION`: the judge's software and version.
     Version,
-    /// `I AM ALSO address`, `IAMALSO address`: this new address is the same person as the
-    /// registered `address`.
-    IAmAlso { address: String },
+    /// `I AM ALSO address [password]`, `IAMALSO address`: the address is the sender's account's
+    /// too (njudge's way round also: from the new address, naming one the account has).
+    IAmAlso {
+        address: String,
+        password: Option<String>,
+    },
+    /// `I AM NOT address [password]`: the address is no longer one of the account's.
+    IAmNot {
+        address: String,
+        password: Option<String>,
+    },
     /// `PHASE season year phase`: the order lines after it, up to the next PHASE, are for that
     /// phase, kept until it comes (`PHASE Fall 1902 Movement`, `PHASE F1902M`).
     Phase(PhaseName),
@@ -272,6 +280,7 @@ const KEYWORDS: &[(&[&str], Keyword)] = &[
     (&["UNSTART"], Keyword::Master(Master::Unstart)),
     (&["VERSION"], Keyword::Master(Master::Version)),
     (&["I", "AM", "ALSO"], Keyword::Master(Master::IAmAlso)),
+    (&["I", "AM", "NOT"], Keyword::Master(Master::IAmNot)),
     (&["PHASE"], Keyword::Phase),
     (&["CLEAR"], Keyword::Clear),
     (&["DIARY"], Keyword::Diary),
@@ -527,6 +536,11 @@ impl Reader<'_> {
 /// What stands for a password in `render`: always six stars, whatever its length.
 const MASK: &str = "******";
 
+/// ` ******` where a password was written, nothing where none was.
+fn masked(password: Option<&str>) -> &'static str {
+    if password.is_some() { " ******" } else { "" }
+}
+
 /// A command as the judge echoes it in replies, passwords masked: `SIGNON Fmygame ******`,
 /// `SIGNON ?mygame ******`, `CREATE ?mygame ****** standard MODERATED`, `OBSERVE mygame
 /// ******`, `SET PASSWORD ******`, `HELP`, `GET info`, `LIST`, `LIST mygame`, `RESIGN`,
@@ -664,7 +678,12 @@ pub fn render(command: &Command) -> String {
             text
         }
         CommandKind::Version => "VERSION".into(),
-        CommandKind::IAmAlso { address } => format!("I AM ALSO {address}"),
+        CommandKind::IAmAlso { address, password } => {
+            format!("I AM ALSO {address}{}", masked(password.as_deref()))
+        }
+        CommandKind::IAmNot { address, password } => {
+            format!("I AM NOT {address}{}", masked(password.as_deref()))
+        }
         CommandKind::Phase(phase) => format!("PHASE {phase}"),
         CommandKind::Clear => "CLEAR".into(),
         CommandKind::Diary(action) => future::render_diary(action),

@@ -53,9 +53,12 @@
 //!   file name GET asks for is answered; GET deadlines states the configured defaults.
 //! - `maps`: every shipped map drawn true to its rules and a lie named; the SVG holds every
 //!   province, unit and order with its outcome; a PNG with the font in the binary.
+//! - `addresses`: an account's several addresses: how many, an address that only ever
+//!   confirmed joining one, allow lists naming the account by any of them.
 //! - `dice`: `strategos verify-dice` on archives made here: verified, tampered dice, purposes,
 //!   roll numbers and seeds found, the seed not yet revealed, unreadable input.
 
+mod addresses;
 mod archive;
 mod archive_browser;
 mod attacks;

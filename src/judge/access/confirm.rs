@@ -3,8 +3,9 @@
 //! (REGISTER, CREATE, joining, taking over, OBSERVE), or that changes an account without
 //! its password, waits whole until a token mailed to the address comes back from it as
 //! `CONFIRM <token>`; then it is carried out as sent (`commands/confirm.rs`). So do a move
-//! of an account to a new address (the token goes to the new address) and a letter held for
-//! a locked seat (the token goes to the seat's registered address).
+//! of an account to a new address and an address added to an account (the token goes to the
+//! new address), and a letter held for a locked seat (the token goes to the seat's
+//! registered address).
 //!
 //! A token is 16 letters and digits (80 bits) of an HMAC-SHA256, under the judge's own key, of
 //! the request's number and address: unguessable, and only ever mailed to that address.
@@ -37,6 +38,9 @@ pub(crate) enum Waiting {
     },
     /// SET ADDRESS: account `player` moves from `from` to the request's address.
     Move { player: i64, from: String },
+    /// I AM ALSO: the request's address joins account `player` (whose chosen address was
+    /// `account` when it asked).
+    Add { player: i64, account: String },
 }
 
 /// Letters from one address that may wait for its confirmation at once; past them, a letter

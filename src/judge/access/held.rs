@@ -36,7 +36,7 @@ pub(crate) const MOST_HELD: usize = 3;
 fn held_letter(request: &RequestRow) -> Option<(String, Vec<String>)> {
     match serde_json::from_str::<Waiting>(&request.payload).ok()? {
         Waiting::Letter { sender, seats, .. } => Some((sender, seats)),
-        Waiting::Move { .. } => None,
+        Waiting::Move { .. } | Waiting::Add { .. } => None,
     }
 }
 

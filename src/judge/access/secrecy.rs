@@ -52,7 +52,7 @@ fn address_code(tx: &Tx, address: &str) -> rusqlite::Result<Option<String>> {
 /// of (signed on in it, or writing from a member's address) or allowed into.
 pub(crate) fn may_see(cx: &Session<'_>, tx: &Tx, game: &GameRow) -> rusqlite::Result<bool> {
     let settings = game.settings.clone();
-    if settings.public || settings.allow.contains(&cx.sender) {
+    if settings.public || cx.addresses.iter().any(|a| settings.allow.contains(a)) {
         return Ok(true);
     }
     let signed_on = [
@@ -73,11 +73,12 @@ pub(crate) fn may_see(cx: &Session<'_>, tx: &Tx, game: &GameRow) -> rusqlite::Re
         .any(|m| m.player_id == player.id))
 }
 
-/// Whether the game's allow and deny lists let the sender in.
+/// Whether the game's allow and deny lists let the sender in: a list names an account by
+/// any of its addresses.
 pub(crate) fn may_enter(cx: &Session<'_>, game: &GameRow) -> bool {
     let settings = game.settings.clone();
-    !settings.deny.contains(&cx.sender)
-        && (settings.allow.is_empty() || settings.allow.contains(&cx.sender))
+    let listed = |list: &[String]| cx.addresses.iter().any(|a| list.contains(a));
+    !listed(&settings.deny) && (settings.allow.is_empty() || listed(&settings.allow))
 }
 
 /// The game named `name` for SIGNON: one the letter may see; or a private one it may
@@ -236,7 +237,9 @@ pub(crate) fn show_address(
     match (code, tx.player_by_email(&address)?) {
         (Some(code), Some(player)) if code == expected => {
             tx.set_show_address(player.id, true)?;
-            cx.say(msg!("secrecy.address_shown", address = address));
+            // The address shown is the one game letters go to, whichever of the account's
+            // addresses the code came back from.
+            cx.say(msg!("secrecy.address_shown", address = player.email));
         }
         (Some(_), _) => cx.fail(line, msg!("secrecy.wrong_code", address = address)),
         (None, _) => cx.say(msg!(

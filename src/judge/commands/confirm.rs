@@ -4,6 +4,7 @@
 
 use crate::judge::access::confirm::Waiting;
 use crate::judge::access::lockout;
+use crate::judge::commands::addresses;
 use crate::judge::session::{Confirmed, Session};
 use crate::letter::{Address, IncomingLetter, OutgoingLetter};
 use crate::store::Tx;
@@ -103,6 +104,7 @@ pub(crate) fn confirm(
             }
         }
         Some(Waiting::Move { player, from }) => move_account(cx, tx, line, player, &from)?,
+        Some(Waiting::Add { player, .. }) => addresses::added(cx, tx, line, player)?,
         None => {}
     }
     // Proven from now on (after a move, the account now at this address).
@@ -142,9 +144,10 @@ fn move_account(
 }
 
 /// The catalog messages that show a token to send back (in every language).
-const REQUESTS: [&str; 3] = [
+const REQUESTS: [&str; 4] = [
     "confirm.send_back",
     "wishes.address_confirm",
+    "addresses.confirm",
     "lockout.held",
 ];
 

@@ -172,7 +172,7 @@ pub(crate) fn his_signon(
         return Ok(());
     }
     cx.account_proven = Some(member.player_id);
-    cx.answer_to = member.email.clone();
+    cx.answer_for(member.player_id, &member.email);
     // Answered in the language the member reads the game's letters in.
     cx.language = cx.judge.language_of(tx, &row, member)?;
     cx.say(msg!("his.signed_on", power = name(power), game = row.name));

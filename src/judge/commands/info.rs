@@ -577,7 +577,12 @@ pub(crate) fn whois(cx: &mut Session<'_>, tx: &Tx, who: &str) -> rusqlite::Resul
     // the words (njudge's WHO IS by prefix), or whose registered name it is, as WHO GAME
     // names them.
     let mut found: Vec<IdentityRow> = Vec::new();
-    if let Some(player) = tx.identity_by_email(who)? {
+    // One's own address, chosen or further, finds one's own account (a further address is
+    // no one else's business: to others it is one nobody registered).
+    let own = own_account(cx).filter(|_| cx.is_own(who.trim()));
+    if let Some(player) = own.map(|id| tx.identity(id)).transpose()?.flatten() {
+        found.push(player);
+    } else if let Some(player) = tx.identity_by_email(who)? {
         found.push(player);
     } else {
         let mut words = vec![who];
@@ -595,7 +600,8 @@ pub(crate) fn whois(cx: &mut Session<'_>, tx: &Tx, who: &str) -> rusqlite::Resul
     let mut public = Vec::new();
     let mut masters = Vec::new();
     for player in &found {
-        let by_address = player.email.eq_ignore_ascii_case(who.trim());
+        let by_address =
+            player.email.eq_ignore_ascii_case(who.trim()) || own == Some(player.player_id);
         if let Some(answer) = whois_as(cx, tx, player, by_address, None)? {
             public.push(answer);
         }
@@ -657,7 +663,7 @@ fn whois_as(
 ) -> rusqlite::Result<Option<Message>> {
     let memberships = tx.memberships(player.player_id)?;
     let masters = |game: &GameRow| master_of.is_some_and(|g| g.id == game.id);
-    let themselves = player.email == cx.sender;
+    let themselves = own_account(cx) == Some(player.player_id);
     let address_shown =
         themselves || player.show_address || memberships.iter().any(|(g, _)| masters(g));
     let mut games = Vec::new();
@@ -692,7 +698,20 @@ fn whois_as(
     };
     let mut lines = vec![first];
     lines.extend(games);
+    if themselves {
+        lines.push(crate::judge::commands::addresses::whois_line(
+            cx,
+            tx,
+            player.player_id,
+        )?);
+    }
     Ok(Some(msg!("letter.text", text = lines.join("\n"))))
+}
+
+/// The sender's account, when the answer goes to one of its addresses: WHOIS then tells its
+/// owner what only they may read.
+fn own_account(cx: &Session<'_>) -> Option<i64> {
+    cx.account.filter(|_| cx.is_own(&cx.answer_to))
 }
 
 /// What HISTORY asks for beyond the game: FROM, TO, LINES, EXCLSTART and EXCLEND.

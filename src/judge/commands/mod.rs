@@ -1,8 +1,10 @@
 //! What each command of a letter does, by family: seats (REGISTER, CREATE, SIGNON, OBSERVE,
 //! RESIGN), information (LIST, HISTORY, SUMMARY, WHOIS, WHO GAME), play (orders, CREDIT,
 //! orders for later phases), press, a player's settings, a master's commands and settings,
-//! forming games, diaries, help, CONFIRM and what the classic judges offer that this one does not.
+//! forming games, diaries, help, CONFIRM, an account's addresses and what the classic judges
+//! offer that this one does not.
 
+pub(crate) mod addresses;
 pub(crate) mod confirm;
 pub(crate) mod credit;
 pub(crate) mod diary;

@@ -65,7 +65,7 @@ pub(crate) fn press(
     let members = tx.members(game.id)?;
     let recipients: Vec<MemberRow> = if broadcast {
         let mut to = Vec::new();
-        for m in members.iter().filter(|m| m.email != cx.sender) {
+        for m in members.iter().filter(|m| !cx.is_own(&m.email)) {
             // An observer or master who asked for no broadcasts (SET NO BROADCAST).
             if m.role != "player" && tx.member_wishes(game.id, m.player_id)?.no_broadcast {
                 continue;

@@ -1,7 +1,6 @@
 //! Who plays what, as the classic judges tell it (NJ:index): `LIST FULL` (every game the
 //! letter may see, with its settings and players), `WHO GAME` (each member of a game, named as
-//! the reader may see them), `VERSION`, and `I AM ALSO` answered with how this judge moves an
-//! account instead.
+//! the reader may see them), and `VERSION`.
 
 use crate::game::secrecy::{self, Identity, Reader};
 use crate::game::settings::{GameSettings, PressKind};
@@ -205,14 +204,4 @@ pub(crate) fn version(cx: &mut Session<'_>) {
         address = judge.address,
         code = judge.code
     ));
-}
-
-/// I AM ALSO address: an account here has one address; this says how to move it (SET
-/// ADDRESS, confirmed by a token), and that SIGNON works from any address. Whether the
-/// address is registered is not said.
-pub(crate) fn i_am_also(cx: &mut Session<'_>, line: usize, address: &str) {
-    cx.fail(
-        line,
-        msg!("roster.i_am_also", old = address, here = cx.sender),
-    );
 }

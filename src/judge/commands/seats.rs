@@ -124,7 +124,7 @@ fn can_create(
         cx.fail(line, msg!("seats.game_exists", game = game));
         return Ok(false);
     }
-    // So many games an address may create a day.
+    // So many games an account (all its addresses together) may create a day.
     let most = cx.judge.config.limits.games_created_per_day;
     if let Some(player) = tx.player_by_email(&cx.sender)?
         && tx.games_created_by(player.id, cx.now - chrono::Duration::days(1))? >= most as usize
@@ -275,10 +275,7 @@ fn may_join(cx: &mut Session<'_>, line: usize, row: &GameRow) -> bool {
         cx.fail(line, msg!("seats.already_started", game = row.name));
         return false;
     }
-    let settings = row.settings.clone();
-    if settings.deny.contains(&cx.sender)
-        || (!settings.allow.is_empty() && !settings.allow.contains(&cx.sender))
-    {
+    if !secrecy::may_enter(cx, row) {
         let text = msg!("seats.not_open", game = row.name, address = cx.sender);
         cx.fail(line, text);
         return false;
@@ -405,7 +402,7 @@ pub(crate) fn signon(
         return Ok(());
     }
     cx.account_proven = Some(member.player_id);
-    cx.answer_to = member.email.clone();
+    cx.answer_for(member.player_id, &member.email);
     cx.language = cx.judge.language_of(tx, &row, member)?;
     cx.say(msg!("seats.signed_on", power = *power, game = row.name));
     cx.sign_on(row, power.id.clone());
@@ -553,10 +550,7 @@ fn may_take_over(
     line: usize,
     row: &GameRow,
 ) -> rusqlite::Result<bool> {
-    let settings = row.settings.clone();
-    if settings.deny.contains(&cx.sender)
-        || (!settings.allow.is_empty() && !settings.allow.contains(&cx.sender))
-    {
+    if !secrecy::may_enter(cx, row) {
         let text = msg!("seats.not_open", game = row.name, address = cx.sender);
         cx.fail(line, text);
         return Ok(false);

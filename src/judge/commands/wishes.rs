@@ -9,10 +9,8 @@ use crate::diplomacy::power::PowerId;
 use crate::game::settings::{EndedBy, Ending, Wishes};
 use crate::judge::access::confirm;
 use crate::judge::access::confirm::Waiting;
-use crate::judge::access::lockout;
-use crate::judge::access::seat::Checked;
-use crate::judge::access::seat::Seat;
 use crate::judge::access::secrecy;
+use crate::judge::commands::addresses;
 use crate::judge::deadline_of;
 use crate::judge::session::Session;
 use crate::judge::session::notices;
@@ -188,7 +186,8 @@ pub(crate) fn player_setting(
 }
 
 /// SET ADDRESS new [password]: the account moves to the new address once a token mailed
-/// there comes back from it. Asking needs the account's password: given here, or proven by
+/// there comes back from it (its further addresses stay its own); to one of its further
+/// addresses, game letters go there from now on, with no token (`addresses::choose`). Asking needs the account's password: given here, or proven by
 /// signing on to one of its seats earlier in the letter. The old address is told now and
 /// when the move happens.
 fn set_address(
@@ -199,36 +198,22 @@ fn set_address(
     password: Option<&str>,
 ) -> rusqlite::Result<()> {
     let new = address.unwrap_or(&cx.sender).to_lowercase();
-    let account = match cx.account_proven {
-        Some(id) => Some(tx.player(id)?),
-        None => tx.player_by_email(&cx.sender)?,
-    };
-    let Some(account) = account else {
-        cx.fail(line, msg!("wishes.not_registered", address = cx.sender));
+    let unregistered = msg!("wishes.not_registered", address = cx.sender);
+    let needs = msg!("wishes.address_needs_password");
+    let Some(account) = addresses::proven_account(cx, tx, line, password, unregistered, needs)?
+    else {
         return Ok(());
     };
-    if cx.account_proven != Some(account.id) {
-        let (Some(password), Some(hash)) = (password, account.password_hash.clone()) else {
-            cx.fail(line, msg!("wishes.address_needs_password"));
-            return Ok(());
-        };
-        let seat = Seat::account(account.id, &account.email);
-        let checked = lockout::check_password(cx, tx, &seat, password, &hash)?;
-        if checked != Checked::Right {
-            let text = msg!("seats.account_wrong_password", address = account.email);
-            lockout::refused(cx, line, checked, text);
-            return Ok(());
-        }
-        cx.account_proven = Some(account.id);
-    }
     if new == account.email {
         cx.fail(line, msg!("wishes.address_same", address = new));
         return Ok(());
     }
-    if tx.player_by_email(&new)?.is_some() {
-        cx.fail(line, msg!("wishes.address_taken", address = new));
-        return Ok(());
+    // One of the account's further addresses: game letters go there from now on.
+    if tx.is_address_of(account.id, &new)? {
+        return addresses::choose(cx, tx, &account, &new);
     }
+    // An address another account has is refused only when its own reader confirms (in
+    // `confirm::move_account`): the asker's answer is the same whoever has it.
     // One letter, one account, one address: a day's bound on what a letter may have the
     // judge mail to other people's addresses.
     let day_ago = cx.now - chrono::Duration::days(1);
@@ -507,7 +492,7 @@ fn check_end_by_vote(cx: &mut Session<'_>, tx: &Tx, mut game: GameRow) -> rusqli
     let words = cx.words();
     let wants_map = match members
         .iter()
-        .find(|m| m.email == cx.answer_to || m.email == cx.sender)
+        .find(|m| m.email == cx.answer_to || cx.is_own(&m.email))
     {
         Some(m) => tx.member_wishes(game.id, m.player_id)?.map.unwrap_or(true),
         None => true,

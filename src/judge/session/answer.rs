@@ -92,7 +92,8 @@ impl Session<'_> {
         others.append(&mut session.caused);
         // At most so many letters to other people; the answer says what was not sent.
         let (mut to_others, mut not_sent) = (0, 0);
-        let own = [session.sender.clone(), session.answer_to.clone()];
+        let mut own = session.addresses.clone();
+        own.extend([session.sender.clone(), session.answer_to.clone()]);
         others.retain(|l| {
             if l.to.iter().all(|a| own.contains(&a.email.to_lowercase())) {
                 return true;

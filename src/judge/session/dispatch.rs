@@ -5,8 +5,8 @@ use super::Session;
 use crate::game::{GameKind, GameState};
 use crate::judge::access::secrecy;
 use crate::judge::commands::{
-    confirm, diary, forming, future, help, his, info, master, master_settings, play, press, roster,
-    seats, unsupported, wishes,
+    addresses, confirm, diary, forming, future, help, his, info, master, master_settings, play,
+    press, roster, seats, unsupported, wishes,
 };
 use crate::store::Tx;
 use crate::text::command::{Command, CommandKind, render};
@@ -129,7 +129,12 @@ impl Session<'_> {
                 roster::who_game(self, tx, line, game.as_deref(), *full)?
             }
             CommandKind::Version => roster::version(self),
-            CommandKind::IAmAlso { address } => roster::i_am_also(self, line, address),
+            CommandKind::IAmAlso { address, password } => {
+                addresses::i_am_also(self, tx, line, address, password.as_deref())?;
+            }
+            CommandKind::IAmNot { address, password } => {
+                addresses::i_am_not(self, tx, line, address, password.as_deref())?;
+            }
             CommandKind::Unsupported { phrase, what } => {
                 unsupported::unsupported(self, line, phrase, *what, false)
             }

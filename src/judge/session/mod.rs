@@ -26,8 +26,13 @@ pub(crate) struct Session<'j> {
     pub(crate) now: DateTime<Utc>,
     /// The address the letter came from.
     pub(crate) sender: String,
-    /// Where the answer goes: the registered address of the power signed on to, else the sender.
+    /// Where the answer goes: the registered address of the power signed on to (the sender
+    /// when it is an address of the same account), else the sender.
     pub(crate) answer_to: String,
+    /// The account the sender's address is one of when the letter came, if any.
+    pub(crate) account: Option<i64>,
+    /// That account's addresses (the sender alone, with no account): the letter's own.
+    pub(crate) addresses: Vec<String>,
     /// The game and power signed on to.
     pub(crate) signed_on: Option<(GameRow, String)>,
     /// The forming game the sender joined in this letter.
@@ -161,10 +166,17 @@ impl<'j> Session<'j> {
         let proven =
             master_of.is_some() || confirmed == Confirmed::BySender || tx.is_confirmed(&sender)?;
         let language = tx.player_language(&sender)?.unwrap_or_default();
+        let account = tx.account_of(&sender)?;
+        let addresses = match account {
+            Some(id) => tx.addresses_of(id)?,
+            None => vec![sender.clone()],
+        };
         Ok(Session {
             judge,
             now,
             answer_to: sender.clone(),
+            account,
+            addresses,
             sender,
             signed_on: None,
             watching: None,
@@ -282,6 +294,23 @@ impl<'j> Session<'j> {
             Some(entry) => entry.1 |= orders,
             None => self.touched.push((game, orders)),
         }
+    }
+
+    /// Whether `address` is one of the sender's own (its account's, when it has one).
+    pub(crate) fn is_own(&self, address: &str) -> bool {
+        self.addresses
+            .iter()
+            .any(|a| a.eq_ignore_ascii_case(address))
+    }
+
+    /// Where the answer goes after signing on to a seat of account `owner` whose chosen
+    /// address is `chosen`: to the sender, when it is an address of that account; else there.
+    pub(crate) fn answer_for(&mut self, owner: i64, chosen: &str) {
+        self.answer_to = if self.account == Some(owner) {
+            self.sender.clone()
+        } else {
+            chosen.to_string()
+        };
     }
 
     /// Whether the letter's sender is signed on as a master of `game`.

@@ -45,11 +45,12 @@ pub(crate) fn announce_seat(
     if !game.settings.clone().quiet {
         return announce(cx, tx, game, subject, text);
     }
-    for member in tx
+    let masters: Vec<_> = tx
         .members(game.id)?
         .into_iter()
-        .filter(|m| m.role == "master" && m.email != cx.sender && m.email != cx.answer_to)
-    {
+        .filter(|m| m.role == "master" && !cx.is_own(&m.email) && m.email != cx.answer_to)
+        .collect();
+    for member in masters {
         let language = cx.judge.language_of(tx, game, &member)?;
         let words = cx.judge.templates.words(language);
         let view = secrecy::master_view(game, &member);
@@ -95,11 +96,12 @@ pub(crate) fn send(cx: &mut Session<'_>, tx: &Tx) -> rusqlite::Result<()> {
         let of_game: Vec<&(GameRow, Message, Message)> =
             notices.iter().filter(|(g, _, _)| g.id == id).collect();
         let game = &of_game[0].0;
-        for member in tx
+        let members: Vec<_> = tx
             .members(id)?
             .into_iter()
-            .filter(|m| m.email != cx.sender && m.email != cx.answer_to)
-        {
+            .filter(|m| !cx.is_own(&m.email) && m.email != cx.answer_to)
+            .collect();
+        for member in members {
             let language = cx.judge.language_of(tx, game, &member)?;
             let words = cx.judge.templates.words(language);
             // Members are named as this member may read them (a master sees more).

@@ -30,6 +30,7 @@ pub(super) enum Master {
     Unstart,
     Version,
     IAmAlso,
+    IAmNot,
 }
 
 impl Args<'_> {
@@ -103,14 +104,36 @@ impl Args<'_> {
             Master::Unstart => self.bare(args, "UNSTART", CommandKind::Unstart),
             // njudge's VERSION takes a level it never used.
             Master::Version => Some(CommandKind::Version),
-            Master::IAmAlso => match args {
-                [address] => Some(CommandKind::IAmAlso {
-                    address: self.address(address)?,
-                }),
-                _ => self.usage(
-                    "I AM ALSO takes the address you registered before, like: I AM ALSO ann@example.org",
+            Master::IAmAlso => match self.address_and_password(args) {
+                Some(Some((address, password))) => {
+                    Some(CommandKind::IAmAlso { address, password })
+                }
+                Some(None) => None,
+                None => self.usage(
+                    "I AM ALSO takes an address and, unless you signed on, your account's password, like: I AM ALSO ann@home.example.org secret",
                 ),
             },
+            Master::IAmNot => match self.address_and_password(args) {
+                Some(Some((address, password))) => Some(CommandKind::IAmNot { address, password }),
+                Some(None) => None,
+                None => self.usage(
+                    "I AM NOT takes one of your account's addresses and, unless you signed on, its password, like: I AM NOT ann@home.example.org secret",
+                ),
+            },
+        }
+    }
+
+    /// `address [password]`: none when the words are not that shape, `Some(None)` when a
+    /// word of it is wrong (and said).
+    #[allow(clippy::type_complexity)]
+    fn address_and_password(&mut self, args: &[Word]) -> Option<Option<(String, Option<String>)>> {
+        match args {
+            [address] => Some(self.address(address).map(|a| (a, None))),
+            [address, password] => Some(
+                self.address(address)
+                    .and_then(|a| Some((a, Some(self.password(password)?)))),
+            ),
+            _ => None,
         }
     }
 
