@@ -208,7 +208,7 @@ pub fn parse_adjustment(map: &Map, line: &str) -> Result<Adjustment, Message> {
 
 /// Applies an adjustment; says what it did, or why it cannot.
 pub fn apply(map: &Map, board: &mut Board, adjustment: &Adjustment) -> Result<Message, Message> {
-    let sp = |s: &SpaceId| map.space(*s).name.clone();
+    let sp = |s: &SpaceId| map.space(*s).names();
     Ok(match adjustment {
         Adjustment::Place {
             space,

@@ -55,7 +55,7 @@ pub(super) fn run(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
         if destinations.is_empty() {
             cx.note(Event::NoAvoid {
                 power: Some(power),
-                reason: msg!("his.avoid.nowhere", space = cx.map.space(mv.to).name),
+                reason: msg!("his.avoid.nowhere", space = cx.map.space(mv.to).names()),
             });
             continue;
         }
@@ -118,7 +118,7 @@ pub(super) fn destinations(cx: &Cx<'_>, mv: &Move, power: Power) -> Vec<SpaceId>
 
 /// Why `power` may not avoid battle into `space` [seed 003, restrictions].
 pub(super) fn barred(cx: &Cx<'_>, mv: &Move, power: Power, space: SpaceId) -> Option<Message> {
-    let name = &cx.map.space(mv.from).name;
+    let name = cx.map.space(mv.from).names();
     let left = msg!("his.avoid.just_left", space = name);
     closed(cx, power, mv.to, space, Some((mv.from, &left)))
 }
@@ -134,7 +134,7 @@ fn check_answer(
         Answer::Stay => Ok(()),
         Answer::Avoid { to, force } => {
             if let Some(why) = barred(cx, mv, power, *to) {
-                let name = &cx.map.space(*to).name;
+                let name = cx.map.space(*to).names();
                 return Err(msg!("his.avoid.barred_to", space = name, why = why));
             }
             if force.is_empty() {

@@ -354,7 +354,7 @@ pub(super) fn closed(
 ) -> Option<Message> {
     let (map, board) = (cx.map, &cx.board);
     let d = &board.diplomacy;
-    let name = &map.space(to).name;
+    let name = map.space(to).names();
     if map.space(to).is_sea() {
         return Some(msg!("his.course.sea", space = name));
     }
@@ -400,7 +400,7 @@ pub(super) fn closed(
 }
 
 /// `Mainz is an electorate and the Schmalkaldic League has not been played`.
-pub(super) fn electorate(name: &str) -> Message {
+pub(super) fn electorate(name: crate::message::Arg) -> Message {
     msg!("his.course.electorate", space = name)
 }
 
@@ -455,7 +455,7 @@ pub(super) fn lone_leaders(cx: &mut Cx<'_>, space: SpaceId, enemy: Power, how: A
         .map(|l| (l, board.leader(l).power))
         .filter(|(_, p)| d.enemies(enemy, *p) && !outside.iter().any(|o| d.friendly(*o, *p)))
         .collect();
-    let name = cx.map.space(space).name.clone();
+    let name = cx.map.space(space).names();
     for (l, p) in lone {
         if fortified && cx.board.diplomacy.friendly(p, controller) {
             cx.board.leader_mut(l).place = LeaderPlace::Space {

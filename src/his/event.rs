@@ -302,7 +302,7 @@ fn values_text(values: &[u8]) -> String {
 impl Event {
     /// The entry in words.
     pub fn describe(&self, map: &Map) -> Message {
-        let sp = |s: &SpaceId| map.space(*s).name.clone();
+        let sp = |s: &SpaceId| map.space(*s).names();
         let ld = |l: &LeaderId| map.leader(*l).name.clone();
         let force_of = |force: &Force, main: Option<Power>| force.describe(map, main);
         match self {

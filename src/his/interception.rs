@@ -99,7 +99,7 @@ fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<Message> {
     let to = mv.to;
     let controller = board.controller(to);
     if board.fortified(map, to) && d.friendly(mv.power, controller) && board.siege(to).is_none() {
-        let name = &map.space(to).name;
+        let name = map.space(to).names();
         return Some(msg!(
             "his.interception.friendly_fortress",
             space = name,
@@ -108,11 +108,11 @@ fn barred_move(cx: &Cx<'_>, mv: &Move) -> Option<Message> {
         ));
     }
     if board.siege(to).is_some() && !board.powers_in(to, true).is_empty() {
-        let name = &map.space(to).name;
+        let name = map.space(to).names();
         return Some(msg!("his.interception.besieged_there", space = name));
     }
     if board.is_electorate(map, to) && !d.schmalkaldic_league {
-        return Some(electorate(&map.space(to).name));
+        return Some(electorate(map.space(to).names()));
     }
     None
 }
@@ -146,7 +146,7 @@ fn barred_power(cx: &Cx<'_>, mv: &Move, power: Power) -> Option<Message> {
     let (map, board) = (cx.map, &cx.board);
     let d = &board.diplomacy;
     let to = mv.to;
-    let name = &map.space(to).name;
+    let name = map.space(to).names();
     let occupants = board.powers_anywhere_in(to);
     if let Some(other) = occupants
         .iter()
@@ -218,7 +218,7 @@ fn stacks(
             continue;
         }
         let reason = if crossing == Crossing::Pass {
-            let (a, b) = (&map.space(space).name, &map.space(mv.to).name);
+            let (a, b) = (map.space(space).names(), map.space(mv.to).names());
             Some(msg!("his.interception.pass", a = a, b = b))
         } else if used.contains(&space) {
             None // one attempt from each space; already recorded
@@ -274,7 +274,7 @@ fn check_answer(
         Answer::Decline => Ok(()),
         Answer::Intercept { from, force } => {
             let Some((_, available)) = options.iter().find(|(s, _)| s == from) else {
-                let name = &map.space(*from).name;
+                let name = map.space(*from).names();
                 return Err(msg!("his.interception.not_from", space = name));
             };
             if force.is_empty() {
@@ -294,7 +294,7 @@ fn check_answer(
             }
             for l in &force.leaders {
                 if !available.leaders.contains(l) {
-                    let (name, space) = (&map.leader(*l).name, &map.space(*from).name);
+                    let (name, space) = (&map.leader(*l).name, map.space(*from).names());
                     return Err(msg!(
                         "his.interception.leader_not_from",
                         leader = name,

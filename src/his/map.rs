@@ -102,6 +102,23 @@ pub struct Space {
 }
 
 impl Space {
+    /// The space's name in `lang`: the map file's Russian name, else the printed one.
+    pub fn name_in(&self, lang: crate::lang::Lang) -> &str {
+        match lang {
+            crate::lang::Lang::Ru => self.ru.as_deref().unwrap_or(&self.name),
+            crate::lang::Lang::En => &self.name,
+        }
+    }
+
+    /// The space's name in each language the map gives one (`Vienna`, `Вена`), for a
+    /// message.
+    pub fn names(&self) -> crate::message::Arg {
+        let names = crate::lang::Lang::ALL.map(|l| (l, self.name_in(l).to_string()));
+        crate::message::Arg::Each(names.to_vec())
+    }
+}
+
+impl Space {
     pub fn is_sea(&self) -> bool {
         self.kind == SpaceKind::Sea
     }
@@ -155,7 +172,8 @@ impl Map {
             .map(|(_, c)| *c)
     }
 
-    /// Finds a space by id or name as a player writes it (`St Quentin`, `orleans`, `Orléans`).
+    /// Finds a space by id or name as a player writes it (`St Quentin`, `orleans`, `Orléans`,
+    /// `Орлеан`).
     pub fn find_space(&self, written: &str) -> Option<SpaceId> {
         let key = fold_name(written);
         if key.is_empty() {
@@ -163,7 +181,9 @@ impl Map {
         }
         self.space_ids().find(|id| {
             let s = self.space(*id);
-            fold_name(&s.id) == key || fold_name(&s.name) == key
+            fold_name(&s.id) == key
+                || fold_name(&s.name) == key
+                || s.ru.as_deref().is_some_and(|ru| fold_name(ru) == key)
         })
     }
 

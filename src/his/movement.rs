@@ -151,7 +151,7 @@ fn response(cx: &mut Cx<'_>, mv: &mut Move) -> Result<bool, Stop> {
     // to thwart this move: the formation stays where it is and the CP spent on the move stay
     // spent; the card's own CP loss and its limits for the rest of the impulse come on top.
     if foul_weather {
-        let name = &cx.map.space(mv.from).name;
+        let name = cx.map.space(mv.from).names();
         cx.note(Event::Cancelled {
             reason: msg!("his.movement.thwarted", space = name),
         });
@@ -220,7 +220,7 @@ fn withdraw(cx: &mut Cx<'_>, mv: &Move) -> Result<(), Stop> {
     }
     let d = cx.board.diplomacy.clone();
     let controller = cx.board.controller(mv.to);
-    let name = cx.map.space(mv.to).name.clone();
+    let name = cx.map.space(mv.to).names();
     if !defenders
         .iter()
         .any(|p| *p == controller || d.allied(*p, controller))

@@ -46,7 +46,7 @@ impl Answer {
     /// card`), in Russian what it chose (`карточки нет`), so that it reads after a power's name
     /// and after "your answer".
     pub fn describe(&self, map: &Map) -> Message {
-        let sp = |s: &SpaceId| map.space(*s).name.clone();
+        let sp = |s: &SpaceId| map.space(*s).names();
         let force = |f: &Force| f.describe(map, None);
         match self {
             Answer::NoCard => msg!("his.answer.no_card"),
@@ -135,10 +135,10 @@ pub enum Question {
 impl Question {
     /// The question in words (keys `his.question.*`).
     pub fn describe(&self, map: &Map) -> Message {
-        let sp = |s: &SpaceId| map.space(*s).name.clone();
+        let sp = |s: &SpaceId| map.space(*s).names();
         let force = |f: &Force, main: Option<Power>| f.describe(map, main);
         // `Graz`, `Graz, Linz`, `Augsburg, Mainz, Regensburg`; `Graz или Linz`.
-        let spaces = |v: &[SpaceId]| choices(v.iter().map(|s| Arg::Text(sp(s))).collect());
+        let spaces = |v: &[SpaceId]| choices(v.iter().map(sp).collect());
         match self {
             Question::Response {
                 mover,

@@ -48,7 +48,7 @@ pub(super) fn barred(
     entered_from: Option<SpaceId>,
 ) -> Option<Message> {
     let came = entered_from.map(|s| {
-        let name = &cx.map.space(s).name;
+        let name = cx.map.space(s).names();
         (s, msg!("his.retreat.enemy_came_from", space = name))
     });
     closed(cx, power, from, to, came.as_ref().map(|(s, p)| (*s, p)))
@@ -78,7 +78,7 @@ pub(super) fn siege_check(cx: &mut Cx<'_>, space: SpaceId) -> Result<(), Stop> {
         return Ok(());
     }
     cx.board.sieges.retain(|s| s.space != space);
-    let name = cx.map.space(space).name.clone();
+    let name = cx.map.space(space).names();
     cx.note(Event::SiegeBroken {
         at: space,
         reason: msg!(
@@ -227,7 +227,7 @@ pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, re
                 units: back,
                 reason: msg!(
                     "his.retreat.forced_back",
-                    space = cx.map.space(mv.from).name
+                    space = cx.map.space(mv.from).names()
                 ),
             });
             force.units.retain(|(q, _)| *q != p);
@@ -264,7 +264,7 @@ pub(super) fn attacker(cx: &mut Cx<'_>, mv: &mut Move, by: Power, lost: bool, re
 /// independents) up to 4 inside and the rest eliminated [R §14.1, §22.1, §22.6].
 fn defender_retreat(cx: &mut Cx<'_>, mv: &Move, side: Power, winner: Power) -> Result<(), Stop> {
     let at = mv.to;
-    let name = cx.map.space(at).name.clone();
+    let name = cx.map.space(at).names();
     let fortified = cx.board.fortified(cx.map, at);
     let d = cx.board.diplomacy.clone();
     let force = side_force(cx, at, side);
@@ -411,7 +411,7 @@ fn retreat_choice(
     let check = |cx: &Cx<'_>, _: Power, a: &Answer| match a {
         Answer::RetreatTo(s) if allowed.contains(s) => Ok(()),
         Answer::RetreatTo(s) => {
-            let name = &cx.map.space(*s).name;
+            let name = cx.map.space(*s).names();
             Err(msg!("his.retreat.may_not", space = name))
         }
         _ => Err(msg!("his.parse.answer", form = msg!("his.forms.retreat"))),

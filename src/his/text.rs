@@ -286,7 +286,7 @@ pub fn describe_space(map: &Map, board: &Board, space: SpaceId) -> Message {
     };
     msg!(
         "his.space.line",
-        space = map.space(space).name,
+        space = map.space(space).names(),
         controller = board.controller(space).named(Case::Nom),
         contents = contents,
         siege = siege,
@@ -304,7 +304,7 @@ pub fn describe_leader(map: &Map, board: &Board, leader: super::map::LeaderId) -
             "his.leader.in_space",
             leader = name,
             power = power,
-            space = map.space(space).name,
+            space = map.space(space).names(),
             inside = match inside {
                 true => Arg::Message(msg!("his.leader.inside")),
                 false => Arg::Text(String::new()),
