@@ -106,14 +106,18 @@ pub(crate) fn current_turn(game: &GameRow) -> Option<Turn> {
     Some(Turn { year, season, kind })
 }
 
-/// The subject of the judge's answer to a letter, as njudge writes it: `Re: ` and
-/// `[Error Flag] ` when some line was refused, the game's prefix (`STRA:game - S1901M`) when
+/// The error flags an answer's subject may carry, in lower case: njudge's, and the Russian
+/// readers' (`letter.error_flag` in the catalogs); an answer to an answer drops the old one.
+const ERROR_FLAGS: [&str; 2] = ["[error flag]", "[ошибки]"];
+
+/// The subject of the judge's answer to a letter, as njudge writes it: `Re: ` and the error
+/// flag (`[Error Flag] `, in the reader's words) when some line was refused, the game's prefix (`STRA:game - S1901M`) when
 /// the letter signed on to a game, else the judge's code, then the sender's subject without
 /// what earlier answers put before it (so answers to answers do not pile up prefixes).
 pub(crate) fn reply_subject(
     code: &str,
     prefix: Option<&str>,
-    errors: bool,
+    errors: Option<&str>,
     incoming: &str,
 ) -> String {
     let mut rest = crate::mail::compose::one_line(incoming);
@@ -122,8 +126,8 @@ pub(crate) fn reply_subject(
         let lower = trimmed.to_ascii_lowercase();
         let cut = if lower.starts_with("re:") {
             3
-        } else if lower.starts_with("[error flag]") {
-            "[error flag]".len()
+        } else if let Some(flag) = ERROR_FLAGS.iter().find(|f| lower.starts_with(**f)) {
+            flag.len()
         } else if let Some(after) = trimmed.strip_prefix(code).filter(|a| a.starts_with(':')) {
             // `STRA:game - S1901M`: up to the token after the dash (or the dash alone).
             let start = trimmed.len() - after.len();
@@ -151,7 +155,7 @@ pub(crate) fn reply_subject(
         };
         rest = trimmed[cut..].to_string();
     }
-    let flag = if errors { "[Error Flag] " } else { "" };
+    let flag = errors.map(|f| format!("{f} ")).unwrap_or_default();
     let head = prefix.unwrap_or(code);
     match rest.trim() {
         "" => format!("Re: {flag}{head}"),
@@ -172,7 +176,7 @@ mod tests {
 
     #[test]
     fn a_reply_never_repeats_the_judge_code() {
-        let reply = |incoming: &str| reply_subject("STRA", None, false, incoming);
+        let reply = |incoming: &str| reply_subject("STRA", None, None, incoming);
         assert_eq!(reply("Re: STRA"), "Re: STRA");
         assert_eq!(reply("STRA"), "Re: STRA");
         assert_eq!(reply("Re: Re: STRA STRA orders"), "Re: STRA orders");
@@ -183,10 +187,24 @@ mod tests {
             reply_subject(
                 "STRA",
                 Some("STRA:duel - S1901M"),
-                true,
+                Some("[Error Flag]"),
                 "Re: STRA:duel - S1901M x"
             ),
             "Re: [Error Flag] STRA:duel - S1901M x"
+        );
+        // A Russian reader's flag, the old flag of either language dropped.
+        assert_eq!(
+            reply_subject(
+                "STRA",
+                Some("STRA:duel - S1901M"),
+                Some("[Ошибки]"),
+                "Re: [Error Flag] STRA:duel - S1901M x"
+            ),
+            "Re: [Ошибки] STRA:duel - S1901M x"
+        );
+        assert_eq!(
+            reply("Re: [Ошибки] STRA:duel - S1901M x"),
+            "Re: STRA:duel - S1901M x"
         );
     }
 }

@@ -124,7 +124,9 @@ impl Session<'_> {
         let subject = crate::judge::phases::subjects::reply_subject(
             code,
             prefix.as_deref(),
-            session.errors > 0,
+            (session.errors > 0)
+                .then(|| tr!(session.words(), "letter.error_flag"))
+                .as_deref(),
             &letter.subject,
         );
         if session.errors > 0 {
