@@ -126,7 +126,11 @@ pub(crate) fn reply_subject(
         let lower = trimmed.to_ascii_lowercase();
         let cut = if lower.starts_with("re:") {
             3
-        } else if let Some(flag) = ERROR_FLAGS.iter().find(|f| lower.starts_with(**f)) {
+        } else if let Some(flag) = ERROR_FLAGS.iter().find(|f| {
+            trimmed
+                .get(..f.len())
+                .is_some_and(|head| head.to_lowercase() == **f)
+        }) {
             flag.len()
         } else if let Some(after) = trimmed.strip_prefix(code).filter(|a| a.starts_with(':')) {
             // `STRA:game - S1901M`: up to the token after the dash (or the dash alone).
