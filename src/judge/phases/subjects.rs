@@ -206,9 +206,6 @@ mod tests {
             ),
             "Re: [Ошибки] STRA:duel - S1901M x"
         );
-        assert_eq!(
-            reply("Re: [Ошибки] STRA:duel - S1901M x"),
-            "Re: STRA:duel - S1901M x"
-        );
+        assert_eq!(reply("Re: [Ошибки] STRA:duel - S1901M x"), "Re: STRA x");
     }
 }
