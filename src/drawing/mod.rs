@@ -77,11 +77,8 @@ fn with_variant_scene<T>(
 
 /// `Movement for Spring of 1901` in the reader's words (as the judge's reports name phases).
 pub fn phase_in(words: Words, variant: &Variant, position: &Position) -> String {
-    use crate::diplomacy::turn::PhaseKind;
-    let turn = variant.calendar.describe(position.turn);
-    match position.turn.kind {
-        PhaseKind::Movement => tr!(words, "phase.movement", turn = turn),
-        PhaseKind::Retreat => tr!(words, "phase.retreats", turn = turn),
-        PhaseKind::Adjustment => tr!(words, "phase.adjustments", turn = turn),
-    }
+    words.message(&crate::variant::turns::phase_of_turn_message(
+        variant,
+        position.turn,
+    ))
 }

@@ -11,6 +11,7 @@ pub mod layout;
 pub mod load;
 mod problems;
 mod start;
+pub mod turns;
 
 use crate::diplomacy::map::{Map, ProvinceId, RegionId};
 use crate::diplomacy::position::Position;
