@@ -11,8 +11,10 @@
 //!     daemon runs rounds until it is empty: read, parse, check the password, validate, store,
 //!     answer queued and written to the sent Maildir. Six powers of each game write; the
 //!     seventh stays silent so that no game adjudicates early.
-//! (b) every game's deadline is set to the same moment and one round runs after it: every
-//!     game adjudicated, every report queued and written.
+//! (b) the judge, idle, paints each game's results picture ahead as its orders stand
+//!     (measured on its own); then every game's deadline is set to the same moment and one
+//!     round runs after it: every game adjudicated, every report queued and written, each
+//!     picture taken from those painted ahead.
 //! (c) then the web archive of every game is written twice, as after a round with letters.
 //!
 //! Peak memory is the process's high-water mark (`VmHWM`), set-up included.
@@ -380,6 +382,21 @@ fn main() {
             .collect();
         println!("    outbox: {states:?}");
     }
+
+    // The quiet time before the deadline: the judge, with no letter waiting, paints each
+    // game's results picture as its orders stand (`daemon::ahead`), a batch at a time.
+    let painting = Instant::now();
+    let processor = processor_seconds();
+    let mut batches = 0;
+    while judge.paint_ahead() {
+        batches += 1;
+    }
+    let kept = count(&dir.join("judge.db"), "SELECT count(*) FROM pictures_ahead");
+    println!(
+        "(b) before the deadline, while idle: {kept} pictures painted ahead and kept in {batches}          batches, {:.2} s ({:.2} s of processor time)",
+        painting.elapsed().as_secs_f64(),
+        processor_seconds() - processor
+    );
 
     // (b) every deadline at once.
     let deadline = start + Duration::hours(100);

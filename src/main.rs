@@ -698,6 +698,11 @@ fn judge_command(config: Config, now: Option<&str>, mode: Mode) -> ExitCode {
                 daemon.round();
                 let next_round = std::time::Instant::now() + poll;
                 while !stopping() {
+                    // Time left before the next round paints the next deadlines' pictures, a
+                    // short batch at a time (`daemon::ahead`), then waits for mail.
+                    if std::time::Instant::now() < next_round && daemon.paint_ahead() {
+                        continue;
+                    }
                     let left = next_round.saturating_duration_since(std::time::Instant::now());
                     if left.is_zero() || daemon.wait(left.min(std::time::Duration::from_secs(1))) {
                         break;

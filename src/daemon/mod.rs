@@ -24,6 +24,7 @@ use crate::tr;
 use fault::Fault;
 use watchdog::{Watchdog, Watching};
 
+mod ahead;
 mod due;
 pub mod fault;
 mod keeping;

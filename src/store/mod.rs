@@ -5,6 +5,7 @@
 //! the letters it causes commit together or not at all.
 
 mod addresses;
+mod ahead;
 mod diary;
 mod games;
 mod identities;
@@ -40,6 +41,7 @@ const MIGRATIONS: &[&str] = &[
     include_str!("schema8.sql"),
     include_str!("schema9.sql"),
     include_str!("schema10.sql"),
+    include_str!("schema11.sql"),
 ];
 
 /// An open database.

@@ -59,6 +59,7 @@
 //!   roll numbers and seeds found, the seed not yet revealed, unreadable input.
 
 mod addresses;
+mod ahead;
 mod archive;
 mod archive_browser;
 mod attacks;

@@ -30,7 +30,8 @@ fn attachment(svg: &str) -> Option<Attachment> {
     png_attachment(drawing::png::render_png(svg, 1.0)?)
 }
 
-fn png_attachment(bytes: Vec<u8>) -> Option<Attachment> {
+/// A PNG picture as the attachment letters carry (`map.png`).
+pub(crate) fn png_attachment(bytes: Vec<u8>) -> Option<Attachment> {
     Some(Attachment {
         name: FILE_NAME.to_string(),
         media_type: "image/png".to_string(),
@@ -97,6 +98,16 @@ impl ResultsScene {
         }
         scene.key.copy_from_slice(&digest.finalize()[..32]);
         Some(scene)
+    }
+
+    /// The digest of all the picture shows.
+    pub fn key(&self) -> &[u8; 32] {
+        &self.key
+    }
+
+    /// The language its words are in.
+    pub fn language(&self) -> Lang {
+        self.language
     }
 
     /// The picture painted (`variant` and `words` are the scene's own).
@@ -299,6 +310,13 @@ impl crate::judge::Judge {
             return Ok(Vec::new());
         }
         let mut languages = std::collections::BTreeSet::new();
+        // A picture already painted ahead and kept is not painted again.
+        let kept = |scene: &ResultsScene| {
+            tx.picture_ahead_key(game.id, scene.language)
+                .ok()
+                .flatten()
+                .is_some_and(|key| key == scene.key)
+        };
         for m in tx.members(game.id)? {
             let wants = tx.member_wishes(game.id, m.player_id)?.map.unwrap_or(true);
             if wants {
@@ -318,7 +336,30 @@ impl crate::judge::Judge {
                     &played.progress.next,
                 )
             })
+            .filter(|scene| !kept(scene))
             .collect())
+    }
+
+    /// The results pictures of game `id` that its deadline would paint if its orders stay
+    /// as they are (played then, or at the end of the grace when a power is missing), for
+    /// painting them ahead while the judge is idle; none but those not already kept.
+    pub fn foresee_pictures_ahead(&self, tx: &Tx, id: i64) -> rusqlite::Result<Vec<ResultsScene>> {
+        let game = tx.game(id)?;
+        let (Some(deadline), Some((_, position))) = (game.deadline_at, self.game_position(&game))
+        else {
+            return Ok(Vec::new());
+        };
+        let at = game
+            .settings
+            .grace_end(game.phase_serial, position.turn.kind, deadline)
+            .max(deadline);
+        self.foresee_pictures(tx, id, at)
+    }
+
+    /// A foreseen picture painted, in its scene's language (for painting ahead).
+    pub fn paint_scene(&self, scene: &ResultsScene) -> Option<Attachment> {
+        let variant = self.variant(&scene.variant)?;
+        scene.paint(variant, self.templates.words(scene.language))
     }
 }
 

@@ -529,12 +529,20 @@ impl Judge {
                         &resolution,
                         &next,
                     )
-                    .and_then(|scene| self.pictures_ahead.take_or_paint(scene, variant, words))
+                    .and_then(|scene| {
+                        // Painted ahead while the judge was idle, if the orders stayed so.
+                        match tx.picture_ahead(game_now.id, language, scene.key()) {
+                            Ok(Some(png)) => crate::judge::phases::pictures::png_attachment(png),
+                            _ => self.pictures_ahead.take_or_paint(scene, variant, words),
+                        }
+                    })
                 });
                 letter.attachments.extend(picture.clone());
             }
             letters.push(letter);
         }
+        // Pictures painted ahead for this phase have served (or showed what did not happen).
+        tx.forget_pictures_ahead(game_now.id)?;
         // Postal press written during the phase goes out after its results.
         for (recipient, subject, body) in tx.take_held_press(game_now.id)? {
             if recipient.is_empty() {
