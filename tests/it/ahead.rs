@@ -78,15 +78,25 @@ fn a_picture_painted_ahead_is_the_deadline_s_picture_unless_the_orders_changed()
     );
     send(&mut judge, GINA, "SIGNON ?pa gmpw\nFORCE BEGIN\n");
     assert!(!judge.daemon.paint_ahead(), "no orders yet: nothing wanted");
+    judge.take_sent_raw();
 
-    // Spring: orders, then an idle moment paints the pictures (one a language), once.
+    // Spring: orders (Bob's changed once, so his orders are written over), then an idle
+    // moment paints the pictures (one a language), once.
+    send(&mut judge, BOB, "SIGNON Fpa bobpw\nA Par - Pic\n");
     send(
         &mut judge,
         BOB,
         "SIGNON Fpa bobpw\nA Par - Bur\nF Bre - Mao\n",
     );
     send(&mut judge, ANN, "SIGNON Gpa annpw\nA Mun - Ruh\n");
-    judge.take_sent_raw();
+    // Every letter was carried out.
+    let answers = judge.take_sent();
+    assert_eq!(answers.len(), 3);
+    assert!(
+        answers.iter().all(|a| !a.subject.contains("Error")),
+        "{:?}",
+        answers.iter().map(|a| &a.subject).collect::<Vec<_>>()
+    );
     assert!(judge.daemon.paint_ahead());
     assert!(!judge.daemon.paint_ahead(), "each game is painted once");
     mark_kept(&judge);
