@@ -393,7 +393,8 @@ fn main() {
     }
     let kept = count(&dir.join("judge.db"), "SELECT count(*) FROM pictures_ahead");
     println!(
-        "(b) before the deadline, while idle: {kept} pictures painted ahead and kept in {batches}          batches, {:.2} s ({:.2} s of processor time)",
+        "(b) before the deadline, while idle: {kept} pictures painted ahead and kept in {batches} \
+         batches, {:.2} s ({:.2} s of processor time)",
         painting.elapsed().as_secs_f64(),
         processor_seconds() - processor
     );
