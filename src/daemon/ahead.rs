@@ -21,6 +21,9 @@ const MOST_PAINTERS: usize = 8;
 /// A picture painted ahead: its game, language, digest and PNG.
 type Painted = (i64, Lang, [u8; 32], Vec<u8>);
 
+/// The games wanted in a batch, and the scenes foreseen for them with their games.
+type Wanted = (Vec<i64>, Vec<(i64, ResultsScene)>);
+
 impl Daemon {
     /// Paints one batch of the pictures wanted ahead of their deadlines and keeps them;
     /// returns whether any game was wanted (more may be). Nothing when results carry no
@@ -31,7 +34,7 @@ impl Daemon {
         }
         let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
         let painters = cores.clamp(1, MOST_PAINTERS);
-        let wanted = (|| -> rusqlite::Result<(Vec<i64>, Vec<(i64, ResultsScene)>)> {
+        let wanted = (|| -> rusqlite::Result<Wanted> {
             let tx = self.store.begin()?;
             let ids = tx.pictures_wanted(painters * GAMES_PER_PAINTER)?;
             let mut scenes = Vec::new();
