@@ -59,6 +59,46 @@ pub(crate) fn proven_account(
 }
 
 /// The words of the language the account at `address` reads its letters in.
+/// What bounds a letter's requests to confirm an address (`within_bounds`).
+pub(crate) enum Bound {
+    /// One request a letter.
+    ALetter,
+    /// One a day for an account (additions and moves counted together).
+    ADay,
+    /// One a day to an address, however many accounts name it.
+    AskedToday,
+}
+
+/// Whether this letter may have the judge mail `new` a request for `account` (an address to
+/// add or to move to): one a letter and a day for an account, one a day to an address, a
+/// day's bound on what a letter may have the judge mail to other people's addresses. If so,
+/// the request is counted; if not, the letter is told which bound it met (`refusal`).
+pub(crate) fn within_bounds(
+    cx: &mut Session<'_>,
+    tx: &Tx,
+    line: usize,
+    account: &PlayerRow,
+    new: &str,
+    refusal: impl Fn(Bound) -> Message,
+) -> rusqlite::Result<bool> {
+    let day_ago = cx.now - Duration::days(1);
+    let met = if cx.moves_asked > 0 {
+        Some(Bound::ALetter)
+    } else if tx.moves_asked(account.id, day_ago)? > 0 {
+        Some(Bound::ADay)
+    } else if tx.requests_mailed(new, "address", day_ago)? > 0 {
+        Some(Bound::AskedToday)
+    } else {
+        None
+    };
+    if let Some(bound) = met {
+        cx.fail(line, refusal(bound));
+        return Ok(false);
+    }
+    cx.moves_asked += 1;
+    Ok(true)
+}
+
 fn words_of<'j>(cx: &Session<'j>, tx: &Tx, address: &str) -> rusqlite::Result<Words<'j>> {
     let language = tx.player_language(address)?.unwrap_or(cx.language);
     Ok(cx.judge.templates.words(language))
@@ -111,22 +151,15 @@ pub(crate) fn i_am_also(
         cx.fail(line, msg!("addresses.most", most = most));
         return Ok(());
     }
-    // One request a letter and a day for an account, and one a day to an address however
-    // many accounts name it (as for SET ADDRESS, and counted with it).
-    let day_ago = cx.now - Duration::days(1);
-    if cx.moves_asked > 0 {
-        cx.fail(line, msg!("addresses.one_a_letter"));
+    // Counted with SET ADDRESS's moves.
+    let refusal = |bound| match bound {
+        Bound::ALetter => msg!("addresses.one_a_letter"),
+        Bound::ADay => msg!("addresses.one_a_day", address = account.email),
+        Bound::AskedToday => msg!("addresses.asked_today", address = new),
+    };
+    if !within_bounds(cx, tx, line, &account, &new, refusal)? {
         return Ok(());
     }
-    if tx.moves_asked(account.id, day_ago)? > 0 {
-        cx.fail(line, msg!("addresses.one_a_day", address = account.email));
-        return Ok(());
-    }
-    if tx.requests_mailed(&new, "address", day_ago)? > 0 {
-        cx.fail(line, msg!("addresses.asked_today", address = new));
-        return Ok(());
-    }
-    cx.moves_asked += 1;
     let waiting = Waiting::Add {
         player: account.id,
         account: account.email.clone(),

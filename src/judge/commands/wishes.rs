@@ -214,22 +214,15 @@ fn set_address(
     }
     // An address another account has is refused only when its own reader confirms (in
     // `confirm::move_account`): the asker's answer is the same whoever has it.
-    // One letter, one account, one address: a day's bound on what a letter may have the
-    // judge mail to other people's addresses.
-    let day_ago = cx.now - chrono::Duration::days(1);
-    if cx.moves_asked > 0 {
-        cx.fail(line, msg!("wishes.one_move_a_letter"));
+    // One letter, one account, one address (counted with I AM ALSO's additions).
+    let refusal = |bound| match bound {
+        addresses::Bound::ALetter => msg!("wishes.one_move_a_letter"),
+        addresses::Bound::ADay => msg!("wishes.one_move_a_day", address = account.email),
+        addresses::Bound::AskedToday => msg!("wishes.asked_today", address = new),
+    };
+    if !addresses::within_bounds(cx, tx, line, &account, &new, refusal)? {
         return Ok(());
     }
-    if tx.moves_asked(account.id, day_ago)? > 0 {
-        cx.fail(line, msg!("wishes.one_move_a_day", address = account.email));
-        return Ok(());
-    }
-    if tx.requests_mailed(&new, "address", day_ago)? > 0 {
-        cx.fail(line, msg!("wishes.asked_today", address = new));
-        return Ok(());
-    }
-    cx.moves_asked += 1;
     let waiting = Waiting::Move {
         player: account.id,
         from: account.email.clone(),
