@@ -36,6 +36,7 @@ impl Daemon {
         let painters = cores.clamp(1, MOST_PAINTERS);
         let wanted = (|| -> rusqlite::Result<Wanted> {
             let tx = self.store.begin()?;
+            tx.forget_pictures_of_stopped_games()?;
             let ids = tx.pictures_wanted(painters * GAMES_PER_PAINTER)?;
             let mut scenes = Vec::new();
             for &id in &ids {
@@ -45,6 +46,7 @@ impl Daemon {
                     Err(e) => warn!(game = id, error = %e, "cannot foresee a game's picture"),
                 }
             }
+            tx.commit()?;
             Ok((ids, scenes))
         })();
         let (ids, scenes) = match wanted {

@@ -70,6 +70,24 @@ impl Tx<'_> {
         Ok(())
     }
 
+    /// Forgets the pictures painted ahead for games no longer running (ended between
+    /// deadlines, by a vote or a master), and their wants.
+    pub fn forget_pictures_of_stopped_games(&self) -> rusqlite::Result<()> {
+        self.execute_cached(
+            "DELETE FROM pictures_ahead WHERE game_id IN
+             (SELECT p.game_id FROM pictures_ahead p JOIN games g ON g.id = p.game_id
+              WHERE g.state != 'active')",
+            [],
+        )?;
+        self.execute_cached(
+            "DELETE FROM pictures_wanted WHERE game_id IN
+             (SELECT w.game_id FROM pictures_wanted w JOIN games g ON g.id = w.game_id
+              WHERE g.state != 'active')",
+            [],
+        )?;
+        Ok(())
+    }
+
     /// Forgets a game's pictures painted ahead (its phase is played: they showed it or were
     /// wrong).
     pub fn forget_pictures_ahead(&self, game_id: i64) -> rusqlite::Result<()> {

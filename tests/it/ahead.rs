@@ -145,4 +145,14 @@ fn a_picture_painted_ahead_is_the_deadline_s_picture_unless_the_orders_changed()
             "a picture painted whole, ending its PNG"
         );
     }
+
+    // A game that ends between deadlines lets its pictures go at the next idle moment.
+    send(&mut judge, BOB, "SIGNON Fpa bobpw\nA Bur - Pic\n");
+    assert!(judge.daemon.paint_ahead());
+    assert_eq!(kept(&judge).len(), 2);
+    let db = rusqlite::Connection::open(judge.dir.0.join("judge.db")).unwrap();
+    db.execute("UPDATE games SET state = 'finished' WHERE name = 'pa'", [])
+        .unwrap();
+    assert!(!judge.daemon.paint_ahead());
+    assert!(kept(&judge).is_empty());
 }
