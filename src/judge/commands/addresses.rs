@@ -99,6 +99,27 @@ pub(crate) fn within_bounds(
     Ok(true)
 }
 
+/// Tells `to` of a change to its account (`addresses.subject`), in the language of the
+/// account read by `language_of`, unless the answer goes there anyway.
+fn tell(
+    cx: &mut Session<'_>,
+    tx: &Tx,
+    to: &str,
+    language_of: &str,
+    notice: Message,
+) -> rusqlite::Result<()> {
+    if to == cx.answer_to {
+        return Ok(());
+    }
+    let words = words_of(cx, tx, language_of)?;
+    cx.caused.push(OutgoingLetter::fresh(
+        to,
+        tr!(words, "addresses.subject"),
+        words.message(&notice) + "\n",
+    ));
+    Ok(())
+}
+
 fn words_of<'j>(cx: &Session<'j>, tx: &Tx, address: &str) -> rusqlite::Result<Words<'j>> {
     let language = tx.player_language(address)?.unwrap_or(cx.language);
     Ok(cx.judge.templates.words(language))
@@ -180,21 +201,14 @@ pub(crate) fn i_am_also(
             expires = cx.when(request.expires_at)
         ) + "\n",
     ));
-    if account.email != cx.answer_to {
-        let words = words_of(cx, tx, &account.email)?;
-        cx.caused.push(OutgoingLetter::fresh(
-            &account.email,
-            tr!(words, "addresses.subject"),
-            tr!(
-                words,
-                "addresses.asked",
-                account = account.email,
-                new = new,
-                sender = cx.sender,
-                keeper = cx.judge.config.judge.keeper
-            ) + "\n",
-        ));
-    }
+    let asked = msg!(
+        "addresses.asked",
+        account = account.email,
+        new = new,
+        sender = cx.sender,
+        keeper = cx.judge.config.judge.keeper
+    );
+    tell(cx, tx, &account.email, &account.email, asked)?;
     cx.say(msg!("addresses.waits", account = account.email, new = new));
     Ok(())
 }
@@ -236,18 +250,12 @@ pub(crate) fn added(
     cx.addresses = tx.addresses_of(player)?;
     cx.say(msg!("addresses.added", new = new, account = account.email));
     cx.say(list(tx, player)?);
-    let words = words_of(cx, tx, &account.email)?;
-    cx.caused.push(OutgoingLetter::fresh(
-        &account.email,
-        tr!(words, "addresses.subject"),
-        tr!(
-            words,
-            "addresses.added_notice",
-            new = new,
-            keeper = cx.judge.config.judge.keeper
-        ) + "\n",
-    ));
-    Ok(())
+    let notice = msg!(
+        "addresses.added_notice",
+        new = new,
+        keeper = cx.judge.config.judge.keeper
+    );
+    tell(cx, tx, &account.email, &account.email, notice)
 }
 
 /// `I AM NOT address [password]`: the address no longer acts for the account. The chosen
@@ -276,23 +284,15 @@ pub(crate) fn i_am_not(
     }
     cx.say(msg!("addresses.removed", address = address));
     cx.say(list(tx, account.id)?);
+    let notice = msg!(
+        "addresses.removed_notice",
+        address = address,
+        account = account.email,
+        sender = cx.sender,
+        keeper = cx.judge.config.judge.keeper
+    );
     for to in [&address, &account.email] {
-        if *to == cx.answer_to {
-            continue;
-        }
-        let words = words_of(cx, tx, &account.email)?;
-        cx.caused.push(OutgoingLetter::fresh(
-            to,
-            tr!(words, "addresses.subject"),
-            tr!(
-                words,
-                "addresses.removed_notice",
-                address = address,
-                account = account.email,
-                sender = cx.sender,
-                keeper = cx.judge.config.judge.keeper
-            ) + "\n",
-        ));
+        tell(cx, tx, to, &account.email, notice.clone())?;
     }
     Ok(())
 }
@@ -312,20 +312,12 @@ pub(crate) fn choose(
     }
     cx.say(msg!("addresses.chosen", address = address, old = old));
     cx.say(list(tx, account.id)?);
-    if old != cx.answer_to {
-        let words = words_of(cx, tx, address)?;
-        cx.caused.push(OutgoingLetter::fresh(
-            &old,
-            tr!(words, "addresses.subject"),
-            tr!(
-                words,
-                "addresses.chosen_notice",
-                address = address,
-                old = old,
-                sender = cx.sender,
-                keeper = cx.judge.config.judge.keeper
-            ) + "\n",
-        ));
-    }
-    Ok(())
+    let notice = msg!(
+        "addresses.chosen_notice",
+        address = address,
+        old = old,
+        sender = cx.sender,
+        keeper = cx.judge.config.judge.keeper
+    );
+    tell(cx, tx, &old, address, notice)
 }
