@@ -197,13 +197,13 @@ impl Results<'_> {
                     tr!(words, "classic.no_order")
                 );
                 if dislodged {
-                    line.push_str(&format!(" (*{}*)", tr!(words, "classic.note_dislodged")));
+                    line.push_str(&format!(" (*{}*)", dislodged_note(words, unit.kind)));
                 }
                 lines.push(line);
                 continue;
             };
             let text = self.order_text(words, submitted);
-            let note = classic_note(words, outcome, dislodged);
+            let note = classic_note(words, outcome, dislodged.then_some(unit.kind));
             lines.push(match &note {
                 Some(note) => format!("{power}: {text} (*{note}*)"),
                 None => format!("{power}: {text}"),
@@ -349,7 +349,10 @@ impl Results<'_> {
                         Outcome::Retreated => format!(" -> {to}."),
                         _ => format!(
                             " -> {to} (*{}*).",
-                            tr!(words, "classic.note_bounce_destroyed")
+                            match unit.kind {
+                                UnitKind::Army => tr!(words, "classic.note_bounce_destroyed_army"),
+                                UnitKind::Fleet => tr!(words, "classic.note_bounce_destroyed"),
+                            }
                         ),
                     }
                 }
@@ -675,7 +678,16 @@ pub(crate) fn dislodged_line(words: Words, map: &Map, d: &RetreatOptions) -> Str
 
 /// njudge's note for an order (`bounce`, `cut`, `void`, `no convoy`, `dislodged`, and failed
 /// and dislodged together), none for an order that succeeded.
-fn classic_note(words: Words, outcome: &Outcome, dislodged: bool) -> Option<String> {
+/// njudge's `dislodged`, agreeing with the unit where the language says so (Russian `выбита`
+/// for an army, `выбит` for a fleet).
+fn dislodged_note(words: Words, kind: UnitKind) -> String {
+    match kind {
+        UnitKind::Army => tr!(words, "classic.note_dislodged_army"),
+        UnitKind::Fleet => tr!(words, "classic.note_dislodged"),
+    }
+}
+
+fn classic_note(words: Words, outcome: &Outcome, dislodged: Option<UnitKind>) -> Option<String> {
     let failed = match outcome {
         Outcome::Bounced { .. } => Some(tr!(words, "classic.note_bounce")),
         Outcome::Cut { .. } => Some(tr!(words, "classic.note_cut")),
@@ -683,7 +695,7 @@ fn classic_note(words: Words, outcome: &Outcome, dislodged: bool) -> Option<Stri
         Outcome::NoConvoy | Outcome::Paradox => Some(tr!(words, "classic.note_no_convoy")),
         _ => None,
     };
-    let dislodged = dislodged.then(|| tr!(words, "classic.note_dislodged"));
+    let dislodged = dislodged.map(|kind| dislodged_note(words, kind));
     match (failed, dislodged) {
         (Some(f), Some(d)) => Some(format!("{f}, {d}")),
         (Some(f), None) => Some(f),
