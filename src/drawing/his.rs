@@ -118,6 +118,13 @@ fn distance_to_segment(p: Point, a: Point, b: Point) -> f64 {
     p.distance(a.lerp(b, t))
 }
 
+/// `at`, moved in from the picture's sides so that a label of `text` centred there stays
+/// whole (a sea's name in another language may be longer than the place was chosen for).
+fn within(at: Point, text: &str, size: f64, w: f64) -> Point {
+    let half = text.chars().count() as f64 * size * 0.34 + 6.0;
+    Point::new(at.x.clamp(half, (w - half).max(half)), at.y)
+}
+
 /// The board as SVG, with the move under way if any; `None` if the map has no layout.
 pub fn draw_board(
     map: &Map,
@@ -199,10 +206,11 @@ pub fn draw_board(
                 r##"<g class="space sea" id="space-{}">"##,
                 escape(&space.id)
             );
+            let name = space.name_in(words.language());
             label(
                 &mut out,
-                p,
-                &space.name,
+                within(p, name, 12.0, w),
+                name,
                 12.0,
                 "#1d4f7a",
                 r##" font-style="italic""##,
@@ -221,7 +229,7 @@ pub fn draw_board(
             r##"<g class="space" id="space-{}" data-control="{}"><title>{}</title>"##,
             escape(&space.id),
             controller.id(),
-            escape(&space.name)
+            escape(space.name_in(words.language()))
         );
         match space.kind {
             SpaceKind::Unfortified => {
@@ -274,11 +282,22 @@ pub fn draw_board(
                 r##"<circle class="siege" cx="{}" cy="{}" r="11" fill="none" stroke="#c00" stroke-width="2" stroke-dasharray="3 2"><title>{}</title></circle>"##,
                 num(p.x),
                 num(p.y),
-                escape(&tr!(words, "map.siege", space = space.name))
+                escape(&tr!(
+                    words,
+                    "map.siege",
+                    space = space.name_in(words.language())
+                ))
             );
         }
         let below = Point::new(p.x, p.y + 17.0);
-        label(&mut out, below, &space.name, 10.0, "#2b2118", "");
+        label(
+            &mut out,
+            below,
+            space.name_in(words.language()),
+            10.0,
+            "#2b2118",
+            "",
+        );
         out.push_str("</g>");
     }
     out.push_str("</g>");
@@ -407,7 +426,10 @@ pub fn draw_board(
             num(h + 44.0),
             escape(
                 &Power::from_word(power)
-                    .map(|p| p.name().to_string())
+                    .map(|p| match words.language() {
+                        crate::lang::Lang::Ru => p.ru(crate::his::lang::Case::Nom).to_string(),
+                        crate::lang::Lang::En => p.name().to_string(),
+                    })
                     .unwrap_or_else(|| power.to_string())
             )
         );

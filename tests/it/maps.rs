@@ -705,6 +705,17 @@ fn a_here_i_stand_board_shows_units_leaders_sieges_and_the_move() {
         text: "Ottoman: 7 regulars 1 cavalry Suleiman from Pressburg to Vienna".into(),
     };
     let svg = his::draw_board(&map, &board, Some(&moving), Words::english()).unwrap();
+    // A Russian reader's board names the spaces and powers in Russian.
+    let templates = strategos::report::Templates::built_in();
+    let russian = templates.words(strategos::lang::Lang::Ru);
+    let ru = his::draw_board(&map, &board, Some(&moving), russian).unwrap();
+    for name in [
+        "Вена</text>",
+        "Атлантический океан</text>",
+        "Габсбурги</text>",
+    ] {
+        assert!(ru.contains(name) && !svg.contains(name), "{name}");
+    }
     // Every land space drawn with its controller; the seas named.
     for space in &map.spaces {
         assert!(
