@@ -697,11 +697,16 @@ fn judge_command(config: Config, now: Option<&str>, mode: Mode) -> ExitCode {
             while !stopping() {
                 daemon.round();
                 let next_round = std::time::Instant::now() + poll;
+                let mut painting = true;
                 while !stopping() {
                     // Time left before the next round paints the next deadlines' pictures, a
-                    // short batch at a time (`daemon::ahead`), then waits for mail.
-                    if std::time::Instant::now() < next_round && daemon.paint_ahead() {
-                        continue;
+                    // short batch at a time (`daemon::ahead`), until none is wanted; then it
+                    // waits for mail.
+                    if painting && std::time::Instant::now() < next_round {
+                        painting = daemon.paint_ahead();
+                        if painting {
+                            continue;
+                        }
                     }
                     let left = next_round.saturating_duration_since(std::time::Instant::now());
                     if left.is_zero() || daemon.wait(left.min(std::time::Duration::from_secs(1))) {
