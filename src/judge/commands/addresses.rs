@@ -120,6 +120,30 @@ fn tell(
     Ok(())
 }
 
+/// Mails `new` the token of a request about `account`'s addresses that waits for it
+/// (`waiting`: an address to add or to move to), in this letter's words; `letter` says what
+/// it is for, given the token and when it expires.
+pub(crate) fn mail_request(
+    cx: &mut Session<'_>,
+    tx: &Tx,
+    account: &PlayerRow,
+    new: &str,
+    waiting: &Waiting,
+    letter: impl Fn(&str, crate::report::When) -> Message,
+) -> rusqlite::Result<()> {
+    let hours = cx.judge.config.limits.confirm_hours;
+    let request = confirm::request(cx, tx, new, "address", waiting, None, hours)?;
+    tx.set_request_account(request.id, account.id)?;
+    let words = cx.words();
+    let body = letter(&request.token, cx.when(request.expires_at));
+    cx.caused.push(OutgoingLetter::fresh(
+        new,
+        tr!(words, "confirm.subject"),
+        words.message(&body) + "\n",
+    ));
+    Ok(())
+}
+
 fn words_of<'j>(cx: &Session<'j>, tx: &Tx, address: &str) -> rusqlite::Result<Words<'j>> {
     let language = tx.player_language(address)?.unwrap_or(cx.language);
     Ok(cx.judge.templates.words(language))
@@ -185,22 +209,15 @@ pub(crate) fn i_am_also(
         player: account.id,
         account: account.email.clone(),
     };
-    let hours = cx.judge.config.limits.confirm_hours;
-    let request = confirm::request(cx, tx, &new, "address", &waiting, None, hours)?;
-    tx.set_request_account(request.id, account.id)?;
-    let words = cx.words();
-    cx.caused.push(OutgoingLetter::fresh(
-        &new,
-        tr!(words, "confirm.subject"),
-        tr!(
-            words,
+    mail_request(cx, tx, &account, &new, &waiting, |token, expires| {
+        msg!(
             "addresses.confirm",
             account = account.email,
             new = new,
-            token = request.token,
-            expires = cx.when(request.expires_at)
-        ) + "\n",
-    ));
+            token = token,
+            expires = expires
+        )
+    })?;
     let asked = msg!(
         "addresses.asked",
         account = account.email,

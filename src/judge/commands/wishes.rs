@@ -7,7 +7,6 @@ use chrono::NaiveDate;
 
 use crate::diplomacy::power::PowerId;
 use crate::game::settings::{EndedBy, Ending, Wishes};
-use crate::judge::access::confirm;
 use crate::judge::access::confirm::Waiting;
 use crate::judge::access::secrecy;
 use crate::judge::commands::addresses;
@@ -227,22 +226,16 @@ fn set_address(
         player: account.id,
         from: account.email.clone(),
     };
-    let hours = cx.judge.config.limits.confirm_hours;
-    let request = confirm::request(cx, tx, &new, "address", &waiting, None, hours)?;
-    tx.set_request_account(request.id, account.id)?;
-    let words = cx.words();
-    cx.caused.push(OutgoingLetter::fresh(
-        &new,
-        tr!(words, "confirm.subject"),
-        tr!(
-            words,
+    addresses::mail_request(cx, tx, &account, &new, &waiting, |token, expires| {
+        msg!(
             "wishes.address_confirm",
             old = account.email,
             new = new,
-            token = request.token,
-            expires = cx.when(request.expires_at)
-        ) + "\n",
-    ));
+            token = token,
+            expires = expires
+        )
+    })?;
+    let words = cx.words();
     if account.email != cx.answer_to {
         cx.caused.push(OutgoingLetter::fresh(
             &account.email,
